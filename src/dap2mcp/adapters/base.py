@@ -1,0 +1,50 @@
+"""What the session needs to know about a debug adapter, as data plus a few hooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Mode = Literal["source", "binary", "attach"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the user asked to debug, independent of any adapter."""
+
+    mode: Mode
+    path: str | None = None
+    module: str | None = None
+    process_id: int | None = None
+    args: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    stop_on_entry: bool = False
+    python: str | None = None
+    tcp_nodelay: bool = True
+
+    def with_args(self, args: list[str] | None) -> Target:
+        if args is None:
+            return self
+        return Target(**{**self.__dict__, "args": tuple(args)})
+
+
+@dataclass(frozen=True)
+class AdapterStart:
+    """How to start the adapter process and what to send it to begin debugging."""
+
+    argv: list[str]
+    request: Literal["launch", "attach"]
+    arguments: dict[str, Any]
+    env: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class AdapterProfile:
+    name: str
+    adapter_id: str
+    language: str
+    extensions: tuple[str, ...]
+
+    def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
+        raise NotImplementedError

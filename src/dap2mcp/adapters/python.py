@@ -1,0 +1,55 @@
+"""debugpy: Python programs, scripts or `-m module` targets, launched or attached by pid."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DebugError, ErrorCode
+from .base import AdapterProfile, AdapterStart, Target
+
+NODELAY_DIR = str(Path(__file__).parent / "_nodelay")
+
+
+def find_python(requested: str | None) -> str:
+    """The debuggee's interpreter: the one asked for, else the first python3 on PATH (a venv's)."""
+    candidate = requested or shutil.which("python3") or sys.executable
+    resolved = shutil.which(candidate) if not os.path.sep in candidate else candidate
+    if not resolved or not os.access(resolved, os.X_OK):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Python interpreter not found: {candidate}")
+    return resolved
+
+
+@dataclass(frozen=True)
+class DebugpyProfile(AdapterProfile):
+    def plan(self, target: Target) -> AdapterStart:
+        argv = [sys.executable, "-m", "debugpy.adapter"]
+        common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
+        if target.mode == "attach":
+            return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
+
+        env = dict(target.env)
+        if target.tcp_nodelay:
+            inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (NODELAY_DIR, inherited) if p)
+        arguments = {
+            **common,
+            "request": "launch",
+            "python": [find_python(target.python)],
+            "args": list(target.args),
+            "cwd": target.cwd or os.getcwd(),
+            "env": env,
+            "console": "internalConsole",
+            "stopOnEntry": target.stop_on_entry,
+        }
+        if target.module:
+            arguments["module"] = target.module
+        else:
+            arguments["program"] = target.path
+        return AdapterStart(argv, "launch", arguments)
+
+
+DEBUGPY = DebugpyProfile(name="debugpy", adapter_id="debugpy", language="python", extensions=(".py",))

@@ -1,0 +1,88 @@
+"""Child processes that never outlive the server and never touch its stdout.
+
+On stdio the server's stdout is the MCP channel, so every child gets its own pipes.
+Each child starts in its own process group and with a parent-death signal, so that even a
+server killed with SIGKILL leaves nothing behind; `kill_tree` reaps a child and every
+descendant it spawned (debugpy's launcher and debuggee, a compiler's subprocesses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+
+import psutil
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _child_setup() -> None:  # runs in the child between fork and exec
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+async def spawn(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    stdin: int = subprocess.PIPE,
+    stdout: int = subprocess.PIPE,
+    stderr: int = subprocess.PIPE,
+) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        env=dict(env) if env is not None else None,
+        cwd=cwd,
+        start_new_session=True,
+        preexec_fn=_child_setup,
+    )
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+async def kill_tree(pid: int, *, grace: float = 1.0, extra: Sequence[psutil.Process] = ()) -> None:
+    """Terminate `pid` and its descendants, then kill whatever is left after `grace` seconds."""
+    procs: list[psutil.Process] = [*extra, *descendants(pid)]
+    with contextlib.suppress(psutil.Error):
+        procs.insert(0, psutil.Process(pid))
+    alive = []
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.terminate()
+            alive.append(proc)
+    if not alive:
+        return
+    _, still = await asyncio.to_thread(psutil.wait_procs, alive, timeout=grace)
+    for proc in still:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+    if still:
+        await asyncio.to_thread(psutil.wait_procs, still, timeout=grace)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        proc = psutil.Process(pid)
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def environ_with(extra: Mapping[str, str] | None) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(extra or {})
+    return env

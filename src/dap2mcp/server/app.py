@@ -1,0 +1,73 @@
+"""The MCP server: the SDK's `MCPServer`, with every failure mapped onto the one envelope."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
+from pydantic import ValidationError
+
+from .. import __version__
+from ..errors import DebugError, ErrorCode
+from ..session.debugger import Debugger
+from .results import failure
+from .tools import register_tools
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "A debugger for Python programs over the Debug Adapter Protocol. Start with `debug` "
+    "(mode source, path, breakpoints); every execution tool returns where the program stopped "
+    "and its variables. Failures come back as {success:false,error:{code,message}}."
+)
+
+
+class DebugServer(MCPServer[Any]):
+    """`MCPServer` whose tool failures all come back as the seed's error envelope."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            return failure(_as_debug_error(name, exc))
+
+
+def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
+    cause = exc.__cause__
+    while isinstance(cause, ToolError) and cause.__cause__ is not None:
+        cause = cause.__cause__
+    if isinstance(cause, DebugError):
+        return cause
+    if isinstance(cause, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in cause.errors()
+        )
+        return DebugError(ErrorCode.INVALID_ARGUMENT, f"invalid arguments for '{tool}': {problems}")
+    if cause is None and "Unknown tool" in str(exc):
+        return DebugError(ErrorCode.INVALID_ARGUMENT, str(exc))
+    log.error("tool %s failed", tool, exc_info=cause or exc)
+    return DebugError(ErrorCode.INTERNAL, f"internal error in '{tool}': {type(cause or exc).__name__}: {cause or exc}")
+
+
+def build_server(debugger: Debugger | None = None) -> DebugServer:
+    debugger = debugger or Debugger()
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Debugger]:
+        try:
+            yield debugger
+        finally:  # the client went away: end the session and reap every child
+            await debugger.close()
+
+    server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
+                         log_level="WARNING")
+    register_tools(server, debugger)
+    return server
+
+
+__all__ = ["CallToolResult", "DebugServer", "build_server"]

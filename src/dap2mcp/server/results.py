@@ -1,0 +1,71 @@
+"""The seed's response envelope: `{"success": true, ...}` or `{"success": false, "error": {...}}`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel
+
+from ..errors import DebugError
+from ..session.models import BreakpointView, Context
+
+
+class Ok(BaseModel):
+    success: Literal[True] = True
+
+
+class ContextResult(Ok, Context):
+    pass
+
+
+class BreakpointResult(Ok, BreakpointView):
+    pass
+
+
+class ClearResult(Ok):
+    removed: list[int]
+    remaining: int
+
+
+class StopResult(Ok):
+    state: Literal["terminated"]
+    exitCode: int | None = None
+    output: str | None = None
+
+
+class ValueResult(Ok):
+    value: str
+    type: str | None = None
+    variablesReference: int | None = None
+    truncated: bool | None = None
+
+
+class SetVariableResult(ValueResult):
+    name: str
+    scope: str | None = None
+
+
+class InfoResult(Ok):
+    type: Literal["sources", "modules"]
+    items: list[dict[str, Any]]
+    total: int
+    truncated: bool
+
+
+class DisassembleResult(Ok):
+    instructions: list[dict[str, Any]]
+
+
+def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
+
+
+def ok(model: BaseModel) -> CallToolResult:
+    return _result(model.model_dump(mode="json", exclude_none=True))
+
+
+def failure(error: DebugError) -> CallToolResult:
+    return _result({"success": False, "error": {"code": error.code, "message": error.message}}, is_error=True)

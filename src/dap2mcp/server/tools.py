@@ -1,0 +1,184 @@
+"""The 13 tools of seed 003. Each parses its input, calls the debugger, shapes the result."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, Field, model_validator
+
+from ..adapters import Target
+from ..errors import DebugError, ErrorCode
+from ..session.debugger import DEFAULT_WAIT, Debugger
+from . import results as r
+
+Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait for a stop before returning state 'running'.")]
+ThreadId = Annotated[int | None, Field(description="Thread id (default: the thread that stopped).")]
+FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
+
+
+class Location(BaseModel):
+    """`{file, line}` or `{function}`."""
+
+    file: str | None = None
+    line: int | None = Field(default=None, ge=1)
+    function: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Location:
+        if self.function and (self.file or self.line):
+            raise ValueError("give either function, or file and line, not both")
+        if not self.function and not (self.file and self.line):
+            raise ValueError("give file and line, or function")
+        return self
+
+
+def _annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
+    return ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive,
+                           idempotent_hint=idempotent, open_world_hint=False)
+
+
+def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
+    def tool(name: str, **hints: bool) -> Any:
+        return server.tool(name=name, annotations=_annotations(**hints), structured_output=True)
+
+    @tool("debug", destructive=True)
+    async def debug(
+        mode: Annotated[Literal["source", "binary", "attach"], Field(description="'source' or 'binary' launch a program; 'attach' joins a running process.")],
+        path: Annotated[str | None, Field(description="Program to debug (a .py script, or '-m package.module').")] = None,
+        module: Annotated[str | None, Field(description="Run this module like `python -m` instead of a path.")] = None,
+        processId: Annotated[int | None, Field(description="Process to attach to (mode 'attach').")] = None,
+        args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
+        cwd: Annotated[str | None, Field(description="Working directory (default: the server's).")] = None,
+        env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
+        breakpoints: Annotated[list[Location] | None, Field(description="Initial breakpoints: [{file, line}] or [{function}].")] = None,
+        stopOnEntry: Annotated[bool, Field(description="Stop at the first line instead of running to a breakpoint.")] = False,
+        python: Annotated[str | None, Field(description="Interpreter for the program (default: first python3 on PATH).")] = None,
+        adapter: Annotated[Literal["debugpy"] | None, Field(description="Debug adapter (default: chosen from the program).")] = None,
+        tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
+        timeout: Timeout = DEFAULT_WAIT,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Start debugging a program (or attach to a process) and return the context at the first stop."""
+        if mode == "attach":
+            if processId is None:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
+            target = Target(mode="attach", process_id=processId)
+        else:
+            if path and path.startswith("-m ") and not module:
+                module, path = path[3:].strip(), None
+            if not path and not module:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
+            target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
+                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
+        specs = [b.model_dump(exclude_none=True) for b in breakpoints or []]
+        return r.ok(r.ContextResult.model_validate(
+            (await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout)).model_dump()))
+
+    @tool("stop", destructive=True, idempotent=True)
+    async def stop() -> Annotated[CallToolResult, r.StopResult]:
+        """End the session: terminate the program (detach if attached) and the debug adapter."""
+        return r.ok(r.StopResult(**await debugger.stop()))
+
+    @tool("restart", destructive=True)
+    async def restart(
+        args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
+        timeout: Timeout = DEFAULT_WAIT,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Start the program again with the same breakpoints and return the context at the first stop."""
+        return _context(await debugger.restart(args, timeout))
+
+    @tool("breakpoint")
+    async def breakpoint(
+        file: Annotated[str | None, Field(description="Source file (with line).")] = None,
+        line: Annotated[int | None, Field(ge=1, description="Line number, from 1.")] = None,
+        function: Annotated[str | None, Field(description="Function name (instead of file and line).")] = None,
+    ) -> Annotated[CallToolResult, r.BreakpointResult]:
+        """Set a breakpoint at file+line or on a function; returns its id and whether the adapter verified it."""
+        spec = Location(file=file, line=line, function=function).model_dump(exclude_none=True)
+        return r.ok(r.BreakpointResult(**(await debugger.add_breakpoint(spec)).model_dump()))
+
+    @tool("clear-breakpoints", destructive=True, idempotent=True)
+    async def clear_breakpoints(
+        file: Annotated[str | None, Field(description="Remove every breakpoint in this file.")] = None,
+        ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
+        all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
+    ) -> Annotated[CallToolResult, r.ClearResult]:
+        """Remove breakpoints by file, by ids, or all of them (at least one of the three)."""
+        if not (file or ids or all):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
+        removed = await debugger.clear_breakpoints(file, ids, all)
+        return r.ok(r.ClearResult(removed=removed, remaining=len(debugger.session.breakpoint_views())))
+
+    @tool("continue")
+    async def continue_(
+        threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
+        to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
+        timeout: Timeout = DEFAULT_WAIT,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Resume until the next stop, the end of the program, or the timeout; returns the context."""
+        spec = to.model_dump(exclude_none=True) if to else None
+        return _context(await debugger.continue_(threadId, spec, timeout))
+
+    @tool("step")
+    async def step(
+        mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
+        threadId: ThreadId = None,
+        timeout: Timeout = DEFAULT_WAIT,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Step once and return the context at the new location."""
+        return _context(await debugger.step(mode, threadId, timeout))
+
+    @tool("pause", idempotent=True)
+    async def pause(
+        threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
+        timeout: Timeout = 10.0,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Pause the running program and return the context where it stopped."""
+        return _context(await debugger.pause(threadId, timeout))
+
+    @tool("context", read_only=True, idempotent=True)
+    async def context(
+        threadId: ThreadId = None,
+        frameId: FrameId = None,
+        maxFrames: Annotated[int, Field(ge=1, le=1000, description="Most stack frames to return.")] = 20,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Where the program is: location, stack, variables of the focused frame, exception, threads."""
+        return _context(await debugger.context(threadId, frameId, maxFrames))
+
+    @tool("evaluate", destructive=True)
+    async def evaluate(
+        expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
+        frameId: FrameId = None,
+    ) -> Annotated[CallToolResult, r.ValueResult]:
+        """Evaluate an expression in a frame of the paused program; returns value and type."""
+        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId)))
+
+    @tool("set-variable", destructive=True, idempotent=True)
+    async def set_variable(
+        name: Annotated[str, Field(min_length=1, description="Variable name (or a path like obj.field where supported).")],
+        value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
+        frameId: FrameId = None,
+    ) -> Annotated[CallToolResult, r.SetVariableResult]:
+        """Change a variable in a frame of the paused program; returns the new value and type."""
+        return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId)))
+
+    @tool("info", read_only=True, idempotent=True)
+    async def info(
+        type: Annotated[Literal["sources", "modules"], Field(description="'sources' (loaded source files) or 'modules'.")],
+    ) -> Annotated[CallToolResult, r.InfoResult]:
+        """List the program's loaded sources or modules."""
+        return r.ok(r.InfoResult(**await debugger.info(type)))
+
+    @tool("disassemble", read_only=True, idempotent=True)
+    async def disassemble(
+        memoryReference: Annotated[str, Field(min_length=1, description="Address to start at (e.g. from a frame).")],
+        instructionOffset: int = 0,
+        instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
+    ) -> Annotated[CallToolResult, r.DisassembleResult]:
+        """Disassemble machine code at a memory reference (native adapters only)."""
+        return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset, instructionCount)))
+
+
+def _context(ctx: Any) -> CallToolResult:
+    return r.ok(r.ContextResult.model_validate(ctx.model_dump()))

@@ -1,0 +1,213 @@
+"""The debugger an MCP server holds: at most one session, and every operation a tool offers.
+
+Each method returns plain data or a `Context`; the server only parses input and shapes output.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from .. import processes
+from ..adapters import Target
+from ..errors import DebugError, ErrorCode
+from .breakpoints import Breakpoint
+from .models import BreakpointView, Context
+from .session import STDIN_HINT, DebugSession, new_session
+
+DEFAULT_WAIT = 30.0
+
+
+class Debugger:
+    def __init__(self) -> None:
+        self._session: DebugSession | None = None
+        self._adapter: str | None = None
+
+    @property
+    def session(self) -> DebugSession:
+        if self._session is None:
+            raise DebugError(ErrorCode.NO_SESSION, "no debug session; start one with `debug`")
+        return self._session
+
+    @property
+    def has_session(self) -> bool:
+        return self._session is not None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
+                    timeout: float, carried: list[Breakpoint] | None = None) -> Context:
+        if target.mode == "attach":
+            if target.process_id is None or not processes.pid_alive(target.process_id):
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
+        if self._session is not None:
+            await self.stop()
+        session = new_session(target, adapter, carried)
+        self._session, self._adapter = session, adapter
+        try:
+            await session.start(breakpoints)
+        except BaseException:
+            self._session = None
+            raise
+        if session.state == "running" and (target.stop_on_entry or session.breakpoints.all() or target.mode != "attach"):
+            await session.wait_for_stop(0, timeout)
+        return await self._result(session, timed_out=session.state == "running")
+
+    async def stop(self) -> dict[str, Any]:
+        session = self.session
+        self._session = None
+        await session.close()
+        return {"state": "terminated", "exitCode": session.exit_code,
+                "output": session.output.take_new(session.limits.output_chars).text or None}
+
+    async def restart(self, args: list[str] | None, timeout: float) -> Context:
+        old = self.session
+        carried = old.breakpoints.all()
+        await self.stop()
+        return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
+                                timeout=timeout, carried=carried)
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self.stop()
+
+    # -- execution ---------------------------------------------------------------------------
+
+    async def continue_(self, thread_id: int | None, to: dict[str, Any] | None, timeout: float) -> Context:
+        session = self.session
+        temp = await session.add_breakpoint(to, temporary=True) if to else None
+        try:
+            since = await session.resume(thread_id)
+            finished = await session.wait_for_stop(since, timeout)
+        finally:
+            if temp is not None and session.state != "terminated":
+                await session.remove_breakpoints(session.breakpoints.take([temp.id]))
+        return await self._result(session, timed_out=not finished)
+
+    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
+        session = self.session
+        since = await session.step(mode, thread_id)
+        finished = await session.wait_for_stop(since, timeout)
+        return await self._result(session, timed_out=not finished)
+
+    async def pause(self, thread_id: int | None, timeout: float) -> Context:
+        session = self.session
+        since = await session.pause(thread_id)
+        finished = await session.wait_for_stop(since, timeout)
+        return await self._result(session, timed_out=not finished)
+
+    async def _result(self, session: DebugSession, *, timed_out: bool) -> Context:
+        ctx = await session.context(consume_output=True)
+        if timed_out and ctx.state == "running":
+            ctx.hint = ("still running after the timeout; call `continue` again to keep waiting, "
+                        "`pause` to stop it, or `context` to look without waiting. " + _stdin_hint(session))
+        return ctx
+
+    # -- breakpoints -------------------------------------------------------------------------
+
+    async def add_breakpoint(self, spec: dict[str, Any]) -> BreakpointView:
+        return (await self.session.add_breakpoint(spec)).view()
+
+    async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:
+        session = self.session
+        registry = session.breakpoints
+        if all_:
+            removed = registry.take_all()
+        else:
+            removed = registry.take(ids) if ids else []
+            if file:
+                removed += registry.take_file(file, session.target.cwd)
+        await session.remove_breakpoints(removed)
+        return [bp.id for bp in removed]
+
+    # -- inspection and change ---------------------------------------------------------------
+
+    async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int) -> Context:
+        return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames)
+
+    async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
+        session = self.session
+        session.require_paused()
+        frame = frame_id if frame_id is not None else await session.top_frame_id()
+        body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
+        return _value(body.get("result", ""), body, session)
+
+    async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
+        session = self.session
+        session.require_paused()
+        frame = frame_id if frame_id is not None else await session.top_frame_id()
+        if any(c in name for c in ".[") and session.capabilities.get("supportsSetExpression"):
+            body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
+            return {"name": name, **_value(body.get("value", ""), body, session)}
+        if not session.capabilities.get("supportsSetVariable"):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
+        scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
+        for scope in scopes:
+            if scope.get("expensive"):
+                continue
+            variables = (await session.request("variables", {"variablesReference": scope["variablesReference"]}))
+            if any(v.get("name") == name for v in variables.get("variables") or []):
+                body = await session.request("setVariable", {
+                    "variablesReference": scope["variablesReference"], "name": name, "value": value})
+                return {"name": name, "scope": scope.get("name"), **_value(body.get("value", ""), body, session)}
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{name}' in frame {frame}")
+
+    async def info(self, kind: Literal["sources", "modules"]) -> dict[str, Any]:
+        session = self.session
+        if kind == "sources":
+            if not session.capabilities.get("supportsLoadedSourcesRequest"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED,
+                                 f"{session.profile.name} does not list loaded sources (no supportsLoadedSourcesRequest)")
+            body = await session.request("loadedSources")
+            items = [{"name": s.get("name"), "path": s.get("path")} for s in body.get("sources") or []]
+        else:
+            if not session.capabilities.get("supportsModulesRequest"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED,
+                                 f"{session.profile.name} does not list modules (no supportsModulesRequest)")
+            body = await session.request("modules", {"startModule": 0, "moduleCount": 0})
+            items = [{k: m[k] for k in ("id", "name", "path", "version", "symbolStatus") if m.get(k) is not None}
+                     for m in body.get("modules") or []]
+        limit = 200
+        return {"type": kind, "items": items[:limit], "total": len(items), "truncated": len(items) > limit}
+
+    async def disassemble(self, memory_reference: str, offset: int, count: int) -> dict[str, Any]:
+        session = self.session
+        if not session.capabilities.get("supportsDisassembleRequest"):
+            raise DebugError(ErrorCode.NOT_SUPPORTED,
+                             f"{session.profile.name} does not support disassembly (no supportsDisassembleRequest)")
+        session.require_paused()
+        body = await session.request("disassemble", {
+            "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count})
+        return {"instructions": [
+            {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
+            for i in body.get("instructions") or []]}
+
+
+def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:
+    limit = session.limits.value_chars * 4
+    out: dict[str, Any] = {"value": value[:limit], "type": body.get("type") or None}
+    if len(value) > limit:
+        out["truncated"] = True
+    if body.get("variablesReference"):
+        out["variablesReference"] = body["variablesReference"]
+    return out
+
+
+def _stdin_hint(session: DebugSession) -> str:
+    pid = session.process_id
+    if pid and _reading_stdin(pid):
+        return "Hint: " + STDIN_HINT + "."
+    return ""
+
+
+def _reading_stdin(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/wchan") as handle:
+            wchan = handle.read()
+        return "read" in wchan or "tty" in wchan or "pipe" in wchan
+    except OSError:
+        return False
+
+
+def cwd_or_default(cwd: str | None) -> str:
+    return os.path.abspath(cwd or os.getcwd())

@@ -1,0 +1,137 @@
+"""Builds the bounded context an agent reads at a stop: frames, scopes, variables, exception.
+
+Requests that do not depend on each other go out together, so a context costs about three
+round trips to the adapter (stack, scopes, variables), the same as a hand-written DAP client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from ..dap import DapClient
+from ..errors import DebugError, ErrorCode
+from .models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
+
+
+@dataclass(frozen=True)
+class Limits:
+    value_chars: int = 300
+    variables_per_scope: int = 50
+    output_chars: int = 8000
+
+
+def clip(text: str, limit: int) -> tuple[str, bool]:
+    if len(text) <= limit:
+        return text, False
+    return text[: limit - 1] + "…", True
+
+
+def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
+    value, cut = clip(str(raw.get("value", "")), limits.value_chars)
+    return Variable(
+        name=str(raw.get("name", "")),
+        value=value,
+        type=raw.get("type") or None,
+        variablesReference=raw.get("variablesReference") or None,
+        valueTruncated=cut or None,
+    )
+
+
+def to_frame(raw: dict[str, Any]) -> Frame:
+    source = raw.get("source") or {}
+    return Frame(
+        id=int(raw["id"]),
+        function=str(raw.get("name", "")),
+        file=source.get("path") or source.get("name"),
+        line=raw.get("line") or None,
+        column=raw.get("column") or None,
+    )
+
+
+async def fetch_variables(client: DapClient, reference: int, limits: Limits) -> tuple[list[Variable], int]:
+    body = await client.request("variables", {"variablesReference": reference})
+    raw = body.get("variables") or []
+    return [to_variable(v, limits) for v in raw[: limits.variables_per_scope]], len(raw)
+
+
+async def fetch_scopes(client: DapClient, frame_id: int, limits: Limits) -> list[Scope]:
+    try:
+        body = await client.request("scopes", {"frameId": frame_id})
+    except DebugError as exc:
+        if exc.code == ErrorCode.ADAPTER_ERROR:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
+        raise
+    raw_scopes = body.get("scopes") or []
+    cheap = [s for s in raw_scopes if not s.get("expensive")]
+    fetched = await asyncio.gather(*(fetch_variables(client, s["variablesReference"], limits) for s in cheap))
+    by_name = {s["name"]: f for s, f in zip(cheap, fetched, strict=True)}
+    scopes = []
+    for s in raw_scopes:
+        if s["name"] in by_name:
+            variables, total = by_name[s["name"]]
+            scopes.append(Scope(name=s["name"], variables=variables, total=total,
+                                truncated=total > len(variables)))
+        else:  # expensive scopes (registers, big globals) are named but not expanded
+            scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or 0,
+                                truncated=True, expensive=True))
+    return scopes
+
+
+async def fetch_exception(client: DapClient, thread_id: int, limits: Limits) -> ExceptionDetails:
+    body = await client.request("exceptionInfo", {"threadId": thread_id})
+    details = body.get("details") or {}
+    trace = details.get("stackTrace")
+    return ExceptionDetails(
+        exceptionId=body.get("exceptionId"),
+        description=clip(str(body.get("description") or ""), limits.value_chars * 4)[0] or None,
+        breakMode=body.get("breakMode"),
+        typeName=details.get("fullTypeName") or details.get("typeName"),
+        message=details.get("message"),
+        stackTrace=clip(trace, limits.value_chars * 10)[0] if trace else None,
+    )
+
+
+async def build_paused_context(
+    client: DapClient,
+    capabilities: dict[str, Any],
+    *,
+    thread_id: int,
+    frame_id: int | None,
+    max_frames: int,
+    reason: str | None,
+    description: str | None,
+    limits: Limits,
+) -> Context:
+    stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
+    threads_req = client.request("threads")
+    want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
+    exc_req = fetch_exception(client, thread_id, limits) if want_exception else _none()
+    try:
+        stack, threads, exception = await asyncio.gather(stack_req, threads_req, exc_req)
+    except DebugError as exc:
+        if exc.code == ErrorCode.ADAPTER_ERROR:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
+        raise
+    frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
+    total = stack.get("totalFrames")
+    focus = next((f for f in frames if f.id == frame_id), None) if frame_id is not None else (frames[0] if frames else None)
+    scopes = await fetch_scopes(client, frame_id if frame_id is not None else focus.id, limits) if (focus or frame_id is not None) else []
+    return Context(
+        state="paused",
+        reason=reason,
+        description=description,
+        threadId=thread_id,
+        location=Location(file=focus.file, line=focus.line, column=focus.column, function=focus.function) if focus else None,
+        frames=frames,
+        totalFrames=total if isinstance(total, int) else None,
+        framesTruncated=(isinstance(total, int) and total > len(frames)) or None,
+        scopes=scopes,
+        exception=exception,
+        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads.get("threads") or []],
+    )
+
+
+async def _none() -> None:
+    return None

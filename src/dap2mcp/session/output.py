@@ -1,0 +1,49 @@
+"""The debuggee's output, in arrival order, bounded, with a cursor for "since the last stop"."""
+
+from __future__ import annotations
+
+from .models import Output
+
+IGNORED_CATEGORIES = frozenset({"telemetry"})
+
+
+class OutputBuffer:
+    def __init__(self, keep_chars: int = 1_000_000) -> None:
+        self._keep = keep_chars
+        self._chunks: list[str] = []
+        self._start = 0  # absolute offset of the first kept character
+        self._end = 0  # absolute offset after the last character
+        self._mark = 0
+
+    def append(self, category: str, text: str) -> None:
+        if category in IGNORED_CATEGORIES or not text:
+            return
+        self._chunks.append(text)
+        self._end += len(text)
+        if self._end - self._start > self._keep * 2:
+            joined = "".join(self._chunks)[-self._keep :]
+            self._chunks = [joined]
+            self._start = self._end - len(joined)
+
+    @property
+    def size(self) -> int:
+        return self._end
+
+    def read(self, start: int, limit: int) -> Output:
+        """Text from absolute offset `start`, at most the last `limit` characters of it."""
+        text = "".join(self._chunks)
+        begin = max(start, self._start)
+        piece = text[begin - self._start :]
+        truncated = begin > start
+        if len(piece) > limit:
+            piece = piece[-limit:]
+            truncated = True
+        return Output(text=piece, truncated=truncated)
+
+    def peek_new(self, limit: int) -> Output:
+        return self.read(self._mark, limit)
+
+    def take_new(self, limit: int) -> Output:
+        out = self.read(self._mark, limit)
+        self._mark = self._end
+        return out

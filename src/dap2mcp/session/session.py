@@ -1,0 +1,356 @@
+"""One debug session: the adapter handshake, the run/pause state machine, and waiting for stops.
+
+Nothing here holds a lock across a wait: a `continue` waiting for a stop and a `pause` or
+`context` issued meanwhile all proceed, and all wake on the same `stopped` event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .. import adapters, processes
+from ..adapters import AdapterProfile, Target
+from ..dap import DapClient, connect_tcp, spawn_stdio
+from ..errors import DebugError, ErrorCode
+from .breakpoints import Breakpoint, BreakpointRegistry, resolve_source_line
+from .inspect import Limits, build_paused_context
+from .models import BreakpointView, Context, State
+from .output import OutputBuffer
+
+log = logging.getLogger(__name__)
+
+HANDSHAKE_TIMEOUT = 30.0
+STDIN_HINT = "the program may be waiting for input on stdin, which the debugger does not provide"
+
+
+@dataclass
+class StopInfo:
+    reason: str
+    thread_id: int | None
+    description: str | None = None
+    hit_breakpoint_ids: list[int] = field(default_factory=list)
+
+
+class DebugSession:
+    def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
+                 limits: Limits | None = None) -> None:
+        self.target = target
+        self.profile = profile
+        self.limits = limits or Limits()
+        self.breakpoints = BreakpointRegistry(carried or [])
+        self.output = OutputBuffer()
+        self.state: State = "starting"
+        self.capabilities: dict[str, Any] = {}
+        self.stop_info: StopInfo | None = None
+        self.stop_count = 0
+        self.exit_code: int | None = None
+        self.process_id: int | None = None
+        self.started_at = time.time()
+        self._client: DapClient | None = None
+        self._changed = asyncio.Event()
+        self._initialized = asyncio.Event()
+        self._closing: asyncio.Task[None] | None = None
+
+    # -- state changes, driven by adapter events ---------------------------------------------
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "initialized":
+            self._initialized.set()
+        elif event == "stopped":
+            self.stop_info = StopInfo(
+                reason=str(body.get("reason", "unknown")),
+                thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
+                description=body.get("description") or body.get("text"),
+                hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []),
+            )
+            self.state = "paused"
+            self.stop_count += 1
+        elif event == "continued":
+            if self.state == "paused":
+                self.state = "running"
+        elif event == "exited":
+            self.exit_code = body.get("exitCode")
+        elif event in ("terminated", "_closed"):
+            if self.state != "terminated":
+                self.state = "terminated"
+                self._closing = asyncio.ensure_future(self._release_adapter())
+        elif event == "output":
+            self.output.append(str(body.get("category", "console")), str(body.get("output", "")))
+        elif event == "process":
+            self.process_id = body.get("systemProcessId") or self.process_id
+        elif event == "breakpoint":
+            self.breakpoints.on_event(body)
+        elif event == "capabilities":
+            self.capabilities.update(body.get("capabilities") or {})
+        else:
+            return
+        self._notify()
+
+    # -- start and end -----------------------------------------------------------------------
+
+    @property
+    def client(self) -> DapClient:
+        if self._client is None or self._client.closed:
+            raise DebugError(ErrorCode.TERMINATED, "the debug session has ended; use `restart` or `debug`")
+        return self._client
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        return await self.client.request(command, arguments, timeout=timeout)
+
+    async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
+        """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
+        plan = self.profile.plan(self.target)
+        transport = await spawn_stdio(plan.argv, env=processes.environ_with(plan.env))
+        client = DapClient(transport)
+        client.on_event(self._on_event)
+        client.terminal.sink = self.output.append
+        client.start()
+        self._client = client
+        try:
+            await self._handshake(client, plan.request, plan.arguments, initial or [])
+        except BaseException:
+            await self.close()
+            raise
+
+    async def connect(self, host: str, port: int) -> None:  # used for adapters listening on TCP
+        client = DapClient(await connect_tcp(host, port))
+        client.on_event(self._on_event)
+        client.start()
+        self._client = client
+
+    async def _handshake(self, client: DapClient, request: str, arguments: dict[str, Any],
+                         initial: list[dict[str, Any]]) -> None:
+        self.capabilities = await client.request("initialize", {
+            "clientID": "dap2mcp", "clientName": "dap2mcp", "adapterID": self.profile.adapter_id,
+            "pathFormat": "path", "linesStartAt1": True, "columnsStartAt1": True,
+            "supportsVariableType": True, "supportsRunInTerminalRequest": True,
+            "supportsProgressReporting": False, "supportsInvalidatedEvent": False,
+            "supportsMemoryReferences": True, "locale": "en-us",
+        }, timeout=HANDSHAKE_TIMEOUT)
+        started = client.send(request, arguments)
+        await self._first_of(self._initialized.wait(), started, what=f"'{request}' / initialized")
+        for spec in initial:
+            self._register(spec)
+        await self.breakpoints.sync_everything(self._tolerant_request)
+        if self.capabilities.get("exceptionBreakpointFilters") is not None:
+            defaults = [f["filter"] for f in self.capabilities["exceptionBreakpointFilters"] if f.get("default")]
+            await client.request("setExceptionBreakpoints", {"filters": defaults})
+        if self.capabilities.get("supportsConfigurationDoneRequest"):
+            await client.request("configurationDone")
+        await client.wait(request, started, HANDSHAKE_TIMEOUT)
+        if self.state == "starting":
+            self.state = "running"
+            self._notify()
+
+    async def _first_of(self, awaitable: Any, started: asyncio.Future[Any], *, what: str) -> None:
+        waiter = asyncio.ensure_future(awaitable)
+        closed = asyncio.ensure_future(self.client.wait_closed())
+        done, _ = await asyncio.wait({waiter, started, closed}, timeout=HANDSHAKE_TIMEOUT,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        for task in (waiter, closed):
+            task.cancel()
+        if started in done and started.exception() is not None:
+            raise started.exception()  # type: ignore[misc]
+        if closed in done:
+            raise DebugError(ErrorCode.ADAPTER_FAILED, self._client.close_reason if self._client else "adapter gone")
+        if not done:
+            raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not finish {what} within {HANDSHAKE_TIMEOUT:g}s")
+
+    async def _tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Initial breakpoints that the adapter rejects become unverified, not a failed start."""
+        try:
+            return await self.request(command, arguments)
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            count = len(arguments.get("breakpoints") or [])
+            return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
+
+    async def _release_adapter(self) -> None:
+        """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`."""
+        if self._client is not None and not self._client.closed:
+            with contextlib.suppress(DebugError):
+                await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=2)
+        if self._client is not None:
+            await self._client.close()
+
+    async def close(self) -> None:
+        """End the debuggee (unless attached) and the adapter; reap every child process."""
+        client = self._client
+        if client is not None and not client.closed:
+            with contextlib.suppress(DebugError):
+                await client.request("disconnect", {"terminateDebuggee": self.target.mode != "attach"}, timeout=3)
+        if client is not None:
+            await client.close()
+        if self._closing is not None:
+            with contextlib.suppress(BaseException):
+                await self._closing
+        if self.state != "terminated":
+            self.state = "terminated"
+            self._notify()
+
+    # -- waiting -----------------------------------------------------------------------------
+
+    async def wait_for_stop(self, since: int, timeout: float) -> bool:
+        """Wait until a stop after stop number `since`, or the end; False if `timeout` ran out."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.stop_count <= since and self.state != "terminated":
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        return True
+
+    # -- execution ---------------------------------------------------------------------------
+
+    def require_paused(self) -> StopInfo:
+        if self.state == "terminated":
+            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+        if self.state != "paused" or self.stop_info is None:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
+        return self.stop_info
+
+    def _thread(self, thread_id: int | None) -> int:
+        if thread_id is not None:
+            return thread_id
+        if self.stop_info and self.stop_info.thread_id is not None:
+            return self.stop_info.thread_id
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "no current thread; pass threadId")
+
+    async def resume(self, thread_id: int | None) -> int:
+        """Send `continue`; returns the stop count to wait beyond."""
+        if self.state == "running":
+            return self.stop_count
+        self.require_paused()
+        since = self.stop_count
+        thread = self._thread(thread_id)
+        self.state = "running"
+        self._notify()
+        try:
+            await self.request("continue", {"threadId": thread, "singleThread": thread_id is not None})
+        except DebugError:
+            if self.stop_count == since and self.state == "running":
+                self.state = "paused"
+            raise
+        return since
+
+    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
+        self.require_paused()
+        command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
+        since = self.stop_count
+        thread = self._thread(thread_id)
+        self.state = "running"
+        self._notify()
+        try:
+            await self.request(command, {"threadId": thread})
+        except DebugError:
+            if self.stop_count == since and self.state == "running":
+                self.state = "paused"
+            raise
+        return since
+
+    async def pause(self, thread_id: int | None) -> int:
+        since = self.stop_count
+        if self.state == "terminated":
+            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+        if self.state == "paused":
+            return since - 1
+        thread = thread_id
+        if thread is None:
+            threads = (await self.request("threads")).get("threads") or []
+            if not threads:
+                raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
+            thread = threads[0]["id"]
+        await self.request("pause", {"threadId": thread})
+        return since
+
+    # -- breakpoints -------------------------------------------------------------------------
+
+    def _register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
+        function = spec.get("function")
+        if function:
+            if not self.capabilities.get("supportsFunctionBreakpoints"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} has no function breakpoints")
+            return self.breakpoints.new(function=str(function), temporary=temporary)
+        file, line = spec.get("file"), spec.get("line")
+        if not file or line is None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, or function")
+        path = resolve_source_line(str(file), int(line), self.target.cwd)
+        return self.breakpoints.new(file=path, line=int(line), temporary=temporary)
+
+    async def add_breakpoint(self, spec: dict[str, Any], *, temporary: bool = False) -> Breakpoint:
+        self._ensure_live()
+        bp = self._register(spec, temporary)
+        try:
+            await self.breakpoints.sync(self._tolerant_request, [bp])
+        except DebugError:
+            self.breakpoints.take([bp.id])
+            raise
+        return bp
+
+    async def remove_breakpoints(self, removed: list[Breakpoint]) -> None:
+        if self._client is not None and not self._client.closed:
+            await self.breakpoints.sync(self._tolerant_request, removed)
+
+    def _ensure_live(self) -> None:
+        if self.state == "terminated":
+            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+
+    def breakpoint_views(self) -> list[BreakpointView]:
+        return self.breakpoints.views()
+
+    # -- inspection --------------------------------------------------------------------------
+
+    async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
+                      max_frames: int = 20, consume_output: bool = False) -> Context:
+        if self.state == "paused" and self.stop_info is not None:
+            info = self.stop_info
+            thread = self._thread(thread_id)
+            ctx = await build_paused_context(
+                self.client, self.capabilities, thread_id=thread, frame_id=frame_id, max_frames=max_frames,
+                reason=info.reason if thread == info.thread_id else "pause",
+                description=info.description, limits=self.limits,
+            )
+        elif self.state == "terminated":
+            ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())
+        else:
+            ctx = Context(state=self.state)
+        take = self.output.take_new if consume_output else self.output.peek_new
+        out = take(self.limits.output_chars)
+        if out.text or out.truncated:
+            ctx.output = out
+        return ctx
+
+    async def top_frame_id(self) -> int:
+        info = self.require_paused()
+        body = await self.request("stackTrace", {"threadId": self._thread(None), "startFrame": 0, "levels": 1})
+        frames = body.get("stackFrames") or []
+        if not frames:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
+        return int(frames[0]["id"])
+
+    def _ended_text(self) -> str:
+        if self.exit_code is not None:
+            return f"the program exited with code {self.exit_code}"
+        if self._client is not None and self._client.close_reason and self.state == "terminated":
+            return f"the debug session ended: {self._client.close_reason}"
+        return "the program has terminated"
+
+
+def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None) -> DebugSession:
+    if target.mode != "attach" and target.path and not target.module:
+        path = os.path.join(target.cwd or os.getcwd(), target.path)
+        if not os.path.exists(path):
+            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
+    return DebugSession(target, adapters.select(target, adapter), carried=carried)

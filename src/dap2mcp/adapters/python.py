@@ -17,7 +17,7 @@ NODELAY_DIR = str(Path(__file__).parent / "_nodelay")
 def find_python(requested: str | None) -> str:
     """The debuggee's interpreter: the one asked for, else the first python3 on PATH (a venv's)."""
     candidate = requested or shutil.which("python3") or sys.executable
-    resolved = shutil.which(candidate) if not os.path.sep in candidate else candidate
+    resolved = shutil.which(candidate) if os.path.sep not in candidate else candidate
     if not resolved or not os.access(resolved, os.X_OK):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Python interpreter not found: {candidate}")
     return resolved

@@ -98,7 +98,7 @@ class DapClient:
     async def wait(self, command: str, future: asyncio.Future[dict[str, Any]], timeout: float) -> dict[str, Any]:
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise DebugError(
                 ErrorCode.TIMEOUT, f"debug adapter did not answer '{command}' within {timeout:g}s"
             ) from None

@@ -60,7 +60,7 @@ async def connect_tcp(host: str, port: int, *, timeout: float = 10.0) -> Transpo
     """Connect to an adapter already listening (dlv dap, debugpy --listen, a remote adapter)."""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    except (OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, OSError) as exc:
         raise DebugError(ErrorCode.ADAPTER_FAILED, f"cannot connect to {host}:{port}: {exc}") from exc
     return Transport(reader=reader, writer=writer)
 

@@ -37,9 +37,8 @@ class Debugger:
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
                     timeout: float, carried: list[Breakpoint] | None = None) -> Context:
-        if target.mode == "attach":
-            if target.process_id is None or not processes.pid_alive(target.process_id):
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
+        if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
         if self._session is not None:
             await self.stop()
         session = new_session(target, adapter, carried)

@@ -290,8 +290,13 @@ class DebugSession:
         return self.breakpoints.new(file=path, line=int(line), temporary=temporary)
 
     async def add_breakpoint(self, spec: dict[str, Any], *, temporary: bool = False) -> Breakpoint:
-        self._ensure_live()
         bp = self._register(spec, temporary)
+        if self.state == "terminated":  # kept for `restart`
+            if temporary:
+                self.breakpoints.take([bp.id])
+                raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+            bp.message = "the program has ended; the breakpoint will be set on `restart`"
+            return bp
         try:
             await self.breakpoints.sync(self._tolerant_request, [bp])
         except DebugError:
@@ -302,10 +307,6 @@ class DebugSession:
     async def remove_breakpoints(self, removed: list[Breakpoint]) -> None:
         if self._client is not None and not self._client.closed:
             await self.breakpoints.sync(self._tolerant_request, removed)
-
-    def _ensure_live(self) -> None:
-        if self.state == "terminated":
-            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
 
     def breakpoint_views(self) -> list[BreakpointView]:
         return self.breakpoints.views()

@@ -2,6 +2,7 @@
 # TCP_NODELAY, so Nagle's algorithm meets delayed ACKs and every DAP request waits ~40 ms
 # (microsoft/debugpy#2054). Set the option on that one socket, then run any sitecustomize
 # this one shadows.
+import contextlib
 import os
 import socket
 import sys
@@ -13,10 +14,8 @@ def _connect_nodelay(self, address):
     result = _connect(self, address)
     caller = sys._getframe(1).f_globals.get("__name__", "")
     if caller.endswith("pydevd_comm") and self.family in (socket.AF_INET, socket.AF_INET6):
-        try:
+        with contextlib.suppress(OSError):
             self.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:
-            pass
     return result
 
 

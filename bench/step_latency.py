@@ -1,0 +1,373 @@
+"""Step latency: the MCP `step` tool against a hand-written DAP client doing the same work.
+
+Run:  .venv/bin/python bench/step_latency.py [--steps 200] [--warmup 10] [--json results.json]
+
+Every variant debugs bench/programs/loop.py, stops at a breakpoint before a long loop, then
+repeats `step over`. Measured per step:
+
+  mcp-stdio   `call_tool("step", {"mode": "over"})` through a real MCP client talking to
+              `python -m dap2mcp serve` over stdio, from the call to the parsed response.
+  mcp-inproc  the same call with `Client(build_server())` in this process (no stdio, no
+              JSON-RPC framing), so the transport's share is visible.
+  raw-dap     dap2mcp.dap's DapClient straight to `python -m debugpy.adapter`: next, wait for
+              `stopped`, stackTrace, scopes(top frame), variables of every cheap scope issued
+              together; the information the MCP step returns.
+
+Each runs with debugpy's TCP_NODELAY fix (dap2mcp's default) and without it. The raw client
+launches with DEBUGPY.plan(Target(...)), exactly the launch the server makes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import importlib.metadata
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from dap2mcp import processes
+from dap2mcp.adapters import DEBUGPY, Target
+from dap2mcp.dap import DapClient, spawn_stdio
+from dap2mcp.server import build_server
+from dap2mcp.session.debugger import Debugger
+
+HERE = Path(__file__).resolve().parent
+PROGRAM = HERE / "programs" / "loop.py"
+MARKER = "# the benchmark's breakpoint"
+MAX_FRAMES = 20  # what session.context asks stackTrace for
+STEP_TIMEOUT = 10.0
+MCP_TARGET_RATIO = 1.3
+MCP_TARGET_MS = 15.0
+
+# The initialize arguments DebugSession._handshake sends.
+INITIALIZE = {
+    "clientID": "dap2mcp", "clientName": "dap2mcp", "adapterID": DEBUGPY.adapter_id,
+    "pathFormat": "path", "linesStartAt1": True, "columnsStartAt1": True,
+    "supportsVariableType": True, "supportsRunInTerminalRequest": True,
+    "supportsProgressReporting": False, "supportsInvalidatedEvent": False,
+    "supportsMemoryReferences": True, "locale": "en-us",
+}
+
+
+def breakpoint_line() -> int:
+    for number, text in enumerate(PROGRAM.read_text().splitlines(), 1):
+        if MARKER in text:
+            return number
+    raise SystemExit(f"no line marked {MARKER!r} in {PROGRAM}")
+
+
+def target(nodelay: bool) -> Target:
+    return Target(mode="source", path=str(PROGRAM), cwd=str(HERE), python=sys.executable, tcp_nodelay=nodelay)
+
+
+# -- raw DAP -----------------------------------------------------------------------------------
+
+
+class RawSession:
+    """The handshake and the per-step sequence, written directly against DapClient."""
+
+    def __init__(self, nodelay: bool) -> None:
+        self.nodelay = nodelay
+        self.client: DapClient | None = None
+        self.stops: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.initialized = asyncio.Event()
+        self.thread_id: int | None = None
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "initialized":
+            self.initialized.set()
+        elif event == "stopped":
+            self.stops.put_nowait(body)
+        elif event in ("terminated", "_closed"):
+            self.stops.put_nowait({"_ended": event, **body})
+
+    async def _stopped(self) -> dict[str, Any]:
+        body = await asyncio.wait_for(self.stops.get(), STEP_TIMEOUT)
+        if "_ended" in body:
+            raise RuntimeError(f"debuggee ended during the benchmark: {body}")
+        self.thread_id = body.get("threadId") or self.thread_id
+        return body
+
+    async def start(self, line: int) -> None:
+        plan = DEBUGPY.plan(target(self.nodelay))
+        transport = await spawn_stdio(plan.argv, env=processes.environ_with(plan.env))
+        client = self.client = DapClient(transport)
+        client.on_event(self._on_event)
+        client.start()
+        caps = await client.request("initialize", INITIALIZE, timeout=30)
+        launched = client.send(plan.request, plan.arguments)
+        await asyncio.wait_for(self.initialized.wait(), 30)
+        await client.request("setBreakpoints", {"source": {"path": str(PROGRAM)}, "breakpoints": [{"line": line}]})
+        filters = [f["filter"] for f in caps.get("exceptionBreakpointFilters") or [] if f.get("default")]
+        await client.request("setExceptionBreakpoints", {"filters": filters})  # as the session does
+        await client.request("configurationDone")
+        await client.wait(plan.request, launched, 30)
+        await self._stopped()
+
+    async def step(self) -> None:
+        client = self.client
+        assert client is not None
+        await client.request("next", {"threadId": self.thread_id})
+        await self._stopped()
+        stack = await client.request("stackTrace", {"threadId": self.thread_id, "startFrame": 0, "levels": MAX_FRAMES})
+        frame = stack["stackFrames"][0]["id"]
+        scopes = (await client.request("scopes", {"frameId": frame}))["scopes"]
+        await asyncio.gather(*(client.request("variables", {"variablesReference": s["variablesReference"]})
+                               for s in scopes if not s.get("expensive")))
+
+    async def close(self) -> None:
+        if self.client is None:
+            return
+        if not self.client.closed:
+            with contextlib.suppress(Exception):
+                await self.client.request("disconnect", {"terminateDebuggee": True}, timeout=3)
+        await self.client.close()
+
+
+async def run_raw(nodelay: bool, line: int, warmup: int, steps: int) -> dict[str, Any]:
+    session = RawSession(nodelay)
+    try:
+        await session.start(line)
+        return {"times": await measure(session.step, warmup, steps)}
+    finally:
+        await session.close()
+
+
+# -- MCP ---------------------------------------------------------------------------------------
+
+
+def payload(result: Any) -> dict[str, Any]:
+    data = result.structured_content
+    if data is None:
+        data = json.loads(result.content[0].text)
+    return data
+
+
+
+async def mcp_session(client: Client, nodelay: bool, line: int, warmup: int, steps: int,
+                      on_measure: Callable[[], None] | None = None) -> list[float]:
+    started = payload(await client.call_tool("debug", {
+        "mode": "source", "path": str(PROGRAM), "cwd": str(HERE), "python": sys.executable,
+        "breakpoints": [{"file": str(PROGRAM), "line": line}], "tcpNoDelay": nodelay,
+    }))
+    if not started.get("success") or started.get("state") != "paused":
+        raise RuntimeError(f"debug did not stop at the breakpoint: {started}")
+
+    async def step() -> None:
+        data = payload(await client.call_tool("step", {"mode": "over"}))
+        if not data.get("success") or data.get("state") != "paused":
+            raise RuntimeError(f"step did not stop: {data}")
+
+    try:
+        return await measure(step, warmup, steps, on_measure)
+    finally:
+        with contextlib.suppress(Exception):
+            await client.call_tool("stop", {})
+
+
+def stdio_params() -> StdioServerParameters:
+    # The server gets our environment (the SDK would pass a minimal one), so PATH etc. match.
+    return StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve"], env=dict(os.environ),
+                                 cwd=str(HERE.parent))
+
+
+async def run_mcp_stdio(nodelay: bool, line: int, warmup: int, steps: int) -> dict[str, Any]:
+    async with Client(stdio_params()) as client:
+        return {"times": await mcp_session(client, nodelay, line, warmup, steps)}
+
+
+async def run_mcp_inproc(nodelay: bool, line: int, warmup: int, steps: int) -> dict[str, Any]:
+    """In-process, and instrumented: DAP requests sent per step, and the time spent in Debugger.step
+    (the DAP work plus building the Context) as opposed to the MCP tool layer around it."""
+    debugger = Debugger()
+    inner: list[float] = []
+    counts: Counter[str] = Counter()
+    counting = False
+    original_step = debugger.step
+    original_send = DapClient.send
+
+    async def timed_step(*args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await original_step(*args, **kwargs)
+        finally:
+            if counting:
+                inner.append(time.perf_counter() - t0)
+
+    def counting_send(self: DapClient, command: str, arguments: dict[str, Any] | None = None) -> Any:
+        if counting:
+            counts[command] += 1
+        return original_send(self, command, arguments)
+
+    def start_counting() -> None:
+        nonlocal counting
+        counting = True
+
+    debugger.step = timed_step  # type: ignore[method-assign]
+    DapClient.send = counting_send  # type: ignore[method-assign]
+    try:
+        async with Client(build_server(debugger)) as client:
+            times = await mcp_session(client, nodelay, line, warmup, steps, start_counting)
+    finally:
+        DapClient.send = original_send  # type: ignore[method-assign]
+    counts.subtract({"disconnect": counts["disconnect"]})  # sent by the `stop` after measuring
+    return {"times": times, "inner": inner, "dap_requests_per_step": {k: v / steps for k, v in sorted(counts.items()) if v}}
+
+
+# -- measuring and reporting -------------------------------------------------------------------
+
+
+async def measure(step: Callable[[], Awaitable[None]], warmup: int, steps: int,
+                  on_measure: Callable[[], None] | None = None) -> list[float]:
+    for _ in range(warmup):
+        await step()
+    if on_measure is not None:
+        on_measure()
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        await step()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    ms = sorted(t * 1000 for t in times)
+    return {
+        "median_ms": statistics.median(ms),
+        "p90_ms": ms[min(len(ms) - 1, round(0.9 * (len(ms) - 1)))],
+        "min_ms": ms[0],
+        "max_ms": ms[-1],
+        "mean_ms": statistics.fmean(ms),
+    }
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    with contextlib.suppress(OSError), open("/proc/cpuinfo") as handle:
+        for text in handle:
+            if text.startswith("model name"):
+                cpu = text.split(":", 1)[1].strip()
+                break
+    return {
+        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "debugpy": importlib.metadata.version("debugpy"),
+        "mcp": importlib.metadata.version("mcp"),
+        "kernel": platform.release(),
+    }
+
+
+VARIANTS: list[tuple[str, Callable[[bool, int, int, int], Awaitable[dict[str, Any]]]]] = [
+    ("raw-dap", run_raw),
+    ("mcp-stdio", run_mcp_stdio),
+    ("mcp-inproc", run_mcp_inproc),
+]
+
+
+def leftover_children() -> list[psutil.Process]:
+    with contextlib.suppress(psutil.Error):
+        return psutil.Process().children(recursive=True)
+    return []
+
+
+async def run(options: argparse.Namespace) -> dict[str, Any]:
+    line = breakpoint_line()
+    results: list[dict[str, Any]] = []
+    for nodelay in (True, False):
+        for name, runner in VARIANTS:
+            t0 = time.perf_counter()
+            print(f"  {name:<11} nodelay={'on' if nodelay else 'off':<3} ...", end="", flush=True, file=sys.stderr)
+            out = await runner(nodelay, line, options.warmup, options.steps)
+            print(f" {time.perf_counter() - t0:5.1f}s", file=sys.stderr)
+            entry: dict[str, Any] = {"variant": name, "nodelay": nodelay, "steps": len(out["times"]),
+                                     **summary(out["times"])}
+            if "inner" in out:
+                entry["debugger_step"] = summary(out["inner"])
+                entry["dap_requests_per_step"] = out["dap_requests_per_step"]
+            if options.keep_samples:
+                entry["samples_ms"] = [t * 1000 for t in out["times"]]
+            results.append(entry)
+    raw = {r["nodelay"]: r["median_ms"] for r in results if r["variant"] == "raw-dap"}
+    for r in results:
+        r["ratio_to_raw"] = r["median_ms"] / raw[r["nodelay"]]
+    stdio = next(r for r in results if r["variant"] == "mcp-stdio" and r["nodelay"])
+    targets = {
+        "ratio_to_raw": {"limit": MCP_TARGET_RATIO, "value": stdio["ratio_to_raw"],
+                         "met": stdio["ratio_to_raw"] <= MCP_TARGET_RATIO},
+        "median_ms": {"limit": MCP_TARGET_MS, "value": stdio["median_ms"], "met": stdio["median_ms"] < MCP_TARGET_MS},
+    }
+    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
+            "warmup": options.warmup, "steps": options.steps, "results": results, "targets": targets}
+
+
+def report(data: dict[str, Any]) -> None:
+    m = data["machine"]
+    print(f"\nstep latency, {data['date']}: {data['warmup']} warm-up + {data['steps']} measured `step over` per row")
+    print(f"machine: {m['nproc']} CPUs, {m['cpu']}; Linux {m['kernel']}; Python {m['python']}; "
+          f"debugpy {m['debugpy']}; mcp {m['mcp']}\n")
+    header = f"{'variant':<12} {'nodelay':<8} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'x raw':>7}"
+    print(header)
+    print("-" * len(header))
+    for r in data["results"]:
+        print(f"{r['variant']:<12} {'on' if r['nodelay'] else 'off':<8} {r['median_ms']:>10.2f} {r['p90_ms']:>8.2f} "
+              f"{r['min_ms']:>8.2f} {r['ratio_to_raw']:>7.2f}")
+    print()
+    for r in data["results"]:
+        if "debugger_step" in r:
+            inner = r["debugger_step"]["median_ms"]
+            requests = ", ".join(f"{k} {v:g}" for k, v in r["dap_requests_per_step"].items())
+            print(f"mcp-inproc nodelay {'on ' if r['nodelay'] else 'off'}: Debugger.step median {inner:.2f} ms, "
+                  f"tool layer ~{r['median_ms'] - inner:.2f} ms; DAP requests per step: {requests}")
+    t = data["targets"]
+    print(f"\ntarget: mcp-stdio (nodelay on) within {t['ratio_to_raw']['limit']}x of raw DAP: "
+          f"{t['ratio_to_raw']['value']:.2f}x -> {'MET' if t['ratio_to_raw']['met'] else 'NOT MET'}")
+    print(f"target: mcp-stdio (nodelay on) median under {t['median_ms']['limit']:g} ms: "
+          f"{t['median_ms']['value']:.2f} ms -> {'MET' if t['median_ms']['met'] else 'NOT MET'}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=200, help="measured steps per variant (default 200)")
+    parser.add_argument("--warmup", type=int, default=10, help="unmeasured steps first (default 10)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument("--keep-samples", action="store_true", help="put every sample in the JSON")
+    options = parser.parse_args()
+    if options.steps < 1 or options.warmup < 0:
+        parser.error("--steps must be at least 1 and --warmup at least 0")
+    try:
+        data = asyncio.run(run(options))
+    finally:
+        stray = leftover_children()
+        for proc in stray:  # only our own descendants; none should be left
+            with contextlib.suppress(psutil.Error):
+                proc.kill()
+        if stray:
+            print(f"warning: killed {len(stray)} leftover child process(es): "
+                  f"{[p.pid for p in stray]}", file=sys.stderr)
+    data["leftover_children"] = len(stray)
+    report(data)
+    if options.json:
+        Path(options.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(options.json).write_text(json.dumps(data, indent=2) + "\n")
+        print(f"\nwrote {options.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

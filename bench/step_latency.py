@@ -1,20 +1,22 @@
 """Step latency: the MCP `step` tool against a hand-written DAP client doing the same work.
 
-Run:  .venv/bin/python bench/step_latency.py [--steps 200] [--warmup 10] [--json results.json]
+Run:  .venv/bin/python bench/step_latency.py [--steps 200] [--steps-off 50] [--warmup 10] [--json FILE]
 
 Every variant debugs bench/programs/loop.py, stops at a breakpoint before a long loop, then
-repeats `step over`. Measured per step:
+repeats `step over`. Timed per step:
 
   mcp-stdio   `call_tool("step", {"mode": "over"})` through a real MCP client talking to
-              `python -m dap2mcp serve` over stdio, from the call to the parsed response.
+              `python -m dap2mcp serve` over stdio, from the call to the parsed result.
   mcp-inproc  the same call with `Client(build_server())` in this process (no stdio, no
               JSON-RPC framing), so the transport's share is visible.
   raw-dap     dap2mcp.dap's DapClient straight to `python -m debugpy.adapter`: next, wait for
-              `stopped`, stackTrace, scopes(top frame), variables of every cheap scope issued
-              together; the information the MCP step returns.
+              `stopped`, stackTrace, scopes(top frame), then variables of every non-expensive
+              scope issued together: the information the MCP step returns.
 
 Each runs with debugpy's TCP_NODELAY fix (dap2mcp's default) and without it. The raw client
-launches with DEBUGPY.plan(Target(...)), exactly the launch the server makes.
+launches with DEBUGPY.plan(Target(...)), exactly the launch the server makes. For one
+nodelay setting the three sessions are open together and stepped in turn (rotating the
+order), so load from elsewhere on the machine falls on all of them alike.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -138,16 +139,40 @@ class RawSession:
         await self.client.close()
 
 
-async def run_raw(nodelay: bool, line: int, warmup: int, steps: int) -> dict[str, Any]:
-    session = RawSession(nodelay)
-    try:
-        await session.start(line)
-        return {"times": await measure(session.step, warmup, steps)}
-    finally:
-        await session.close()
+# -- the three variants, each an open session with a `step` ------------------------------------
 
 
-# -- MCP ---------------------------------------------------------------------------------------
+class Variant:
+    name = ""
+
+    def __init__(self, nodelay: bool, line: int) -> None:
+        self.nodelay = nodelay
+        self.line = line
+        self.times: list[float] = []
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        raise NotImplementedError
+
+    async def step(self) -> None:
+        raise NotImplementedError
+
+    def start_measuring(self) -> None:
+        """Called after the warm-up steps."""
+
+    def extras(self, steps: int) -> dict[str, Any]:
+        return {}
+
+
+class RawDap(Variant):
+    name = "raw-dap"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        self.session = RawSession(self.nodelay)
+        stack.push_async_callback(self.session.close)
+        await self.session.start(self.line)
+
+    async def step(self) -> None:
+        await self.session.step()
 
 
 def payload(result: Any) -> dict[str, Any]:
@@ -157,26 +182,26 @@ def payload(result: Any) -> dict[str, Any]:
     return data
 
 
+class McpVariant(Variant):
+    client: Client
 
-async def mcp_session(client: Client, nodelay: bool, line: int, warmup: int, steps: int,
-                      on_measure: Callable[[], None] | None = None) -> list[float]:
-    started = payload(await client.call_tool("debug", {
-        "mode": "source", "path": str(PROGRAM), "cwd": str(HERE), "python": sys.executable,
-        "breakpoints": [{"file": str(PROGRAM), "line": line}], "tcpNoDelay": nodelay,
-    }))
-    if not started.get("success") or started.get("state") != "paused":
-        raise RuntimeError(f"debug did not stop at the breakpoint: {started}")
+    async def start_debugging(self, stack: contextlib.AsyncExitStack) -> None:
+        started = payload(await self.client.call_tool("debug", {
+            "mode": "source", "path": str(PROGRAM), "cwd": str(HERE), "python": sys.executable,
+            "breakpoints": [{"file": str(PROGRAM), "line": self.line}], "tcpNoDelay": self.nodelay,
+        }))
+        if not started.get("success") or started.get("state") != "paused":
+            raise RuntimeError(f"{self.name}: debug did not stop at the breakpoint: {started}")
+        stack.push_async_callback(self.stop)
 
-    async def step() -> None:
-        data = payload(await client.call_tool("step", {"mode": "over"}))
-        if not data.get("success") or data.get("state") != "paused":
-            raise RuntimeError(f"step did not stop: {data}")
-
-    try:
-        return await measure(step, warmup, steps, on_measure)
-    finally:
+    async def stop(self) -> None:
         with contextlib.suppress(Exception):
-            await client.call_tool("stop", {})
+            await self.client.call_tool("stop", {})
+
+    async def step(self) -> None:
+        data = payload(await self.client.call_tool("step", {"mode": "over"}))
+        if not data.get("success") or data.get("state") != "paused":
+            raise RuntimeError(f"{self.name}: step did not stop: {data}")
 
 
 def stdio_params() -> StdioServerParameters:
@@ -185,64 +210,87 @@ def stdio_params() -> StdioServerParameters:
                                  cwd=str(HERE.parent))
 
 
-async def run_mcp_stdio(nodelay: bool, line: int, warmup: int, steps: int) -> dict[str, Any]:
-    async with Client(stdio_params()) as client:
-        return {"times": await mcp_session(client, nodelay, line, warmup, steps)}
+class McpStdio(McpVariant):
+    name = "mcp-stdio"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        self.client = await stack.enter_async_context(Client(stdio_params()))
+        await self.start_debugging(stack)
 
 
-async def run_mcp_inproc(nodelay: bool, line: int, warmup: int, steps: int) -> dict[str, Any]:
-    """In-process, and instrumented: DAP requests sent per step, and the time spent in Debugger.step
-    (the DAP work plus building the Context) as opposed to the MCP tool layer around it."""
-    debugger = Debugger()
-    inner: list[float] = []
-    counts: Counter[str] = Counter()
-    counting = False
-    original_step = debugger.step
-    original_send = DapClient.send
+class McpInProcess(McpVariant):
+    """In this process, and instrumented: the DAP requests its session sends per step, and the time
+    spent in Debugger.step (DAP traffic plus building the Context) apart from the MCP layers."""
 
-    async def timed_step(*args: Any, **kwargs: Any) -> Any:
-        t0 = time.perf_counter()
+    name = "mcp-inproc"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        self.debugger = Debugger()
+        self.inner: list[float] = []
+        self.counts: Counter[str] = Counter()
+        self.measuring = False
+        original_step = self.debugger.step
+
+        async def timed_step(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await original_step(*args, **kwargs)
+            finally:
+                if self.measuring:
+                    self.inner.append(time.perf_counter() - t0)
+
+        self.debugger.step = timed_step  # type: ignore[method-assign]
+        self.client = await stack.enter_async_context(Client(build_server(self.debugger)))
+        await self.start_debugging(stack)
+
+    def start_measuring(self) -> None:
+        self.measuring = True
+
+    async def step(self) -> None:
+        client = self.debugger.session._client  # count only this session's requests, not raw-dap's
+        original_send = DapClient.send
+        counts = self.counts
+
+        def counting_send(dap: DapClient, command: str, arguments: dict[str, Any] | None = None) -> Any:
+            if dap is client and self.measuring:
+                counts[command] += 1
+            return original_send(dap, command, arguments)
+
+        DapClient.send = counting_send  # type: ignore[method-assign]
         try:
-            return await original_step(*args, **kwargs)
+            await super().step()
         finally:
-            if counting:
-                inner.append(time.perf_counter() - t0)
+            DapClient.send = original_send  # type: ignore[method-assign]
 
-    def counting_send(self: DapClient, command: str, arguments: dict[str, Any] | None = None) -> Any:
-        if counting:
-            counts[command] += 1
-        return original_send(self, command, arguments)
+    def extras(self, steps: int) -> dict[str, Any]:
+        return {"debugger_step": summary(self.inner),
+                "dap_requests_per_step": {k: v / steps for k, v in sorted(self.counts.items())}}
 
-    def start_counting() -> None:
-        nonlocal counting
-        counting = True
 
-    debugger.step = timed_step  # type: ignore[method-assign]
-    DapClient.send = counting_send  # type: ignore[method-assign]
-    try:
-        async with Client(build_server(debugger)) as client:
-            times = await mcp_session(client, nodelay, line, warmup, steps, start_counting)
-    finally:
-        DapClient.send = original_send  # type: ignore[method-assign]
-    counts.subtract({"disconnect": counts["disconnect"]})  # sent by the `stop` after measuring
-    return {"times": times, "inner": inner, "dap_requests_per_step": {k: v / steps for k, v in sorted(counts.items()) if v}}
+VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpInProcess]
 
 
 # -- measuring and reporting -------------------------------------------------------------------
 
 
-async def measure(step: Callable[[], Awaitable[None]], warmup: int, steps: int,
-                  on_measure: Callable[[], None] | None = None) -> list[float]:
-    for _ in range(warmup):
-        await step()
-    if on_measure is not None:
-        on_measure()
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        await step()
-        times.append(time.perf_counter() - t0)
-    return times
+async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list[Variant]:
+    """Open all three sessions, warm each up, then step them in turn, so that whatever else the
+    machine is doing falls on every variant alike."""
+    variants = [cls(nodelay, line) for cls in VARIANTS]
+    async with contextlib.AsyncExitStack() as stack:
+        for variant in variants:
+            await variant.open(stack)
+        for variant in variants:
+            for _ in range(warmup):
+                await variant.step()
+            variant.start_measuring()
+        for i in range(steps):
+            shift = i % len(variants)
+            for variant in variants[shift:] + variants[:shift]:
+                t0 = time.perf_counter()
+                await variant.step()
+                variant.times.append(time.perf_counter() - t0)
+    return variants
 
 
 def summary(times: list[float]) -> dict[str, float]:
@@ -269,15 +317,8 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "debugpy": importlib.metadata.version("debugpy"),
         "mcp": importlib.metadata.version("mcp"),
-        "kernel": platform.release(),
+        "kernel": f"{platform.system()} {platform.release()}",
     }
-
-
-VARIANTS: list[tuple[str, Callable[[bool, int, int, int], Awaitable[dict[str, Any]]]]] = [
-    ("raw-dap", run_raw),
-    ("mcp-stdio", run_mcp_stdio),
-    ("mcp-inproc", run_mcp_inproc),
-]
 
 
 def leftover_children() -> list[psutil.Process]:
@@ -289,77 +330,85 @@ def leftover_children() -> list[psutil.Process]:
 async def run(options: argparse.Namespace) -> dict[str, Any]:
     line = breakpoint_line()
     results: list[dict[str, Any]] = []
-    for nodelay in (True, False):
-        for name, runner in VARIANTS:
-            t0 = time.perf_counter()
-            print(f"  {name:<11} nodelay={'on' if nodelay else 'off':<3} ...", end="", flush=True, file=sys.stderr)
-            out = await runner(nodelay, line, options.warmup, options.steps)
-            print(f" {time.perf_counter() - t0:5.1f}s", file=sys.stderr)
-            entry: dict[str, Any] = {"variant": name, "nodelay": nodelay, "steps": len(out["times"]),
-                                     **summary(out["times"])}
-            if "inner" in out:
-                entry["debugger_step"] = summary(out["inner"])
-                entry["dap_requests_per_step"] = out["dap_requests_per_step"]
+    load_before = os.getloadavg()
+    for nodelay, steps in ((True, options.steps), (False, options.steps_off)):
+        t0 = time.perf_counter()
+        print(f"nodelay {'on' if nodelay else 'off'}: {len(VARIANTS)} sessions, {options.warmup} warm-up + "
+              f"{steps} measured steps each ...", end="", flush=True, file=sys.stderr)
+        variants = await run_setting(nodelay, line, options.warmup, steps)
+        print(f" {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+        for v in variants:
+            entry: dict[str, Any] = {"variant": v.name, "nodelay": nodelay, "steps": len(v.times),
+                                     **summary(v.times), **v.extras(len(v.times))}
             if options.keep_samples:
-                entry["samples_ms"] = [t * 1000 for t in out["times"]]
+                entry["samples_ms"] = [t * 1000 for t in v.times]
             results.append(entry)
-    raw = {r["nodelay"]: r["median_ms"] for r in results if r["variant"] == "raw-dap"}
+    raw = {r["nodelay"]: r["median_ms"] for r in results if r["variant"] == RawDap.name}
     for r in results:
         r["ratio_to_raw"] = r["median_ms"] / raw[r["nodelay"]]
-    stdio = next(r for r in results if r["variant"] == "mcp-stdio" and r["nodelay"])
+    stdio = next(r for r in results if r["variant"] == McpStdio.name and r["nodelay"])
     targets = {
         "ratio_to_raw": {"limit": MCP_TARGET_RATIO, "value": stdio["ratio_to_raw"],
                          "met": stdio["ratio_to_raw"] <= MCP_TARGET_RATIO},
         "median_ms": {"limit": MCP_TARGET_MS, "value": stdio["median_ms"], "met": stdio["median_ms"] < MCP_TARGET_MS},
     }
     return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
-            "warmup": options.warmup, "steps": options.steps, "results": results, "targets": targets}
+            "loadavg_1m": {"before": load_before[0], "after": os.getloadavg()[0]},
+            "warmup": options.warmup, "steps": options.steps, "steps_off": options.steps_off,
+            "results": results, "targets": targets}
 
 
 def report(data: dict[str, Any]) -> None:
     m = data["machine"]
-    print(f"\nstep latency, {data['date']}: {data['warmup']} warm-up + {data['steps']} measured `step over` per row")
-    print(f"machine: {m['nproc']} CPUs, {m['cpu']}; Linux {m['kernel']}; Python {m['python']}; "
-          f"debugpy {m['debugpy']}; mcp {m['mcp']}\n")
-    header = f"{'variant':<12} {'nodelay':<8} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'x raw':>7}"
+    print(f"\nstep latency, {data['date']}; {data['warmup']} warm-up steps, then {data['steps']} measured "
+          f"(nodelay on) / {data['steps_off']} (nodelay off) `step over` per variant, interleaved")
+    print(f"machine: {m['nproc']} CPUs, {m['cpu']}; {m['kernel']}; Python {m['python']}; debugpy {m['debugpy']}; "
+          f"mcp {m['mcp']}; load average {data['loadavg_1m']['before']:.2f} before, "
+          f"{data['loadavg_1m']['after']:.2f} after\n")
+    header = f"{'variant':<12} {'nodelay':<8} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'x raw':>6}"
     print(header)
     print("-" * len(header))
     for r in data["results"]:
         print(f"{r['variant']:<12} {'on' if r['nodelay'] else 'off':<8} {r['median_ms']:>10.2f} {r['p90_ms']:>8.2f} "
-              f"{r['min_ms']:>8.2f} {r['ratio_to_raw']:>7.2f}")
+              f"{r['min_ms']:>8.2f} {r['ratio_to_raw']:>6.2f}")
     print()
     for r in data["results"]:
         if "debugger_step" in r:
             inner = r["debugger_step"]["median_ms"]
             requests = ", ".join(f"{k} {v:g}" for k, v in r["dap_requests_per_step"].items())
-            print(f"mcp-inproc nodelay {'on ' if r['nodelay'] else 'off'}: Debugger.step median {inner:.2f} ms, "
-                  f"tool layer ~{r['median_ms'] - inner:.2f} ms; DAP requests per step: {requests}")
+            print(f"mcp-inproc, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms "
+                  f"(MCP layers around it ~{r['median_ms'] - inner:.2f} ms); DAP requests per step: {requests}")
     t = data["targets"]
-    print(f"\ntarget: mcp-stdio (nodelay on) within {t['ratio_to_raw']['limit']}x of raw DAP: "
+    print(f"\ntarget: mcp-stdio (nodelay on) within {t['ratio_to_raw']['limit']:g}x of raw-dap: "
           f"{t['ratio_to_raw']['value']:.2f}x -> {'MET' if t['ratio_to_raw']['met'] else 'NOT MET'}")
     print(f"target: mcp-stdio (nodelay on) median under {t['median_ms']['limit']:g} ms: "
           f"{t['median_ms']['value']:.2f} ms -> {'MET' if t['median_ms']['met'] else 'NOT MET'}")
+    if data.get("leftover_children"):
+        print(f"\nwarning: {data['leftover_children']} child process(es) were still alive at the end and were killed")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=200, help="measured steps per variant (default 200)")
-    parser.add_argument("--warmup", type=int, default=10, help="unmeasured steps first (default 10)")
+    parser.add_argument("--steps", type=int, default=200, help="measured steps per variant, nodelay on (default 200)")
+    parser.add_argument("--steps-off", type=int, default=50,
+                        help="measured steps per variant, nodelay off, where a step takes ~0.25 s (default 50)")
+    parser.add_argument("--warmup", type=int, default=10, help="unmeasured steps per variant first (default 10)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     parser.add_argument("--keep-samples", action="store_true", help="put every sample in the JSON")
     options = parser.parse_args()
-    if options.steps < 1 or options.warmup < 0:
-        parser.error("--steps must be at least 1 and --warmup at least 0")
+    if options.steps < 1 or options.steps_off < 1 or options.warmup < 0:
+        parser.error("--steps and --steps-off must be at least 1, --warmup at least 0")
+    stray: list[psutil.Process] = []
     try:
         data = asyncio.run(run(options))
     finally:
         stray = leftover_children()
-        for proc in stray:  # only our own descendants; none should be left
+        for proc in stray:  # our own descendants only; there should be none
             with contextlib.suppress(psutil.Error):
                 proc.kill()
         if stray:
-            print(f"warning: killed {len(stray)} leftover child process(es): "
-                  f"{[p.pid for p in stray]}", file=sys.stderr)
+            print(f"warning: killed {len(stray)} leftover child process(es): {[p.pid for p in stray]}",
+                  file=sys.stderr)
     data["leftover_children"] = len(stray)
     report(data)
     if options.json:

@@ -148,8 +148,14 @@ async def test_response_split_across_tiny_reads(wire: tuple[DapClient, Peer]) ->
     future = client.send("stackTrace", {"threadId": 1})
     request = await peer.receive_request("stackTrace")
     data = encode(
-        {"seq": 9, "type": "response", "request_seq": request["seq"], "command": "stackTrace", "success": True,
-         "body": {"stackFrames": [{"id": 1, "name": "fünf"}]}}
+        {
+            "seq": 9,
+            "type": "response",
+            "request_seq": request["seq"],
+            "command": "stackTrace",
+            "success": True,
+            "body": {"stackFrames": [{"id": 1, "name": "fünf"}]},
+        }
     )
     for i in range(len(data)):
         assert not future.done()
@@ -188,7 +194,9 @@ async def test_events_interleaved_with_responses_are_delivered_in_order(wire: tu
     # One read holding: event, response, event, event, response, event.
     peer.feed(
         encode({"seq": 1, "type": "event", "event": "output", "body": {"n": 1}})
-        + encode({"seq": 2, "type": "response", "request_seq": req_continue["seq"], "command": "continue", "success": True})
+        + encode(
+            {"seq": 2, "type": "response", "request_seq": req_continue["seq"], "command": "continue", "success": True}
+        )
         + encode({"seq": 3, "type": "event", "event": "continued", "body": {"n": 2}})
         + encode({"seq": 4, "type": "event", "event": "stopped", "body": {"n": 3}})
         + encode({"seq": 5, "type": "response", "request_seq": req_next["seq"], "command": "next", "success": True})
@@ -234,7 +242,13 @@ async def test_failed_response_raises_adapter_error_with_formatted_text(wire: tu
     request = await peer.receive_request("evaluate")
     peer.respond(
         request,
-        {"error": {"id": 2025, "format": "Unable to evaluate '{expr}': {reason} ({expr})", "variables": {"expr": "nope", "reason": "NameError"}}},
+        {
+            "error": {
+                "id": 2025,
+                "format": "Unable to evaluate '{expr}': {reason} ({expr})",
+                "variables": {"expr": "nope", "reason": "NameError"},
+            }
+        },
         success=False,
         message="generic failure",
     )
@@ -341,7 +355,7 @@ async def test_close_fails_pending_and_emits_closed_once(wire: tuple[DapClient, 
         pytest.param(b"Content-Length: 5\r\n\r\n{oops", id="non-json"),
         pytest.param(b"Content-Length: 7\r\n\r\n[1,2,3]", id="non-object"),
         pytest.param(b"Content-Length: lots\r\n\r\n{}", id="bad-length"),
-        pytest.param(b"Content-Length: 100\r\n\r\n{\"seq\":1", id="eof-mid-body"),
+        pytest.param(b'Content-Length: 100\r\n\r\n{"seq":1', id="eof-mid-body"),
     ],
 )
 async def test_malformed_message_closes_with_adapter_failed(wire: tuple[DapClient, Peer], garbage: bytes) -> None:
@@ -373,6 +387,41 @@ async def test_malformed_message_without_eof_still_closes(wire: tuple[DapClient,
         await asyncio.wait_for(task, BOUND)
     assert info.value.code == ErrorCode.ADAPTER_FAILED
     assert client.closed
+
+
+async def test_wrongly_shaped_message_closes_instead_of_killing_reader(wire: tuple[DapClient, Peer]) -> None:
+    # Valid JSON, wrong shape: a request_seq that cannot be looked up. The reader must shut the
+    # client down (failing what is pending) rather than die and leave every request hanging.
+    client, peer = wire
+    events = collect_events(client)
+    task = asyncio.create_task(client.request("threads", timeout=30))
+    await peer.receive_request("threads")
+    peer.send({"seq": 1, "type": "response", "request_seq": [1], "command": "threads", "success": True})
+    with pytest.raises(DebugError) as info:
+        await asyncio.wait_for(task, BOUND)
+    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert "malformed" in info.value.message
+    assert client.closed
+    assert [name for name, _ in events] == ["_closed"]
+
+
+async def test_error_variables_of_wrong_type(wire: tuple[DapClient, Peer]) -> None:
+    # `variables` must be an object; a list is ignored rather than crashing the reader.
+    client, peer = wire
+    task = asyncio.create_task(client.request("evaluate", timeout=BOUND))
+    peer.respond(
+        await peer.receive_request("evaluate"),
+        {"error": {"id": 1, "format": "bad {x}", "variables": ["x"]}},
+        success=False,
+    )
+    with pytest.raises(DebugError) as info:
+        await asyncio.wait_for(task, BOUND)
+    assert info.value.code == ErrorCode.ADAPTER_ERROR
+    assert info.value.message == "bad {x}"
+    assert not client.closed
+    future = client.send("threads")
+    peer.respond(await peer.receive_request("threads"), {"threads": []})
+    assert await asyncio.wait_for(future, BOUND) == {"threads": []}
 
 
 # -- reverse requests --------------------------------------------------------------------------
@@ -519,7 +568,8 @@ async def test_close_reaps_terminal_process(wire: tuple[DapClient, Peer]) -> Non
     assert not pid_alive(pid)
 
 
-async def test_close_reaps_exited_terminal_process(wire: tuple[DapClient, Peer]) -> None:
+async def test_close_after_terminal_process_exited(wire: tuple[DapClient, Peer]) -> None:
+    # The debuggee finished on its own before close(): close must neither hang nor leave a zombie.
     client, peer = wire
     chunks: list[tuple[str, str]] = []
     client.terminal.sink = lambda category, text: chunks.append((category, text))

@@ -174,7 +174,7 @@ async def test_eof_mid_second_message() -> None:
         pytest.param(b"Content-Length: \r\n\r\n", id="empty"),
         pytest.param(b"Content-Length: 12.5\r\n\r\n", id="fractional"),
         pytest.param(b"Content-Length: 999999999999\r\n\r\n", id="huge"),
-        pytest.param(b"{\"seq\":1}\r\n\r\n", id="json-without-header"),
+        pytest.param(b'{"seq":1}\r\n\r\n', id="json-without-header"),
     ],
 )
 async def test_bad_content_length(header: bytes) -> None:

@@ -45,6 +45,8 @@ class AdapterProfile:
     adapter_id: str
     language: str
     extensions: tuple[str, ...]
+    start_failure_markers: tuple[str, ...] = ()
+    """Output texts by which an adapter says it failed to start, when it never answers instead."""
 
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError

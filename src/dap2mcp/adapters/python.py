@@ -52,4 +52,10 @@ class DebugpyProfile(AdapterProfile):
         return AdapterStart(argv, "launch", arguments)
 
 
-DEBUGPY = DebugpyProfile(name="debugpy", adapter_id="debugpy", language="python", extensions=(".py",))
+DEBUGPY = DebugpyProfile(
+    name="debugpy",
+    adapter_id="debugpy",
+    language="python",
+    extensions=(".py",),
+    start_failure_markers=("Attach to PID failed",),
+)

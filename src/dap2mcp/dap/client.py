@@ -120,6 +120,9 @@ class DapClient:
             reason = f"adapter sent a malformed message: {exc}"
         except (ConnectionError, OSError) as exc:
             reason = f"connection to adapter lost: {exc}"
+        except Exception as exc:  # valid JSON of the wrong shape; never let the reader die silently
+            log.exception("cannot dispatch a message from the adapter")
+            reason = f"adapter sent a malformed message: {type(exc).__name__}: {exc}"
         if self.transport.process is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.transport.process.wait(), 0.5)
@@ -186,6 +189,7 @@ def _error_text(command: str, response: Message) -> str:
     text = ""
     if isinstance(error, dict) and error.get("format"):
         text = str(error["format"])
-        for key, value in (error.get("variables") or {}).items():
+        variables = error.get("variables")
+        for key, value in (variables if isinstance(variables, dict) else {}).items():
             text = text.replace("{" + key + "}", str(value))
     return text or str(response.get("message") or f"'{command}' failed")

@@ -135,21 +135,30 @@ class Debugger:
         session = self.session
         session.require_paused()
         frame = frame_id if frame_id is not None else await session.top_frame_id()
-        if any(c in name for c in ".[") and session.capabilities.get("supportsSetExpression"):
-            body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
-            return {"name": name, **_value(body.get("value", ""), body, session)}
-        if not session.capabilities.get("supportsSetVariable"):
+        caps = session.capabilities
+        if any(c in name for c in ".[") and caps.get("supportsSetExpression"):
+            return {"name": name, **await self._set_expression(session, name, value, frame)}
+        if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
         scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
         for scope in scopes:
             if scope.get("expensive"):
                 continue
             variables = (await session.request("variables", {"variablesReference": scope["variablesReference"]}))
-            if any(v.get("name") == name for v in variables.get("variables") or []):
+            if not any(v.get("name") == name for v in variables.get("variables") or []):
+                continue
+            if caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
+                result = await self._set_expression(session, name, value, frame)
+            else:
                 body = await session.request("setVariable", {
                     "variablesReference": scope["variablesReference"], "name": name, "value": value})
-                return {"name": name, "scope": scope.get("name"), **_value(body.get("value", ""), body, session)}
+                result = _value(body.get("value", ""), body, session)
+            return {"name": name, "scope": scope.get("name"), **result}
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{name}' in frame {frame}")
+
+    async def _set_expression(self, session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
+        body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
+        return _value(body.get("value", ""), body, session)
 
     async def info(self, kind: Literal["sources", "modules"]) -> dict[str, Any]:
         session = self.session

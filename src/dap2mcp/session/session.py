@@ -55,6 +55,7 @@ class DebugSession:
         self._client: DapClient | None = None
         self._changed = asyncio.Event()
         self._initialized = asyncio.Event()
+        self._start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -85,7 +86,10 @@ class DebugSession:
                 self.state = "terminated"
                 self._closing = asyncio.ensure_future(self._release_adapter())
         elif event == "output":
-            self.output.append(str(body.get("category", "console")), str(body.get("output", "")))
+            text = str(body.get("output", ""))
+            self.output.append(str(body.get("category", "console")), text)
+            if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
+                self._start_failed.set()
         elif event == "process":
             self.process_id = body.get("systemProcessId") or self.process_id
         elif event == "breakpoint":
@@ -155,16 +159,25 @@ class DebugSession:
     async def _first_of(self, awaitable: Any, started: asyncio.Future[Any], *, what: str) -> None:
         waiter = asyncio.ensure_future(awaitable)
         closed = asyncio.ensure_future(self.client.wait_closed())
-        done, _ = await asyncio.wait({waiter, started, closed}, timeout=HANDSHAKE_TIMEOUT,
+        failed = asyncio.ensure_future(self._start_failed.wait())
+        done, _ = await asyncio.wait({waiter, started, closed, failed}, timeout=HANDSHAKE_TIMEOUT,
                                      return_when=asyncio.FIRST_COMPLETED)
-        for task in (waiter, closed):
+        for task in (waiter, closed, failed):
             task.cancel()
         if started in done and started.exception() is not None:
             raise started.exception()  # type: ignore[misc]
+        if failed in done:
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"{self.profile.name} could not start: {self._failure_lines()}")
         if closed in done:
             raise DebugError(ErrorCode.ADAPTER_FAILED, self._client.close_reason if self._client else "adapter gone")
         if not done:
             raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not finish {what} within {HANDSHAKE_TIMEOUT:g}s")
+
+    def _failure_lines(self) -> str:
+        text = self.output.read(0, 20_000).text
+        words = ("failed", "error", "couldn't", "no symbol", "denied", "not permitted")
+        lines = [ln.strip()[:200] for ln in text.splitlines() if any(w in ln.lower() for w in words)]
+        return " | ".join(dict.fromkeys(lines[:6])) or text.strip()[-600:]
 
     async def _tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Initial breakpoints that the adapter rejects become unverified, not a failed start."""

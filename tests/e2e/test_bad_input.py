@@ -1,0 +1,88 @@
+"""Every kind of bad input gets a clear code, never a traceback or a hang, and the session survives."""
+
+from __future__ import annotations
+
+from conftest import INVOICE, PROGRAMS, marker, stdio_tools
+
+LOOP = marker(INVOICE, "loop")
+
+
+async def test_without_a_session_every_tool_says_no_session():
+    async with stdio_tools() as tools:
+        for tool, args in [("stop", {}), ("restart", {}), ("breakpoint", {"function": "f"}),
+                           ("clear-breakpoints", {"all": True}), ("continue", {}), ("step", {"mode": "over"}),
+                           ("pause", {}), ("context", {}), ("evaluate", {"expression": "1"}),
+                           ("set-variable", {"name": "x", "value": "1"}), ("info", {"type": "modules"}),
+                           ("disassemble", {"memoryReference": "0x0"})]:
+            message = await tools.error(tool, "NO_SESSION", **args)
+            assert "debug" in message
+
+
+async def test_missing_and_wrong_typed_arguments():
+    async with stdio_tools() as tools:
+        assert "mode" in await tools.error("debug", "INVALID_ARGUMENT")
+        assert "mode" in await tools.error("debug", "INVALID_ARGUMENT", mode="sideways", path=str(INVOICE))
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source")  # no path
+        await tools.error("debug", "INVALID_ARGUMENT", mode="attach")  # no processId
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), args="not-a-list")
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
+                          breakpoints=[{"line": 3}])  # a line without a file
+        await tools.error("debug", "INVALID_ARGUMENT", mode="attach", processId=2**22 + 12345)
+        await tools.error("debug", "FILE_NOT_FOUND", mode="source", path="/nonexistent/prog.py")
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), adapter="nope")
+        assert "extension" in await tools.error("debug", "ADAPTER_NOT_FOUND", mode="source",
+                                                path=str(INVOICE.parent.parent / "README.md"))
+        await tools.error("step", "INVALID_ARGUMENT", mode="sideways")
+        await tools.error("step", "INVALID_ARGUMENT")
+        await tools.error("evaluate", "INVALID_ARGUMENT", expression=42)
+        await tools.error("context", "INVALID_ARGUMENT", maxFrames="many")
+        await tools.error("nonexistent-tool", "INVALID_ARGUMENT")
+        # and the server still works
+        ctx = await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        assert ctx["state"] == "paused"
+        await tools.ok("stop")
+
+
+async def test_bad_input_during_a_session_leaves_it_usable():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        await tools.error("breakpoint", "FILE_NOT_FOUND", file="/nonexistent.py", line=1)
+        assert "past the end" in await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=10_000)
+        await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=0)
+        await tools.error("breakpoint", "INVALID_ARGUMENT")
+        await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=3, function="main")
+        await tools.error("clear-breakpoints", "INVALID_ARGUMENT")
+        assert "999" in await tools.error("clear-breakpoints", "BREAKPOINT_NOT_FOUND", ids=[999])
+        await tools.error("context", "INVALID_ARGUMENT", frameId=987654)
+        await tools.error("context", "INVALID_ARGUMENT", threadId=987654)
+        await tools.error("evaluate", "ADAPTER_ERROR", expression="undefined_name + 1")
+        await tools.error("evaluate", "ADAPTER_ERROR", expression="1 +")
+        await tools.error("set-variable", "INVALID_ARGUMENT", name="no_such_variable", value="1")
+        await tools.error("set-variable", "ADAPTER_ERROR", name="total", value="1 +")
+        assert "disassembl" in await tools.error("disassemble", "NOT_SUPPORTED", memoryReference="0x1000")
+        await tools.error("info", "NOT_SUPPORTED", type="sources")
+        await tools.error("info", "INVALID_ARGUMENT", type="everything")
+        await tools.error("continue", "FILE_NOT_FOUND", to={"file": "/nope.py", "line": 1})
+        # the session is intact: the breakpoint still holds, stepping still works
+        ctx = await tools.ok("context")
+        assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP
+        modules = await tools.ok("info", type="modules")
+        assert modules["total"] > 0 and any(m["name"] == "__main__" for m in modules["items"])
+        assert (await tools.ok("step", mode="over"))["location"]["line"] == LOOP + 1
+        assert (await tools.ok("continue"))["location"]["line"] == LOOP
+        await tools.ok("stop")
+
+
+async def test_running_program_refuses_paused_only_tools():
+    spin = PROGRAMS / "spin.py"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(spin), timeout=0.5)
+        assert ctx["state"] == "running" and "pause" in ctx["hint"]
+        assert "pause" in await tools.error("step", "NOT_PAUSED", mode="over")
+        await tools.error("evaluate", "NOT_PAUSED", expression="1")
+        await tools.error("set-variable", "NOT_PAUSED", name="count", value="0")
+        assert (await tools.ok("context"))["state"] == "running"
+        ctx = await tools.ok("pause")
+        assert ctx["state"] == "paused" and ctx["reason"] == "pause"
+        assert any(f["function"] in ("tick", "main") for f in ctx["frames"])
+        await tools.ok("stop")

@@ -1,0 +1,50 @@
+"""The TCP transport (dlv dap, debugpy --listen): a scripted peer on loopback, at the wire level."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+
+from dap2mcp.dap import DapClient, connect_tcp
+from dap2mcp.dap.framing import encode, read_message
+from dap2mcp.errors import DebugError
+
+
+async def test_requests_over_tcp_and_peer_close_fails_pending():
+    close_now = asyncio.Event()
+
+    async def peer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        request = await read_message(reader)
+        assert request is not None
+        writer.write(encode({"seq": 1, "type": "response", "request_seq": request["seq"], "success": True,
+                             "command": request["command"], "body": {"supportsConfigurationDoneRequest": True}}))
+        await read_message(reader)  # a second request, left unanswered
+        await close_now.wait()
+        writer.close()
+
+    server = await asyncio.start_server(peer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = DapClient(await connect_tcp("127.0.0.1", port))
+    client.start()
+    try:
+        assert await client.request("initialize", {}) == {"supportsConfigurationDoneRequest": True}
+        pending = client.send("threads")
+        await asyncio.sleep(0.05)
+        close_now.set()
+        with pytest.raises(DebugError) as caught:
+            await asyncio.wait_for(pending, 2)
+        assert caught.value.code == "ADAPTER_FAILED"
+    finally:
+        await client.close()
+        server.close()
+
+
+async def test_connect_to_nothing_is_adapter_failed():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # bound, not listening: connections are refused
+        with pytest.raises(DebugError) as caught:
+            await connect_tcp("127.0.0.1", port, timeout=2)
+    assert caught.value.code == "ADAPTER_FAILED" and str(port) in caught.value.message

@@ -142,6 +142,18 @@ class RawSession:
 # -- the three variants, each an open session with a `step` ------------------------------------
 
 
+# DAP requests sent per DapClient, for the clients a variant registers once its warm-up is over.
+REQUEST_COUNTS: dict[int, Counter[str]] = {}
+_original_send = DapClient.send
+
+
+def _counting_send(self: DapClient, command: str, arguments: dict[str, Any] | None = None) -> Any:
+    counts = REQUEST_COUNTS.get(id(self))
+    if counts is not None:
+        counts[command] += 1
+    return _original_send(self, command, arguments)
+
+
 class Variant:
     name = ""
 
@@ -149,6 +161,16 @@ class Variant:
         self.nodelay = nodelay
         self.line = line
         self.times: list[float] = []
+        self.requests: Counter[str] | None = None
+
+    def count_requests_of(self, client: DapClient | None) -> None:
+        if client is not None:
+            self.requests = REQUEST_COUNTS[id(client)] = Counter()
+
+    def request_counts(self, steps: int) -> dict[str, Any]:
+        if self.requests is None:
+            return {}
+        return {"dap_requests_per_step": {k: v / steps for k, v in sorted(self.requests.items())}}
 
     async def open(self, stack: contextlib.AsyncExitStack) -> None:
         raise NotImplementedError
@@ -160,7 +182,7 @@ class Variant:
         """Called after the warm-up steps."""
 
     def extras(self, steps: int) -> dict[str, Any]:
-        return {}
+        return self.request_counts(steps)
 
 
 class RawDap(Variant):
@@ -173,6 +195,9 @@ class RawDap(Variant):
 
     async def step(self) -> None:
         await self.session.step()
+
+    def start_measuring(self) -> None:
+        self.count_requests_of(self.session.client)
 
 
 def payload(result: Any) -> dict[str, Any]:
@@ -219,15 +244,14 @@ class McpStdio(McpVariant):
 
 
 class McpInProcess(McpVariant):
-    """In this process, and instrumented: the DAP requests its session sends per step, and the time
-    spent in Debugger.step (DAP traffic plus building the Context) apart from the MCP layers."""
+    """In this process, so it can be looked into: the DAP requests its session sends per step, and
+    the time spent in Debugger.step (DAP traffic plus building the Context) apart from the MCP layers."""
 
     name = "mcp-inproc"
 
     async def open(self, stack: contextlib.AsyncExitStack) -> None:
         self.debugger = Debugger()
         self.inner: list[float] = []
-        self.counts: Counter[str] = Counter()
         self.measuring = False
         original_step = self.debugger.step
 
@@ -245,26 +269,10 @@ class McpInProcess(McpVariant):
 
     def start_measuring(self) -> None:
         self.measuring = True
-
-    async def step(self) -> None:
-        client = self.debugger.session._client  # count only this session's requests, not raw-dap's
-        original_send = DapClient.send
-        counts = self.counts
-
-        def counting_send(dap: DapClient, command: str, arguments: dict[str, Any] | None = None) -> Any:
-            if dap is client and self.measuring:
-                counts[command] += 1
-            return original_send(dap, command, arguments)
-
-        DapClient.send = counting_send  # type: ignore[method-assign]
-        try:
-            await super().step()
-        finally:
-            DapClient.send = original_send  # type: ignore[method-assign]
+        self.count_requests_of(self.debugger.session._client)
 
     def extras(self, steps: int) -> dict[str, Any]:
-        return {"debugger_step": summary(self.inner),
-                "dap_requests_per_step": {k: v / steps for k, v in sorted(self.counts.items())}}
+        return {"debugger_step": summary(self.inner), **self.request_counts(steps)}
 
 
 VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpInProcess]
@@ -277,7 +285,9 @@ async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list
     """Open all three sessions, warm each up, then step them in turn, so that whatever else the
     machine is doing falls on every variant alike."""
     variants = [cls(nodelay, line) for cls in VARIANTS]
+    DapClient.send = _counting_send  # type: ignore[method-assign]
     async with contextlib.AsyncExitStack() as stack:
+        stack.callback(setattr, DapClient, "send", _original_send)
         for variant in variants:
             await variant.open(stack)
         for variant in variants:
@@ -290,6 +300,7 @@ async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list
                 t0 = time.perf_counter()
                 await variant.step()
                 variant.times.append(time.perf_counter() - t0)
+        REQUEST_COUNTS.clear()  # not the disconnects of closing
     return variants
 
 
@@ -373,11 +384,14 @@ def report(data: dict[str, Any]) -> None:
               f"{r['min_ms']:>8.2f} {r['ratio_to_raw']:>6.2f}")
     print()
     for r in data["results"]:
+        if "dap_requests_per_step" in r:
+            requests = ", ".join(f"{k} {v:g}" for k, v in r["dap_requests_per_step"].items())
+            print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} DAP requests per step: {requests}")
+    for r in data["results"]:
         if "debugger_step" in r:
             inner = r["debugger_step"]["median_ms"]
-            requests = ", ".join(f"{k} {v:g}" for k, v in r["dap_requests_per_step"].items())
-            print(f"mcp-inproc, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms "
-                  f"(MCP layers around it ~{r['median_ms'] - inner:.2f} ms); DAP requests per step: {requests}")
+            print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms, "
+                  f"the MCP layers around it ~{r['median_ms'] - inner:.2f} ms")
     t = data["targets"]
     print(f"\ntarget: mcp-stdio (nodelay on) within {t['ratio_to_raw']['limit']:g}x of raw-dap: "
           f"{t['ratio_to_raw']['value']:.2f}x -> {'MET' if t['ratio_to_raw']['met'] else 'NOT MET'}")

@@ -54,24 +54,32 @@ def descendants(pid: int) -> list[psutil.Process]:
         return []
 
 
-async def kill_tree(pid: int, *, grace: float = 1.0, extra: Sequence[psutil.Process] = ()) -> None:
-    """Terminate `pid` and its descendants, then kill whatever is left after `grace` seconds."""
-    procs: list[psutil.Process] = [*extra, *descendants(pid)]
-    with contextlib.suppress(psutil.Error):
-        procs.insert(0, psutil.Process(pid))
-    alive = []
-    for proc in procs:
+async def kill_tree(proc: asyncio.subprocess.Process, *, grace: float = 1.0) -> None:
+    """Terminate a child and all its descendants, killing whatever is left after `grace` seconds.
+
+    The child itself is waited for through asyncio, which owns its exit status; the
+    descendants are not our children, so psutil polls them.
+    """
+    others = descendants(proc.pid)
+    for victim in others:
         with contextlib.suppress(psutil.Error):
+            victim.terminate()
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
             proc.terminate()
-            alive.append(proc)
-    if not alive:
-        return
-    _, still = await asyncio.to_thread(psutil.wait_procs, alive, timeout=grace)
-    for proc in still:
-        with contextlib.suppress(psutil.Error):
-            proc.kill()
-    if still:
-        await asyncio.to_thread(psutil.wait_procs, still, timeout=grace)
+        try:
+            await asyncio.wait_for(proc.wait(), grace)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+    if others:
+        _, still = await asyncio.to_thread(psutil.wait_procs, others, timeout=grace)
+        for victim in still:
+            with contextlib.suppress(psutil.Error):
+                victim.kill()
+        if still:
+            await asyncio.to_thread(psutil.wait_procs, still, timeout=grace)
 
 
 def pid_alive(pid: int) -> bool:

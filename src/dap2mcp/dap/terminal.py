@@ -7,7 +7,6 @@ handed to a sink (the session's output buffer) instead of a terminal window.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import subprocess
 from collections.abc import Callable
 from typing import Any
@@ -52,8 +51,6 @@ class TerminalRunner:
 
     async def close(self) -> None:
         for proc in self.processes:
-            await processes.kill_tree(proc.pid)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(proc.wait(), 2)
+            await processes.kill_tree(proc)
         for pump in self._pumps:
             pump.cancel()

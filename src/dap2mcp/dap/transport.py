@@ -35,9 +35,7 @@ class Transport:
         with contextlib.suppress(Exception):
             self.writer.close()
         if self.process is not None:
-            await processes.kill_tree(self.process.pid)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.process.wait(), 2)
+            await processes.kill_tree(self.process)
         if self._stderr_task is not None:
             self._stderr_task.cancel()
 

@@ -6,13 +6,15 @@ import json
 from typing import Any, Literal
 
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from ..errors import DebugError
-from ..session.models import BreakpointView, Context
+from ..session.models import BreakpointView, Context, Opt, lean_schema
 
 
 class Ok(BaseModel):
+    model_config = ConfigDict(json_schema_extra=lean_schema)
+
     success: Literal[True] = True
 
 
@@ -31,20 +33,20 @@ class ClearResult(Ok):
 
 class StopResult(Ok):
     state: Literal["terminated"]
-    exitCode: int | None = None
-    output: str | None = None
+    exitCode: Opt[int] = None
+    output: Opt[str] = None
 
 
 class ValueResult(Ok):
     value: str
-    type: str | None = None
-    variablesReference: int | None = None
-    truncated: bool | None = None
+    type: Opt[str] = None
+    variablesReference: Opt[int] = None
+    truncated: Opt[bool] = None
 
 
 class SetVariableResult(ValueResult):
     name: str
-    scope: str | None = None
+    scope: Opt[str] = None
 
 
 class InfoResult(Ok):

@@ -96,7 +96,8 @@ class Debugger:
         return await self._result(session, timed_out=not finished)
 
     async def _result(self, session: DebugSession, *, timed_out: bool) -> Context:
-        ctx = await session.context(consume_output=True)
+        # the thread list costs a request per stop; `context` has it, execution results do not
+        ctx = await session.context(consume_output=True, with_threads=False)
         if timed_out and ctx.state == "running":
             ctx.hint = ("still running after the timeout; call `continue` again to keep waiting, "
                         "`pause` to stop it, or `context` to look without waiting. " + _stdin_hint(session))

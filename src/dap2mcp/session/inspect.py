@@ -103,9 +103,10 @@ async def build_paused_context(
     reason: str | None,
     description: str | None,
     limits: Limits,
+    with_threads: bool,
 ) -> Context:
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
-    threads_req = client.request("threads")
+    threads_req = client.request("threads") if with_threads else _none()
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     exc_req = fetch_exception(client, thread_id, limits) if want_exception else _none()
     try:
@@ -129,9 +130,10 @@ async def build_paused_context(
         framesTruncated=(isinstance(total, int) and total > len(frames)) or None,
         scopes=scopes,
         exception=exception,
-        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads.get("threads") or []],
+        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads.get("threads") or []]
+        if threads is not None else None,
     )
 
 
-async def _none() -> None:
+async def _none() -> Any:
     return None

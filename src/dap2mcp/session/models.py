@@ -2,39 +2,51 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict
+from pydantic.json_schema import SkipJsonSchema
+
+T = TypeVar("T")
+Opt = Union[T, SkipJsonSchema[None]]  # noqa: UP007 - absent, never null: results leave None fields out
 
 State = Literal["starting", "running", "paused", "terminated"]
 
 
+def lean_schema(schema: dict[str, Any]) -> None:
+    """Drop per-field titles and null defaults: clients validate every result against this schema."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+        if prop.get("default", 0) is None:
+            prop.pop("default")
+
+
 class _Model(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=lean_schema)
 
 
 class Location(_Model):
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
-    function: str | None = None
+    file: Opt[str] = None
+    line: Opt[int] = None
+    column: Opt[int] = None
+    function: Opt[str] = None
 
 
 class Frame(_Model):
     id: int
     function: str
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
+    file: Opt[str] = None
+    line: Opt[int] = None
+    column: Opt[int] = None
 
 
 class Variable(_Model):
     name: str
     value: str
-    type: str | None = None
-    variablesReference: int | None = None
+    type: Opt[str] = None
+    variablesReference: Opt[int] = None
     """Non-zero when the value has children (pass to `evaluate` or a snapshot to expand)."""
-    valueTruncated: bool | None = None
+    valueTruncated: Opt[bool] = None
 
 
 class Scope(_Model):
@@ -42,16 +54,16 @@ class Scope(_Model):
     variables: list[Variable]
     total: int
     truncated: bool = False
-    expensive: bool | None = None
+    expensive: Opt[bool] = None
 
 
 class ExceptionDetails(_Model):
-    exceptionId: str | None = None
-    description: str | None = None
-    breakMode: str | None = None
-    typeName: str | None = None
-    message: str | None = None
-    stackTrace: str | None = None
+    exceptionId: Opt[str] = None
+    description: Opt[str] = None
+    breakMode: Opt[str] = None
+    typeName: Opt[str] = None
+    message: Opt[str] = None
+    stackTrace: Opt[str] = None
 
 
 class Thread(_Model):
@@ -69,25 +81,25 @@ class Context(_Model):
     """Where the program is and what it holds, or how it ended."""
 
     state: State
-    reason: str | None = None
-    description: str | None = None
-    threadId: int | None = None
-    location: Location | None = None
-    frames: list[Frame] | None = None
-    totalFrames: int | None = None
-    framesTruncated: bool | None = None
-    scopes: list[Scope] | None = None
-    exception: ExceptionDetails | None = None
-    threads: list[Thread] | None = None
-    output: Output | None = None
-    exitCode: int | None = None
-    hint: str | None = None
+    reason: Opt[str] = None
+    description: Opt[str] = None
+    threadId: Opt[int] = None
+    location: Opt[Location] = None
+    frames: Opt[list[Frame]] = None
+    totalFrames: Opt[int] = None
+    framesTruncated: Opt[bool] = None
+    scopes: Opt[list[Scope]] = None
+    exception: Opt[ExceptionDetails] = None
+    threads: Opt[list[Thread]] = None
+    output: Opt[Output] = None
+    exitCode: Opt[int] = None
+    hint: Opt[str] = None
 
 
 class BreakpointView(_Model):
     id: int
     verified: bool
-    file: str | None = None
-    line: int | None = None
-    function: str | None = None
-    message: str | None = None
+    file: Opt[str] = None
+    line: Opt[int] = None
+    function: Opt[str] = None
+    message: Opt[str] = None

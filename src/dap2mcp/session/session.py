@@ -327,14 +327,14 @@ class DebugSession:
     # -- inspection --------------------------------------------------------------------------
 
     async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
-                      max_frames: int = 20, consume_output: bool = False) -> Context:
+                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True) -> Context:
         if self.state == "paused" and self.stop_info is not None:
             info = self.stop_info
             thread = self._thread(thread_id)
             ctx = await build_paused_context(
                 self.client, self.capabilities, thread_id=thread, frame_id=frame_id, max_frames=max_frames,
                 reason=info.reason if thread == info.thread_id else "pause",
-                description=info.description, limits=self.limits,
+                description=info.description, limits=self.limits, with_threads=with_threads,
             )
         elif self.state == "terminated":
             ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())

@@ -246,27 +246,20 @@ class DebugSession:
         if self.state == "running":
             return self.stop_count
         self.require_paused()
-        since = self.stop_count
-        thread = self._thread(thread_id)
-        self.state = "running"
-        self._notify()
-        try:
-            await self.request("continue", {"threadId": thread, "singleThread": thread_id is not None})
-        except DebugError:
-            if self.stop_count == since and self.state == "running":
-                self.state = "paused"
-            raise
-        return since
+        return await self._move("continue", {"threadId": self._thread(thread_id), "singleThread": thread_id is not None})
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
         self.require_paused()
         command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
+        return await self._move(command, {"threadId": self._thread(thread_id)})
+
+    async def _move(self, command: str, arguments: dict[str, Any]) -> int:
+        """Let the program run; it counts as running from now, so waiters see the next stop."""
         since = self.stop_count
-        thread = self._thread(thread_id)
         self.state = "running"
         self._notify()
         try:
-            await self.request(command, {"threadId": thread})
+            await self.request(command, arguments)
         except DebugError:
             if self.stop_count == since and self.state == "running":
                 self.state = "paused"

@@ -86,7 +86,7 @@ def pid_alive(pid: int) -> bool:
     try:
         proc = psutil.Process(pid)
         return proc.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
+    except (psutil.Error, ValueError):  # ValueError: not a valid pid at all
         return False
 
 

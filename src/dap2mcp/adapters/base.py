@@ -50,3 +50,6 @@ class AdapterProfile:
 
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError
+
+    def preflight(self, target: Target) -> None:
+        """Blocking checks that turn a doomed start into a clear error before anything is spawned."""

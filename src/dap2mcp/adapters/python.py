@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,18 @@ def find_python(requested: str | None) -> str:
 
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
+    def preflight(self, target: Target) -> None:
+        if target.mode == "attach":
+            return
+        python = find_python(target.python)
+        try:
+            probe = subprocess.run([python, "-c", "import sys; print(sys.version_info[0])"],
+                                   capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
+        if probe.returncode != 0 or probe.stdout.strip() != "3":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
+
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
         common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
@@ -44,6 +57,8 @@ class DebugpyProfile(AdapterProfile):
             "env": env,
             "console": "internalConsole",
             "stopOnEntry": target.stop_on_entry,
+            # a child Python process would wait for a debugger that nobody attaches
+            "subProcess": False,
         }
         if target.module:
             arguments["module"] = target.module

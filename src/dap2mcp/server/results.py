@@ -42,6 +42,8 @@ class ValueResult(Ok):
     type: Opt[str] = None
     variablesReference: Opt[int] = None
     truncated: Opt[bool] = None
+    output: Opt[str] = None
+    """What the program printed while evaluating (and since the last result)."""
 
 
 class SetVariableResult(ValueResult):

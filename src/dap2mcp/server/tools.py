@@ -48,7 +48,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         mode: Annotated[Literal["source", "binary", "attach"], Field(description="'source' or 'binary' launch a program; 'attach' joins a running process.")],
         path: Annotated[str | None, Field(description="Program to debug (a .py script, or '-m package.module').")] = None,
         module: Annotated[str | None, Field(description="Run this module like `python -m` instead of a path.")] = None,
-        processId: Annotated[int | None, Field(description="Process to attach to (mode 'attach').")] = None,
+        processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
         args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
         cwd: Annotated[str | None, Field(description="Working directory (default: the server's).")] = None,
         env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,

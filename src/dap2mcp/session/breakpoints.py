@@ -62,6 +62,7 @@ class BreakpointRegistry:
             if not bp.temporary:
                 self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None)
         self._ids = itertools.count(max(self._items, default=0) + 1)
+        self._temporary_ids = itertools.count(-1, -1)  # hidden ones do not use up the ids agents see
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -71,23 +72,27 @@ class BreakpointRegistry:
 
     def new(self, *, file: str | None = None, line: int | None = None, function: str | None = None,
             temporary: bool = False) -> Breakpoint:
-        bp = Breakpoint(id=next(self._ids), file=file, line=line, function=function, temporary=temporary)
+        bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), file=file, line=line,
+                        function=function, temporary=temporary)
         self._items[bp.id] = bp
         return bp
 
-    def take(self, ids: Iterable[int]) -> list[Breakpoint]:
+    def has(self, bp_id: int) -> bool:
+        return bp_id in self._items
+
+    def take(self, ids: Iterable[int], *, temporary: bool = False) -> list[Breakpoint]:
         ids = list(ids)
-        missing = [i for i in ids if i not in self._items]
+        missing = [i for i in ids if i not in self._items or self._items[i].temporary != temporary]
         if missing:
             raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {', '.join(map(str, missing))}")
         return [self._items.pop(i) for i in ids]
 
     def take_file(self, file: str, cwd: str | None) -> list[Breakpoint]:
         path = os.path.realpath(os.path.join(cwd or os.getcwd(), file))
-        return self.take([bp.id for bp in self._items.values() if bp.file == path])
+        return self.take([bp.id for bp in self._items.values() if bp.file == path and not bp.temporary])
 
     def take_all(self) -> list[Breakpoint]:
-        return self.take(list(self._items))
+        return self.take([bp.id for bp in self._items.values() if not bp.temporary])
 
     # -- talking to the adapter --------------------------------------------------------------
 

@@ -5,15 +5,15 @@ Each method returns plain data or a `Context`; the server only parses input and 
 
 from __future__ import annotations
 
-import os
+import asyncio
 from typing import Any, Literal
 
 from .. import processes
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from .breakpoints import Breakpoint
+from .breakpoints import Breakpoint, resolve_source_line
 from .models import BreakpointView, Context
-from .session import STDIN_HINT, DebugSession, new_session
+from .session import DebugSession, new_session
 
 DEFAULT_WAIT = 30.0
 
@@ -22,6 +22,7 @@ class Debugger:
     def __init__(self) -> None:
         self._session: DebugSession | None = None
         self._adapter: str | None = None
+        self._lifecycle = asyncio.Lock()
 
     @property
     def session(self) -> DebugSession:
@@ -37,38 +38,48 @@ class Debugger:
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
                     timeout: float, carried: list[Breakpoint] | None = None) -> Context:
+        # Check everything that can be checked before the current session is given up.
         if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
-        if self._session is not None:
-            await self.stop()
+        for spec in breakpoints:
+            if spec.get("file"):
+                resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
         session = new_session(target, adapter, carried)
-        self._session, self._adapter = session, adapter
-        try:
-            await session.start(breakpoints)
-        except BaseException:
-            self._session = None
-            raise
+        await asyncio.to_thread(session.profile.preflight, target)
+        async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
+            await self._close_current()
+            self._session, self._adapter = session, adapter
+            try:
+                await session.start(breakpoints)
+            except BaseException:
+                if self._session is session:
+                    self._session = None
+                raise
         if session.state == "running" and (target.stop_on_entry or session.breakpoints.all() or target.mode != "attach"):
             await session.wait_for_stop(0, timeout)
         return await self._result(session, timed_out=session.state == "running")
 
     async def stop(self) -> dict[str, Any]:
-        session = self.session
-        self._session = None
-        await session.close()
-        return {"state": "terminated", "exitCode": session.exit_code,
+        async with self._lifecycle:
+            session = self.session
+            ended_by_itself = session.state == "terminated"
+            await self._close_current()
+        return {"state": "terminated", "exitCode": session.exit_code if ended_by_itself else None,
                 "output": session.output.take_new(session.limits.output_chars).text or None}
 
     async def restart(self, args: list[str] | None, timeout: float) -> Context:
         old = self.session
-        carried = old.breakpoints.all()
-        await self.stop()
         return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
-                                timeout=timeout, carried=carried)
+                                timeout=timeout, carried=old.breakpoints.all())
 
     async def close(self) -> None:
-        if self._session is not None:
-            await self.stop()
+        async with self._lifecycle:
+            await self._close_current()
+
+    async def _close_current(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            await session.close()
 
     # -- execution ---------------------------------------------------------------------------
 
@@ -78,10 +89,11 @@ class Debugger:
         try:
             since = await session.resume(thread_id)
             finished = await session.wait_for_stop(since, timeout)
+            return await self._result(session, timed_out=not finished,
+                                      again="`continue` with the same `to`" if to else None)
         finally:
-            if temp is not None and session.state != "terminated":
-                await session.remove_breakpoints(session.breakpoints.take([temp.id]))
-        return await self._result(session, timed_out=not finished)
+            if temp is not None and session.breakpoints.has(temp.id) and session.state != "terminated":
+                await session.remove_breakpoints(session.breakpoints.take([temp.id], temporary=True))
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
         session = self.session
@@ -95,12 +107,12 @@ class Debugger:
         finished = await session.wait_for_stop(since, timeout)
         return await self._result(session, timed_out=not finished)
 
-    async def _result(self, session: DebugSession, *, timed_out: bool) -> Context:
+    async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)
         if timed_out and ctx.state == "running":
-            ctx.hint = ("still running after the timeout; call `continue` again to keep waiting, "
-                        "`pause` to stop it, or `context` to look without waiting. " + _stdin_hint(session))
+            ctx.hint = (f"still running after the timeout; call {again or '`continue`'} to keep waiting, "
+                        "`pause` to stop it, or `context` to look without waiting")
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------
@@ -128,14 +140,19 @@ class Debugger:
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         session.require_paused()
-        frame = frame_id if frame_id is not None else await session.top_frame_id()
+        frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
-        return _value(body.get("result", ""), body, session)
+        result = _value(body.get("result", ""), body, session)
+        await asyncio.sleep(0)  # let output the evaluation printed arrive first
+        out = session.output.take_new(session.limits.output_chars)
+        if out.text:
+            result["output"] = out.text
+        return result
 
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         session.require_paused()
-        frame = frame_id if frame_id is not None else await session.top_frame_id()
+        frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         caps = session.capabilities
         if any(c in name for c in ".[") and caps.get("supportsSetExpression"):
             return {"name": name, **await self._set_expression(session, name, value, frame)}
@@ -200,23 +217,3 @@ def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str,
     if body.get("variablesReference"):
         out["variablesReference"] = body["variablesReference"]
     return out
-
-
-def _stdin_hint(session: DebugSession) -> str:
-    pid = session.process_id
-    if pid and _reading_stdin(pid):
-        return "Hint: " + STDIN_HINT + "."
-    return ""
-
-
-def _reading_stdin(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/wchan") as handle:
-            wchan = handle.read()
-        return "read" in wchan or "tty" in wchan or "pipe" in wchan
-    except OSError:
-        return False
-
-
-def cwd_or_default(cwd: str | None) -> str:
-    return os.path.abspath(cwd or os.getcwd())

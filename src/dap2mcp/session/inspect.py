@@ -20,6 +20,7 @@ class Limits:
     value_chars: int = 300
     variables_per_scope: int = 50
     output_chars: int = 8000
+    threads: int = 50
 
 
 def clip(text: str, limit: int) -> tuple[str, bool]:
@@ -130,8 +131,9 @@ async def build_paused_context(
         framesTruncated=(isinstance(total, int) and total > len(frames)) or None,
         scopes=scopes,
         exception=exception,
-        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads.get("threads") or []]
-        if threads is not None else None,
+        threads=[Thread(id=t["id"], name=str(t.get("name", "")))
+                 for t in (threads.get("threads") or [])[: limits.threads]] if threads is not None else None,
+        threadsTotal=len(threads.get("threads") or []) if threads is not None else None,
     )
 
 

@@ -90,7 +90,10 @@ class Context(_Model):
     framesTruncated: Opt[bool] = None
     scopes: Opt[list[Scope]] = None
     exception: Opt[ExceptionDetails] = None
+    breakpointIds: Opt[list[int]] = None
+    """Ids of the breakpoints that caused this stop."""
     threads: Opt[list[Thread]] = None
+    threadsTotal: Opt[int] = None
     output: Opt[Output] = None
     exitCode: Opt[int] = None
     hint: Opt[str] = None

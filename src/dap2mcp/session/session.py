@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from .. import adapters, processes
 from ..adapters import AdapterProfile, Target
-from ..dap import DapClient, connect_tcp, spawn_stdio
+from ..dap import DapClient, spawn_stdio
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint, BreakpointRegistry, resolve_source_line
 from .inspect import Limits, build_paused_context
@@ -26,7 +26,6 @@ from .output import OutputBuffer
 log = logging.getLogger(__name__)
 
 HANDSHAKE_TIMEOUT = 30.0
-STDIN_HINT = "the program may be waiting for input on stdin, which the debugger does not provide"
 
 
 @dataclass
@@ -57,6 +56,7 @@ class DebugSession:
         self._initialized = asyncio.Event()
         self._start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
+        self._known_frames: set[int] = set()  # frame ids handed out since the last stop
 
     # -- state changes, driven by adapter events ---------------------------------------------
 
@@ -76,6 +76,7 @@ class DebugSession:
             )
             self.state = "paused"
             self.stop_count += 1
+            self._known_frames.clear()
         elif event == "continued":
             if self.state == "paused":
                 self.state = "running"
@@ -125,12 +126,6 @@ class DebugSession:
         except BaseException:
             await self.close()
             raise
-
-    async def connect(self, host: str, port: int) -> None:  # used for adapters listening on TCP
-        client = DapClient(await connect_tcp(host, port))
-        client.on_event(self._on_event)
-        client.start()
-        self._client = client
 
     async def _handshake(self, client: DapClient, request: str, arguments: dict[str, Any],
                          initial: list[dict[str, Any]]) -> None:
@@ -193,7 +188,7 @@ class DebugSession:
         """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`."""
         if self._client is not None and not self._client.closed:
             with contextlib.suppress(DebugError):
-                await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=2)
+                await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=0.5)
         if self._client is not None:
             await self._client.close()
 
@@ -246,7 +241,11 @@ class DebugSession:
         if self.state == "running":
             return self.stop_count
         self.require_paused()
-        return await self._move("continue", {"threadId": self._thread(thread_id), "singleThread": thread_id is not None})
+        single = thread_id is not None
+        if single and not self.capabilities.get("supportsSingleThreadExecutionRequests"):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} resumes all threads together "
+                             "(no supportsSingleThreadExecutionRequests); omit threadId")
+        return await self._move("continue", {"threadId": self._thread(thread_id), "singleThread": single})
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
         self.require_paused()
@@ -329,6 +328,12 @@ class DebugSession:
                 reason=info.reason if thread == info.thread_id else "pause",
                 description=info.description, limits=self.limits, with_threads=with_threads,
             )
+            self._known_frames.update(f.id for f in ctx.frames or [])
+            hit = self.breakpoints.hit(info.hit_breakpoint_ids)
+            if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
+                ctx.description = "reached the `to` location of `continue`"
+            if visible := [bp.id for bp in hit if not bp.temporary]:
+                ctx.breakpointIds = visible
         elif self.state == "terminated":
             ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())
         else:
@@ -339,12 +344,29 @@ class DebugSession:
             ctx.output = out
         return ctx
 
+    def _at_temporary(self, ctx: Context) -> bool:
+        """Adapters do not always name the breakpoint they hit (debugpy's function ones)."""
+        here = ctx.location
+        if here is None or ctx.reason not in ("breakpoint", "function breakpoint"):
+            return False
+        return any(bp.temporary and ((bp.file == here.file and bp.line == here.line) or
+                                     (bp.function and bp.function == here.function))
+                   for bp in self.breakpoints.all())
+
+    def check_frame(self, frame_id: int) -> int:
+        self.require_paused()
+        if frame_id not in self._known_frames:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT,
+                             f"unknown frameId {frame_id}; use a frame id from `context` at this stop")
+        return frame_id
+
     async def top_frame_id(self) -> int:
         info = self.require_paused()
         body = await self.request("stackTrace", {"threadId": self._thread(None), "startFrame": 0, "levels": 1})
         frames = body.get("stackFrames") or []
         if not frames:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
+        self._known_frames.add(int(frames[0]["id"]))
         return int(frames[0]["id"])
 
     def _ended_text(self) -> str:

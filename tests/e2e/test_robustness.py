@@ -1,0 +1,98 @@
+"""Concurrent and unlucky calls: the session is never lost, nothing leaks, every answer is clear."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from conftest import INVOICE, PROGRAMS, locals_of, marker, stdio_tools
+
+SPIN = PROGRAMS / "spin.py"
+LOOP = marker(INVOICE, "loop")
+
+
+async def test_debuggee_may_start_python_subprocesses():
+    async with stdio_tools() as tools:
+        started = time.monotonic()
+        end = await tools.ok("debug", mode="source", path=str(PROGRAMS / "child.py"))
+        assert end["state"] == "terminated" and end["exitCode"] == 0
+        assert "child output: child says hi rc 0" in end["output"]["text"]
+        assert time.monotonic() - started < 15
+
+
+async def test_concurrent_debug_calls_leave_one_working_session():
+    async with stdio_tools() as tools:
+        first = asyncio.create_task(tools("debug", mode="source", path=str(SPIN), stopOnEntry=True))
+        await asyncio.sleep(0.3)
+        second = await tools("debug", mode="source", path=str(INVOICE), stopOnEntry=True)
+        await first
+        assert second["success"] and second["state"] == "paused"
+        ctx = await tools.ok("context")
+        assert ctx["state"] == "paused" and ctx["location"]["file"] == str(INVOICE)
+        await tools.ok("stop")
+        await tools.error("context", "NO_SESSION")
+
+
+async def test_a_bad_debug_call_keeps_the_current_session():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        await tools.error("debug", "FILE_NOT_FOUND", mode="source", path=str(PROGRAMS / "typo.py"))
+        started = time.monotonic()
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
+                          breakpoints=[{"file": str(INVOICE), "line": 999}])
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python="/bin/false")
+        await tools.error("debug", "INVALID_ARGUMENT", mode="attach", processId=-5)
+        assert time.monotonic() - started < 10, "bad input must be refused before anything starts"
+        ctx = await tools.ok("context")
+        assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP
+        await tools.ok("stop")
+
+
+async def test_clearing_breakpoints_while_continue_to_waits():
+    spin_tick = marker(SPIN, "tick")
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+        waiting = asyncio.create_task(tools("continue", to={"file": str(SPIN), "line": 1}, timeout=20))
+        await asyncio.sleep(0.5)
+        cleared = await tools.ok("clear-breakpoints", all=True)
+        assert cleared["removed"] == [], "the temporary `to` breakpoint is not the agent's to clear"
+        paused = await tools.ok("pause")
+        result = await asyncio.wait_for(waiting, 10)
+        assert result["success"] and result["state"] == "paused", result
+        assert paused["state"] == "paused"
+        bp = await tools.ok("breakpoint", file=str(SPIN), line=spin_tick)
+        assert bp["id"] == 1, "temporary breakpoints must not use up the ids agents see"
+        ctx = await tools.ok("continue")
+        assert ctx["breakpointIds"] == [1] and ctx["location"]["line"] == spin_tick
+        await tools.ok("stop")
+
+
+async def test_run_to_location_says_so_and_a_timed_out_one_says_how_to_go_on():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+        ctx = await tools.ok("continue", to={"function": "tick"})
+        assert ctx["location"]["function"] == "tick" and "`to`" in ctx["description"]
+        assert "breakpointIds" not in ctx
+        ctx = await tools.ok("continue", to={"file": str(SPIN), "line": 1}, timeout=0.5)  # a line never reached
+        assert ctx["state"] == "running" and "same `to`" in ctx["hint"]
+        await tools.ok("stop")
+
+
+async def test_frames_threads_and_evaluation_output():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        ctx = await tools.ok("context")
+        caller = next(f for f in ctx["frames"] if f["function"] == "main")
+        assert ctx["threads"] == [{"id": ctx["threadId"], "name": "MainThread"}] and ctx["threadsTotal"] == 1
+        assert (await tools.ok("evaluate", expression="discount", frameId=caller["id"]))["value"] == "10"
+        changed = await tools.ok("set-variable", name="discount", value="25", frameId=caller["id"])
+        assert changed["value"] == "25"
+        assert "discount" not in locals_of(ctx)  # the top frame was not touched
+        await tools.error("evaluate", "INVALID_ARGUMENT", expression="1", frameId=424242)
+        await tools.error("set-variable", "INVALID_ARGUMENT", name="total", value="1", frameId=424242)
+        printed = await tools.ok("evaluate", expression="print('side effect')")
+        assert printed["output"] == "side effect\n"
+        nxt = await tools.ok("step", mode="over")
+        assert "side effect" not in (nxt.get("output") or {}).get("text", "")
+        await tools.error("continue", "NOT_SUPPORTED", threadId=ctx["threadId"])
+        await tools.ok("stop")

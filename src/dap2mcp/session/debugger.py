@@ -143,7 +143,7 @@ class Debugger:
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
         result = _value(body.get("result", ""), body, session)
-        await asyncio.sleep(0)  # let output the evaluation printed arrive first
+        await _quiet_output(session)
         out = session.output.take_new(session.limits.output_chars)
         if out.text:
             result["output"] = out.text
@@ -217,3 +217,13 @@ def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str,
     if body.get("variablesReference"):
         out["variablesReference"] = body["variablesReference"]
     return out
+
+
+async def _quiet_output(session: DebugSession, quiet: float = 0.015, most: float = 0.1) -> None:
+    """Adapters forward what an evaluation printed a little after answering; wait for it to settle."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + most
+    size = -1
+    while session.output.size != size and loop.time() < deadline:
+        size = session.output.size
+        await asyncio.sleep(quiet)

@@ -48,10 +48,18 @@ async def spawn(
 
 
 def descendants(pid: int) -> list[psutil.Process]:
-    try:
-        return psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []
+    """Children of `pid`, and every process still in the session it leads: a grandchild whose
+    parent already exited has been re-parented away, but it keeps the session id."""
+    found: dict[int, psutil.Process] = {}
+    with contextlib.suppress(psutil.Error):
+        found = {p.pid: p for p in psutil.Process(pid).children(recursive=True)}
+    for other in psutil.pids():
+        if other == pid or other in found:
+            continue
+        with contextlib.suppress(OSError, psutil.Error):
+            if os.getsid(other) == pid:
+                found[other] = psutil.Process(other)
+    return list(found.values())
 
 
 async def kill_tree(proc: asyncio.subprocess.Process, *, grace: float = 1.0) -> None:

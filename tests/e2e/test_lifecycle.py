@@ -198,3 +198,11 @@ async def test_venv_interpreter_is_used(tmp_path):
         prefix = (await tools.ok("evaluate", expression="__import__('sys').prefix"))["value"]
         assert prefix.strip("'") == str(venv)
         await tools.ok("stop")
+
+
+async def test_grandchildren_left_behind_by_the_program_are_reaped():
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(PROGRAMS / "orphan.py"))
+        assert end["state"] == "terminated"
+        child = int(end["output"]["text"].split("child ")[1].split()[0])
+        assert await _gone([child]), "the program's orphaned child must not outlive the session"

@@ -109,6 +109,7 @@ async def test_program_exit_reports_code_and_output():
         assert "invoice total: 30.00" in end["output"]["text"]
         assert "expected:      30.00" in end["output"]["text"]  # stderr too
         await tools.error("step", "TERMINATED", mode="over")
+        await tools.error("continue", "TERMINATED", to={"file": str(INVOICE), "line": 3})
         ctx = await tools.ok("context")
         assert ctx["state"] == "terminated" and ctx["exitCode"] == 0
 

@@ -77,12 +77,14 @@ class BreakpointRegistry:
         self._items[bp.id] = bp
         return bp
 
-    def has(self, bp_id: int) -> bool:
-        return bp_id in self._items
+    def discard(self, bp: Breakpoint) -> bool:
+        """Forget one breakpoint, hidden or not; False if it was already gone."""
+        return self._items.pop(bp.id, None) is not None
 
-    def take(self, ids: Iterable[int], *, temporary: bool = False) -> list[Breakpoint]:
+    def take(self, ids: Iterable[int]) -> list[Breakpoint]:
+        """Remove breakpoints the agent named; hidden (temporary) ones are not the agent's to name."""
         ids = list(ids)
-        missing = [i for i in ids if i not in self._items or self._items[i].temporary != temporary]
+        missing = [i for i in ids if i not in self._items or self._items[i].temporary]
         if missing:
             raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {', '.join(map(str, missing))}")
         return [self._items.pop(i) for i in ids]

@@ -92,8 +92,8 @@ class Debugger:
             return await self._result(session, timed_out=not finished,
                                       again="`continue` with the same `to`" if to else None)
         finally:
-            if temp is not None and session.breakpoints.has(temp.id) and session.state != "terminated":
-                await session.remove_breakpoints(session.breakpoints.take([temp.id], temporary=True))
+            if temp is not None and session.breakpoints.discard(temp) and session.state != "terminated":
+                await session.remove_breakpoints([temp])
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
         session = self.session
@@ -139,7 +139,6 @@ class Debugger:
 
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
-        session.require_paused()
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
         result = _value(body.get("result", ""), body, session)
@@ -151,7 +150,6 @@ class Debugger:
 
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
-        session.require_paused()
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         caps = session.capabilities
         if any(c in name for c in ".[") and caps.get("supportsSetExpression"):

@@ -118,8 +118,10 @@ async def build_paused_context(
         raise
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
     total = stack.get("totalFrames")
-    focus = next((f for f in frames if f.id == frame_id), None) if frame_id is not None else (frames[0] if frames else None)
-    scopes = await fetch_scopes(client, frame_id if frame_id is not None else focus.id, limits) if (focus or frame_id is not None) else []
+    focus_id = frame_id if frame_id is not None else (frames[0].id if frames else None)
+    focus = next((f for f in frames if f.id == focus_id), None)
+    scopes = await fetch_scopes(client, focus_id, limits) if focus_id is not None else []
+    listed = (threads.get("threads") or []) if threads is not None else None
     return Context(
         state="paused",
         reason=reason,
@@ -131,9 +133,9 @@ async def build_paused_context(
         framesTruncated=(isinstance(total, int) and total > len(frames)) or None,
         scopes=scopes,
         exception=exception,
-        threads=[Thread(id=t["id"], name=str(t.get("name", "")))
-                 for t in (threads.get("threads") or [])[: limits.threads]] if threads is not None else None,
-        threadsTotal=len(threads.get("threads") or []) if threads is not None else None,
+        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in listed[: limits.threads]]
+        if listed is not None else None,
+        threadsTotal=len(listed) if listed is not None else None,
     )
 
 

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -49,8 +48,6 @@ class DebugSession:
         self.stop_info: StopInfo | None = None
         self.stop_count = 0
         self.exit_code: int | None = None
-        self.process_id: int | None = None
-        self.started_at = time.time()
         self._client: DapClient | None = None
         self._changed = asyncio.Event()
         self._initialized = asyncio.Event()
@@ -91,8 +88,6 @@ class DebugSession:
             self.output.append(str(body.get("category", "console")), text)
             if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
                 self._start_failed.set()
-        elif event == "process":
-            self.process_id = body.get("systemProcessId") or self.process_id
         elif event == "breakpoint":
             self.breakpoints.on_event(body)
         elif event == "capabilities":
@@ -298,14 +293,14 @@ class DebugSession:
         bp = self._register(spec, temporary)
         if self.state == "terminated":  # kept for `restart`
             if temporary:
-                self.breakpoints.take([bp.id])
+                self.breakpoints.discard(bp)
                 raise DebugError(ErrorCode.TERMINATED, self._ended_text())
             bp.message = "the program has ended; the breakpoint will be set on `restart`"
             return bp
         try:
             await self.breakpoints.sync(self._tolerant_request, [bp])
         except DebugError:
-            self.breakpoints.take([bp.id])
+            self.breakpoints.discard(bp)
             raise
         return bp
 

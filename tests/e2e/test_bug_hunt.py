@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import INVOICE, locals_of, marker, stdio_tools
+from conftest import INVOICE, PROGRAMS, locals_of, marker, stdio_tools
 
 EXPECTED_TOOLS = {
     "debug", "stop", "restart", "breakpoint", "clear-breakpoints", "continue", "step", "pause",
@@ -121,3 +121,16 @@ def _alive(pid: int) -> bool:
         return False
     with open(f"/proc/{pid}/stat") as handle:
         return handle.read().split()[2] != "Z"
+
+
+async def test_uncaught_exception_stop_reports_type_message_and_stack():
+    crash = PROGRAMS / "crash.py"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(crash))
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception"
+        assert ctx["location"]["line"] == marker(crash, "divide")
+        assert ctx["exception"]["typeName"] == "ZeroDivisionError"
+        assert "division by zero" in ctx["exception"]["message"]
+        assert "divide(1, 0)" in ctx["exception"]["stackTrace"]
+        assert ctx["output"]["text"] == "before the crash\n"
+        await tools.ok("stop")

@@ -206,3 +206,28 @@ async def test_grandchildren_left_behind_by_the_program_are_reaped():
         assert end["state"] == "terminated"
         child = int(end["output"]["text"].split("child ")[1].split()[0])
         assert await _gone([child]), "the program's orphaned child must not outlive the session"
+
+
+async def test_tcp_nodelay_fix_is_applied_and_switchable():
+    nodelay = ("__import__('pydevd').get_global_debugger().writer.sock"
+               ".getsockopt(__import__('socket').IPPROTO_TCP, __import__('socket').TCP_NODELAY)")
+    async with stdio_tools() as tools:
+        for enabled, expected in ((True, "1"), (False, "0")):
+            await tools.ok("debug", mode="source", path=str(INVOICE), stopOnEntry=True, tcpNoDelay=enabled)
+            assert (await tools.ok("evaluate", expression=nodelay))["value"] == expected
+            await tools.ok("stop")
+
+
+def test_serve_is_the_default_command_and_demo_runs():
+    listed = subprocess.run(
+        [sys.executable, "-c",
+         "import asyncio, sys; from mcp import Client; from mcp.client.stdio import StdioServerParameters as P\n"
+         "async def main():\n"
+         "    async with Client(P(command=sys.executable, args=['-m', 'dap2mcp'])) as c:\n"
+         "        print(len((await c.list_tools()).tools))\n"
+         "asyncio.run(main())"],
+        capture_output=True, text=True, timeout=60)
+    assert listed.stdout.strip() == "13", listed.stderr
+    demo = subprocess.run([sys.executable, "-m", "dap2mcp", "demo"], capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    assert "> step {\"mode\": \"in\"}" in demo.stdout and "demo finished: 15 tool calls" in demo.stdout

@@ -10,12 +10,15 @@ EXPECTED_TOOLS = {
     "debug", "stop", "restart", "breakpoint", "clear-breakpoints", "continue", "step", "pause",
     "context", "evaluate", "set-variable", "info", "disassemble",
 }
+SNAPSHOT_TOOLS = {
+    "snapshot_create", "snapshot_diff", "snapshot_list", "snapshot_delete", "snapshot_export", "snapshot_import",
+}
 
 
 async def test_tools_are_the_seeds_thirteen_with_truthful_annotations():
     async with stdio_tools() as tools:
         listed = {t.name: t for t in (await tools.client.list_tools()).tools}
-    assert set(listed) == EXPECTED_TOOLS
+    assert set(listed) == EXPECTED_TOOLS | SNAPSHOT_TOOLS
     for tool in listed.values():
         hints = tool.annotations
         assert hints is not None and None not in (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint)

@@ -47,6 +47,8 @@ class AdapterProfile:
     extensions: tuple[str, ...]
     start_failure_markers: tuple[str, ...] = ()
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
+    hidden_variables: frozenset[str] = frozenset()
+    """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
 
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError

@@ -73,4 +73,6 @@ DEBUGPY = DebugpyProfile(
     language="python",
     extensions=(".py",),
     start_failure_markers=("Attach to PID failed",),
+    hidden_variables=frozenset({"special variables", "function variables", "class variables",
+                                "protected variables", "len()"}),
 )

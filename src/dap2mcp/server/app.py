@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
 from .results import failure
+from .snapshot_tools import register_snapshot_tools
 from .tools import register_tools
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
                          log_level="WARNING")
     register_tools(server, debugger)
+    register_snapshot_tools(server, debugger)
     return server
 
 

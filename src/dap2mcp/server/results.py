@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import DebugError
 from ..session.models import BreakpointView, Context, Opt, lean_schema
+from ..snapshots import Snapshot
 
 
 class Ok(BaseModel):
@@ -73,3 +74,51 @@ def ok(model: BaseModel) -> CallToolResult:
 
 def failure(error: DebugError) -> CallToolResult:
     return _result({"success": False, "error": {"code": error.code, "message": error.message}}, is_error=True)
+
+
+class SnapshotMeta(BaseModel):
+    model_config = ConfigDict(json_schema_extra=lean_schema)
+
+    id: str
+    label: str
+    timestamp: str
+    threadId: Opt[int] = None
+    frameIndex: int
+    functionName: str
+    variableCount: int
+    depth: int
+    cycle: int
+    """The stop the snapshot was taken at (`@c<cycle>`)."""
+    truncated: Opt[bool] = None
+    """True when bounds cut the capture (children per variable, variables per snapshot)."""
+
+    @classmethod
+    def of(cls, snapshot: Snapshot) -> SnapshotMeta:
+        return cls(**snapshot.metadata(), truncated=snapshot.truncated or None)  # type: ignore[arg-type]
+
+
+class SnapshotResult(Ok):
+    snapshot: SnapshotMeta
+    warning: Opt[str] = None
+
+
+class SnapshotDiffResult(Ok):
+    diff: dict[str, Any]
+
+
+class SnapshotListResult(Ok):
+    snapshots: list[SnapshotMeta]
+    count: int
+    stops: Opt[dict[str, int]] = None
+    """The stop snapshots kept: `@c<first>` to `@c<last>`."""
+
+
+class SnapshotDeleteResult(Ok):
+    deleted: str
+    remaining: int
+
+
+class SnapshotExportResult(Ok):
+    snapshotId: str
+    data: str
+    path: Opt[str] = None

@@ -34,14 +34,14 @@ class Location(BaseModel):
         return self
 
 
-def _annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
+def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
     return ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive,
                            idempotent_hint=idempotent, open_world_hint=False)
 
 
 def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
     def tool(name: str, **hints: bool) -> Any:
-        return server.tool(name=name, annotations=_annotations(**hints), structured_output=True)
+        return server.tool(name=name, annotations=annotations(**hints), structured_output=True)
 
     @tool("debug", destructive=True)
     async def debug(

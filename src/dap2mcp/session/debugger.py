@@ -6,11 +6,14 @@ Each method returns plain data or a `Context`; the server only parses input and 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any, Literal
 
 from .. import processes
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
+from ..snapshots import Snapshot, codec, diff
+from ..snapshots.store import new_id
 from .breakpoints import Breakpoint, resolve_source_line
 from .models import BreakpointView, Context
 from .session import DebugSession, new_session
@@ -37,14 +40,15 @@ class Debugger:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
-                    timeout: float, carried: list[Breakpoint] | None = None) -> Context:
+                    timeout: float, carried: list[Breakpoint] | None = None,
+                    snapshots: list[Snapshot] | None = None) -> Context:
         # Check everything that can be checked before the current session is given up.
         if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
         for spec in breakpoints:
             if spec.get("file"):
                 resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
-        session = new_session(target, adapter, carried)
+        session = new_session(target, adapter, carried, snapshots)
         await asyncio.to_thread(session.profile.preflight, target)
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current()
@@ -70,7 +74,8 @@ class Debugger:
     async def restart(self, args: list[str] | None, timeout: float) -> Context:
         old = self.session
         return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
-                                timeout=timeout, carried=old.breakpoints.all())
+                                timeout=timeout, carried=old.breakpoints.all(),
+                                snapshots=list(old.recorder.store.saved.values()))
 
     async def close(self) -> None:
         async with self._lifecycle:
@@ -140,6 +145,7 @@ class Debugger:
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        session.recorder.state_changed()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
         result = _value(body.get("result", ""), body, session)
         await _quiet_output(session)
@@ -151,6 +157,7 @@ class Debugger:
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        session.recorder.state_changed()
         caps = session.capabilities
         if any(c in name for c in ".[") and caps.get("supportsSetExpression"):
             return {"name": name, **await self._set_expression(session, name, value, frame)}
@@ -205,6 +212,68 @@ class Debugger:
         return {"instructions": [
             {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
             for i in body.get("instructions") or []]}
+
+    # -- snapshots ---------------------------------------------------------------------------
+
+    async def snapshot_create(self, label: str | None, thread_id: int | None, frame_index: int,
+                              depth: int) -> tuple[Snapshot, str | None]:
+        session = self.session
+        if session.state != "paused" or session.stop_info is None:
+            raise DebugError(ErrorCode.NOT_PAUSED,
+                             "Cannot create snapshot while process is running. Pause at a breakpoint first.")
+        return await session.recorder.create(cycle=session.stop_count, thread_id=session.thread(thread_id),
+                                             frame_index=frame_index, depth=depth, label=label,
+                                             reason=session.stop_info.reason)
+
+    def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"], limit: int) -> dict[str, Any]:
+        store = self.session.recorder.store
+        old, new = store.get(ref_a), store.get(ref_b)
+        delta = diff.compare(old, new)
+        return diff.pact(delta, limit=limit) if form == "pact" else diff.variables(old, new, delta, limit=limit)
+
+    def snapshot_list(self) -> list[Snapshot]:
+        return list(self.session.recorder.store.saved.values())
+
+    def snapshot_cycles(self) -> dict[str, int] | None:
+        stops = self.session.recorder.store.stops
+        return {"first": next(iter(stops)), "last": next(reversed(stops))} if stops else None
+
+    def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
+        return self.session.recorder.store.delete(ref)
+
+    async def snapshot_export(self, ref: str, path: str | None) -> tuple[str, str]:
+        session = self.session
+        snapshot = session.recorder.store.get(ref)
+        data = codec.export(snapshot)
+        if path is not None:
+            target = Path(session.target.cwd or ".") / Path(path).expanduser()
+            try:
+                await asyncio.to_thread(target.write_text, data, encoding="utf-8")
+            except OSError as exc:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot write {target}: {exc.strerror or exc}") from None
+        return snapshot.id, data
+
+    async def snapshot_import(self, data: str | None, path: str | None) -> tuple[Snapshot, str | None]:
+        session = self.session
+        if (data is None) == (path is None):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give either data or path")
+        if path is not None:
+            source = Path(session.target.cwd or ".") / Path(path).expanduser()
+            try:
+                if source.stat().st_size > codec.MAX_IMPORT_BYTES:
+                    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{source} is larger than a snapshot may be")
+                data = await asyncio.to_thread(source.read_text, encoding="utf-8")
+            except FileNotFoundError:
+                raise DebugError(ErrorCode.FILE_NOT_FOUND, f"no such file: {source}") from None
+            except (OSError, UnicodeDecodeError) as exc:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read {source}: {exc}") from None
+        store = session.recorder.store
+        store.check_room()
+        try:
+            snapshot = codec.parse(data or "", new_id(), session.recorder.capture_limits.nodes)
+        except codec.SnapshotDataError as exc:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
+        return snapshot, store.save(snapshot)
 
 
 def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
 from .models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
+
+
+class Requester(Protocol):
+    """Anything that sends a DAP request and returns its body: the client, or a session."""
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None,
+                      timeout: float = ...) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -51,36 +57,39 @@ def to_frame(raw: dict[str, Any]) -> Frame:
     )
 
 
-async def fetch_variables(client: DapClient, reference: int, limits: Limits) -> tuple[list[Variable], int]:
+async def fetch_variables(client: Requester, reference: int) -> list[dict[str, Any]]:
     body = await client.request("variables", {"variablesReference": reference})
-    raw = body.get("variables") or []
-    return [to_variable(v, limits) for v in raw[: limits.variables_per_scope]], len(raw)
+    return list(body.get("variables") or [])
 
 
-async def fetch_scopes(client: DapClient, frame_id: int, limits: Limits) -> list[Scope]:
+async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The frame's scopes, and the variables of each cheap one (expensive ones stay unexpanded)."""
     try:
         body = await client.request("scopes", {"frameId": frame_id})
     except DebugError as exc:
         if exc.code == ErrorCode.ADAPTER_ERROR:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
         raise
-    raw_scopes = body.get("scopes") or []
-    cheap = [s for s in raw_scopes if not s.get("expensive")]
-    fetched = await asyncio.gather(*(fetch_variables(client, s["variablesReference"], limits) for s in cheap))
-    by_name = {s["name"]: f for s, f in zip(cheap, fetched, strict=True)}
+    scopes = list(body.get("scopes") or [])
+    cheap = [s["variablesReference"] for s in scopes if not s.get("expensive") and s.get("variablesReference")]
+    fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
+    return scopes, dict(zip(cheap, fetched, strict=True))
+
+
+def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits) -> list[Scope]:
     scopes = []
     for s in raw_scopes:
-        if s["name"] in by_name:
-            variables, total = by_name[s["name"]]
-            scopes.append(Scope(name=s["name"], variables=variables, total=total,
-                                truncated=total > len(variables)))
+        raw = variables.get(s.get("variablesReference") or 0)
+        if raw is not None:
+            shown = [to_variable(v, limits) for v in raw[: limits.variables_per_scope]]
+            scopes.append(Scope(name=s["name"], variables=shown, total=len(raw), truncated=len(raw) > len(shown)))
         else:  # expensive scopes (registers, big globals) are named but not expanded
             scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or 0,
                                 truncated=True, expensive=True))
     return scopes
 
 
-async def fetch_exception(client: DapClient, thread_id: int, limits: Limits) -> ExceptionDetails:
+async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> ExceptionDetails:
     body = await client.request("exceptionInfo", {"threadId": thread_id})
     details = body.get("details") or {}
     trace = details.get("stackTrace")
@@ -94,18 +103,23 @@ async def fetch_exception(client: DapClient, thread_id: int, limits: Limits) -> 
     )
 
 
-async def build_paused_context(
-    client: DapClient,
-    capabilities: dict[str, Any],
-    *,
-    thread_id: int,
-    frame_id: int | None,
-    max_frames: int,
-    reason: str | None,
-    description: str | None,
-    limits: Limits,
-    with_threads: bool,
-) -> Context:
+@dataclass
+class FrameView:
+    """What the adapter said about a stopped thread: its stack, the focused frame's scopes and variables."""
+
+    thread_id: int
+    frames: list[Frame]
+    total_frames: int | None
+    focus: Frame | None
+    scopes: list[dict[str, Any]]
+    variables: dict[int, list[dict[str, Any]]]
+    exception: ExceptionDetails | None
+
+
+async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
+                     max_frames: int, reason: str | None, limits: Limits,
+                     with_threads: bool = False) -> tuple[FrameView, list[dict[str, Any]] | None]:
+    """Fetch a thread's view in about three round trips: independent requests go out together."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     threads_req = client.request("threads") if with_threads else _none()
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
@@ -120,22 +134,29 @@ async def build_paused_context(
     total = stack.get("totalFrames")
     focus_id = frame_id if frame_id is not None else (frames[0].id if frames else None)
     focus = next((f for f in frames if f.id == focus_id), None)
-    scopes = await fetch_scopes(client, focus_id, limits) if focus_id is not None else []
-    listed = (threads.get("threads") or []) if threads is not None else None
+    scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
+    view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
+                     focus=focus, scopes=scopes, variables=variables, exception=exception)
+    return view, (threads.get("threads") or []) if threads is not None else None
+
+
+def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
+                 threads: list[dict[str, Any]] | None) -> Context:
+    focus, frames = view.focus, view.frames
     return Context(
         state="paused",
         reason=reason,
         description=description,
-        threadId=thread_id,
+        threadId=view.thread_id,
         location=Location(file=focus.file, line=focus.line, column=focus.column, function=focus.function) if focus else None,
         frames=frames,
-        totalFrames=total if isinstance(total, int) else None,
-        framesTruncated=(isinstance(total, int) and total > len(frames)) or None,
-        scopes=scopes,
-        exception=exception,
-        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in listed[: limits.threads]]
-        if listed is not None else None,
-        threadsTotal=len(listed) if listed is not None else None,
+        totalFrames=view.total_frames,
+        framesTruncated=(view.total_frames is not None and view.total_frames > len(frames)) or None,
+        scopes=to_scopes(view.scopes, view.variables, limits),
+        exception=view.exception,
+        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads[: limits.threads]]
+        if threads is not None else None,
+        threadsTotal=len(threads) if threads is not None else None,
     )
 
 

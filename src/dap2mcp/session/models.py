@@ -77,10 +77,36 @@ class Output(_Model):
     """True when older text was dropped to stay within the bound."""
 
 
+class VariableChange(_Model):
+    name: str
+    path: str
+    """Where the variable sits under the frame: `order.customer.city`, `items[3]`, `prices["tea"]`."""
+    type: str
+    value: Opt[str] = None
+    oldValue: Opt[str] = None
+    newValue: Opt[str] = None
+    oldType: Opt[str] = None
+
+
+class Changes(_Model):
+    """What changed in the frame's top-level variables since the previous stop."""
+
+    since: int
+    """The stop compared against (`@c<since>`)."""
+    summary: Opt[dict[str, int]] = None
+    added: Opt[list[VariableChange]] = None
+    removed: Opt[list[VariableChange]] = None
+    modified: Opt[list[VariableChange]] = None
+    truncated: Opt[bool] = None
+    frameChanged: Opt[str] = None
+
+
 class Context(_Model):
     """Where the program is and what it holds, or how it ended."""
 
     state: State
+    cycle: Opt[int] = None
+    """The stop's number: its snapshot is `@c<cycle>` (and `@t0` while it is the latest)."""
     reason: Opt[str] = None
     description: Opt[str] = None
     threadId: Opt[int] = None
@@ -94,6 +120,7 @@ class Context(_Model):
     """Ids of the breakpoints that caused this stop."""
     threads: Opt[list[Thread]] = None
     threadsTotal: Opt[int] = None
+    changes: Opt[Changes] = None
     output: Opt[Output] = None
     exitCode: Opt[int] = None
     hint: Opt[str] = None

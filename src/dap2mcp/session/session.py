@@ -17,10 +17,12 @@ from .. import adapters, processes
 from ..adapters import AdapterProfile, Target
 from ..dap import DapClient, spawn_stdio
 from ..errors import DebugError, ErrorCode
+from ..snapshots import Snapshot
 from .breakpoints import Breakpoint, BreakpointRegistry, resolve_source_line
-from .inspect import Limits, build_paused_context
+from .inspect import Limits, fetch_view, view_context
 from .models import BreakpointView, Context, State
 from .output import OutputBuffer
+from .recorder import DEFAULT_FRAMES, StopRecorder
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ class StopInfo:
 
 class DebugSession:
     def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
-                 limits: Limits | None = None) -> None:
+                 snapshots: list[Snapshot] | None = None, limits: Limits | None = None) -> None:
         self.target = target
         self.profile = profile
         self.limits = limits or Limits()
@@ -54,6 +56,8 @@ class DebugSession:
         self._start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
         self._known_frames: set[int] = set()  # frame ids handed out since the last stop
+        self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
+                                     carried=snapshots)
 
     # -- state changes, driven by adapter events ---------------------------------------------
 
@@ -74,6 +78,7 @@ class DebugSession:
             self.state = "paused"
             self.stop_count += 1
             self._known_frames.clear()
+            self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
         elif event == "continued":
             if self.state == "paused":
                 self.state = "running"
@@ -189,6 +194,7 @@ class DebugSession:
 
     async def close(self) -> None:
         """End the debuggee (unless attached) and the adapter; reap every child process."""
+        self.recorder.cancel()
         client = self._client
         if client is not None and not client.closed:
             with contextlib.suppress(DebugError):
@@ -224,7 +230,7 @@ class DebugSession:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
         return self.stop_info
 
-    def _thread(self, thread_id: int | None) -> int:
+    def thread(self, thread_id: int | None) -> int:
         if thread_id is not None:
             return thread_id
         if self.stop_info and self.stop_info.thread_id is not None:
@@ -240,15 +246,16 @@ class DebugSession:
         if single and not self.capabilities.get("supportsSingleThreadExecutionRequests"):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} resumes all threads together "
                              "(no supportsSingleThreadExecutionRequests); omit threadId")
-        return await self._move("continue", {"threadId": self._thread(thread_id), "singleThread": single})
+        return await self._move("continue", {"threadId": self.thread(thread_id), "singleThread": single})
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
         self.require_paused()
         command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
-        return await self._move(command, {"threadId": self._thread(thread_id)})
+        return await self._move(command, {"threadId": self.thread(thread_id)})
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
+        await self.recorder.settle()
         since = self.stop_count
         self.state = "running"
         self._notify()
@@ -317,12 +324,21 @@ class DebugSession:
                       max_frames: int = 20, consume_output: bool = False, with_threads: bool = True) -> Context:
         if self.state == "paused" and self.stop_info is not None:
             info = self.stop_info
-            thread = self._thread(thread_id)
-            ctx = await build_paused_context(
-                self.client, self.capabilities, thread_id=thread, frame_id=frame_id, max_frames=max_frames,
-                reason=info.reason if thread == info.thread_id else "pause",
-                description=info.description, limits=self.limits, with_threads=with_threads,
-            )
+            thread = self.thread(thread_id)
+            reason = info.reason if thread == info.thread_id else "pause"
+            cycle = self.stop_count
+            view, threads = None, None
+            if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
+                view = await self.recorder.stop_view(cycle)
+            if view is None:
+                view, threads = await fetch_view(self, self.capabilities, thread_id=thread, frame_id=frame_id,
+                                                 max_frames=max_frames, reason=reason, limits=self.limits,
+                                                 with_threads=with_threads)
+            elif with_threads:
+                threads = (await self.request("threads")).get("threads") or []
+            ctx = view_context(view, reason=reason, description=info.description, limits=self.limits, threads=threads)
+            ctx.cycle = cycle
+            ctx.changes = self.recorder.changes(cycle)
             self._known_frames.update(f.id for f in ctx.frames or [])
             hit = self.breakpoints.hit(info.hit_breakpoint_ids)
             if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
@@ -357,7 +373,7 @@ class DebugSession:
 
     async def top_frame_id(self) -> int:
         info = self.require_paused()
-        body = await self.request("stackTrace", {"threadId": self._thread(None), "startFrame": 0, "levels": 1})
+        body = await self.request("stackTrace", {"threadId": self.thread(None), "startFrame": 0, "levels": 1})
         frames = body.get("stackFrames") or []
         if not frames:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
@@ -372,9 +388,10 @@ class DebugSession:
         return "the program has terminated"
 
 
-def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None) -> DebugSession:
+def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
+                snapshots: list[Snapshot] | None = None) -> DebugSession:
     if target.mode != "attach" and target.path and not target.module:
         path = os.path.join(target.cwd or os.getcwd(), target.path)
         if not os.path.exists(path):
             raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
-    return DebugSession(target, adapters.select(target, adapter), carried=carried)
+    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots)

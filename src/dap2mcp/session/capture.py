@@ -1,0 +1,144 @@
+"""Turns a frame's variables, as the adapter reports them, into snapshot nodes.
+
+Deep captures go level by level: every container of a level is expanded at once (up to
+`concurrency` requests in flight), so a capture costs about one round trip per level instead
+of one per container. Cycles stop where a child refers back to an ancestor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import DebugError
+from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
+
+Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+
+
+@dataclass(frozen=True)
+class CaptureLimits:
+    value_chars: int = 1000
+    children: int = 1000
+    """Children kept per variable; the rest are cut and the node flagged `truncated`."""
+    nodes: int = 200_000
+    concurrency: int = 64
+
+
+@dataclass
+class _Pending:
+    path: str
+    raw: dict[str, Any]
+    ancestors: tuple[_Pending, ...]
+    children: list[_Pending] = field(default_factory=list)
+    flags: set[str] = field(default_factory=set)
+
+    @property
+    def reference(self) -> int:
+        return int(self.raw.get("variablesReference") or 0)
+
+    def refers_back(self) -> bool:
+        """The same object as an ancestor: the same reference, or the same address in its value."""
+        value = str(self.raw.get("value", ""))
+        return any(a.reference == self.reference or
+                   (_ADDRESS.search(value) and a.raw.get("value") == value and a.raw.get("type") == self.raw.get("type"))
+                   for a in self.ancestors)
+
+
+def snapshot_scopes(scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The scopes a snapshot holds: locals and arguments, not globals or registers."""
+    cheap = [s for s in scopes if not s.get("expensive") and s.get("variablesReference")]
+    local = [s for s in cheap if s.get("presentationHint") in ("locals", "arguments")
+             or any(word in str(s.get("name", "")).lower() for word in ("local", "argument"))]
+    return local or cheap[:1]
+
+
+def now() -> datetime:
+    moment = datetime.now(UTC)
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def visible(raw: list[dict[str, Any]], hidden: frozenset[str]) -> list[dict[str, Any]]:
+    return [v for v in raw if str(v.get("name", "")) not in hidden]
+
+
+def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) -> list[dict[str, Any]]:
+    """One namespace for the frame: where scopes share a name, the inner (first) scope's wins."""
+    merged: dict[str, dict[str, Any]] = {}
+    for raw in per_scope:
+        for variable in visible(raw, hidden):
+            merged.setdefault(str(variable.get("name", "")), variable)
+    return list(merged.values())
+
+
+async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
+                  limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:
+    """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated)."""
+    budget = limits.nodes
+    level = [_Pending(child_path("", str(v.get("name", ""))), v, ()) for v in top[:budget]]
+    truncated = len(top) > budget
+    budget -= len(level)
+    roots = level
+    gate = asyncio.Semaphore(limits.concurrency)
+    for _ in range(depth):
+        expand = []
+        for item in level:
+            if item.reference <= 0:
+                continue
+            if item.refers_back():
+                item.flags.add("cycle")
+            else:
+                expand.append(item)
+        if not expand or budget <= 0:
+            truncated = truncated or bool(expand)
+            break
+        fetched = await asyncio.gather(*(_children(fetch, gate, item.reference) for item in expand))
+        level = []
+        for item, raw in zip(expand, fetched, strict=True):
+            if raw is None:
+                item.flags.add("unreadable")
+                continue
+            kept = visible(raw, hidden)
+            if len(kept) > limits.children:
+                kept = kept[: limits.children]
+                item.flags.add("truncated")
+            if len(kept) > budget:
+                kept = kept[:budget]
+                item.flags.add("truncated")
+                truncated = True
+            budget -= len(kept)
+            chain = (*item.ancestors, item)
+            item.children = [_Pending(child_path(item.path, str(v.get("name", ""))), v, chain) for v in kept]
+            level.extend(item.children)
+    return roots_in_order(_build("", item, limits) for item in roots), truncated
+
+
+async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> list[dict[str, Any]] | None:
+    async with gate:
+        try:
+            return await fetch(reference)
+        except DebugError:
+            return None
+
+
+def _build(parent: str, item: _Pending, limits: CaptureLimits) -> Node:
+    value = str(item.raw.get("value", ""))
+    flags = set(item.flags)
+    if len(value) > limits.value_chars:
+        value = value[: limits.value_chars - 1] + "…"
+        flags.add("valueTruncated")
+    children = [_build(item.path, c, limits) for c in item.children]
+    return Node.build(parent, str(item.raw.get("name", "")), str(item.raw.get("type") or ""), value, children, flags)
+
+
+def make_snapshot(*, snapshot_id: str, label: str, thread_id: int | None, frame_index: int, function_name: str,
+                  depth: int, cycle: int, roots: tuple[Node, ...], truncated: bool, auto: bool = False) -> Snapshot:
+    return Snapshot(id=snapshot_id, label=label, timestamp=now(), thread_id=thread_id, frame_index=frame_index,
+                    function_name=function_name, depth=depth, cycle=cycle, roots=roots, truncated=truncated,
+                    auto=auto)

@@ -1,0 +1,127 @@
+"""Records the program's state at every stop, and on demand, as snapshots.
+
+At each stop the recorder fetches the stopped thread's view once (stack, scopes, variables)
+and keeps it: the stop snapshot is built from it without further requests, and the context
+returned by the execution tool reuses it, so recording costs a step nothing extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from ..snapshots import diff
+from ..snapshots.model import Snapshot
+from ..snapshots.store import SnapshotStore, new_id
+from .capture import CaptureLimits, capture, make_snapshot, merge_scopes, snapshot_scopes
+from .inspect import FrameView, Limits, Requester, fetch_view, to_frame
+from .models import Changes
+
+DEFAULT_FRAMES = 20
+CHANGES_SHOWN = 20
+
+
+class StopRecorder:
+    def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
+                 limits: Limits, carried: list[Snapshot] | None = None,
+                 capture_limits: CaptureLimits | None = None) -> None:
+        self._requester = requester
+        self._capabilities = capabilities
+        self._hidden = hidden
+        self._limits = limits
+        self.capture_limits = capture_limits or CaptureLimits()
+        self.store = SnapshotStore(carried)
+        self._pending: asyncio.Future[FrameView] | None = None
+        self._pending_cycle = 0
+        self._view_fresh = False
+
+    # -- the stop snapshot -------------------------------------------------------------------
+
+    def on_stop(self, cycle: int, thread_id: int | None, reason: str) -> None:
+        """Start fetching the stop's view now, before anything can change the program's state."""
+        self._pending_cycle = cycle
+        self._view_fresh = True
+        if thread_id is None:
+            self._pending = None
+            return
+        task = asyncio.ensure_future(self._record(cycle, thread_id, reason))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._pending = task
+
+    async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
+        view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
+                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits)
+        top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
+                           self._hidden)
+        roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)
+        function = view.frames[0].function if view.frames else ""
+        self.store.record_stop(make_snapshot(
+            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=0, function_name=function,
+            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True))
+        return view
+
+    async def settle(self) -> None:
+        """Wait for the current stop's recording, so the program does not move under it."""
+        if self._pending is not None and not self._pending.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._pending)
+
+    def state_changed(self) -> None:
+        """An evaluation or assignment may have changed variables: the kept view is stale."""
+        self._view_fresh = False
+
+    async def stop_view(self, cycle: int) -> FrameView | None:
+        """The view fetched at stop `cycle`, if it is still what the program holds."""
+        if self._pending is None or cycle != self._pending_cycle or not self._view_fresh:
+            return None
+        try:
+            return await asyncio.shield(self._pending)
+        except Exception:  # the context fetch that follows reports the failure properly
+            return None
+
+    def changes(self, cycle: int) -> Changes | None:
+        """What changed at top level from the previous stop to stop `cycle`, bounded."""
+        new, old = self.store.stop(cycle), self.store.stop(cycle - 1)
+        if new is None or old is None:
+            return None
+        if (old.function_name, old.thread_id) != (new.function_name, new.thread_id):
+            return Changes(since=old.cycle, frameChanged=f"the previous stop was in `{old.function_name}` "
+                           f"(thread {old.thread_id}); variables of different frames are not compared")
+        body = diff.variables(old, new, diff.compare(old, new), limit=CHANGES_SHOWN)
+        if not (body["added"] or body["removed"] or body["modified"]):
+            return Changes(since=old.cycle, summary=body["summary"])
+        return Changes(since=old.cycle, summary=body["summary"], added=body["added"], removed=body["removed"],
+                       modified=body["modified"], truncated=body.get("truncated"))
+
+    # -- snapshots on demand -----------------------------------------------------------------
+
+    async def create(self, *, cycle: int, thread_id: int, frame_index: int, depth: int, label: str | None,
+                     reason: str) -> tuple[Snapshot, str | None]:
+        self.store.check_room()
+        body = await self._requester.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": frame_index + 1})
+        frames = body.get("stackFrames") or []
+        if frame_index >= len(frames):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT,
+                             f"thread {thread_id} has {len(frames)} frames; frame_index {frame_index} is out of range")
+        frame = to_frame(frames[frame_index])
+        scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
+        per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
+        top = merge_scopes(list(per_scope), self._hidden)
+        roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
+                                         limits=self.capture_limits)
+        snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
+                                 frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
+                                 roots=roots, truncated=truncated)
+        return snapshot, self.store.save(snapshot)
+
+    async def _fetch(self, reference: int) -> list[dict[str, Any]]:
+        body = await self._requester.request("variables", {"variablesReference": reference})
+        return list(body.get("variables") or [])
+
+    def cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+

@@ -1,0 +1,134 @@
+"""What changed between two snapshots, in the two shapes agents ask for.
+
+`compare` walks both trees once, matching nodes by id. A subtree whose content hash is the same
+on both sides is skipped whole, so a diff costs time in proportion to what changed, not to the
+size of the state. The two shapes (seed 000's variables, the PACT ids-and-fields) are views of
+the one `Delta`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import HEADER_FIELDS, Node, Snapshot, format_delta
+
+
+@dataclass
+class Delta:
+    added: list[Node] = field(default_factory=list)
+    """In the newer snapshot's canonical order."""
+    removed: list[Node] = field(default_factory=list)
+    changed: list[tuple[Node, Node, list[str]]] = field(default_factory=list)
+    """(old, new, changed fields) in the newer snapshot's canonical order."""
+    unchanged: int = 0
+    """Nodes present on both sides with equal content (subtrees included)."""
+
+
+def compare(old: Snapshot, new: Snapshot) -> Delta:
+    delta = Delta()
+    _merge(old.roots, new.roots, delta)
+    return delta
+
+
+def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta: Delta) -> None:
+    old_by_id = {n.id: n for n in old_children}
+    seen: set[str] = set()
+    for new in new_children:
+        seen.add(new.id)
+        old = old_by_id.get(new.id)
+        if old is None:
+            delta.added.extend(new.walk())
+        elif old.hash == new.hash and old.name == new.name:
+            delta.unchanged += new.size
+        else:
+            fields = [f for f in HEADER_FIELDS if getattr(old, f) != getattr(new, f)]
+            if [(c.id, c.hash) for c in old.children] != [(c.id, c.hash) for c in new.children]:
+                fields.append("children")
+            delta.changed.append((old, new, fields))
+            _merge(old.children, new.children, delta)
+    for old in old_children:
+        if old.id not in seen:
+            delta.removed.extend(old.walk())
+
+
+def moves(delta: Delta) -> list[dict[str, str]]:
+    """Content that left one path and appeared at another: unique hash matches, outermost only."""
+    sources = delta.removed + [old for old, _, fields in delta.changed if fields != ["children"]]
+    targets = delta.added + [new for _, new, fields in delta.changed if fields != ["children"]]
+    source_counts = Counter(n.hash for n in sources)
+    target_by_hash = {n.hash: n for n in targets}
+    target_counts = Counter(n.hash for n in targets)
+    found: list[dict[str, str]] = []
+    inside: list[str] = []
+    for node in sources:
+        if source_counts[node.hash] != 1 or target_counts[node.hash] != 1:
+            continue
+        target = target_by_hash[node.hash]
+        if target.id == node.id or any(_within(node.id, outer) for outer in inside):
+            continue
+        found.append({"from": node.id, "to": target.id})
+        inside.append(node.id)
+    return found
+
+
+def _within(path: str, outer: str) -> bool:
+    return path.startswith(outer) and path[len(outer):len(outer) + 1] in (".", "[")
+
+
+def pact(delta: Delta, *, limit: int | None = None) -> dict[str, Any]:
+    """Seed 002's diff: exactly `added`, `removed`, `changed` (plus `moved` when inferred)."""
+    out: dict[str, Any] = {
+        "added": [n.id for n in delta.added],
+        "removed": [n.id for n in delta.removed],
+        "changed": [{"id": new.id, "fields": fields} for _, new, fields in delta.changed],
+    }
+    if found := moves(delta):
+        out["moved"] = found
+    return _bounded(out, ("added", "removed", "changed", "moved"), limit)
+
+
+def variables(old: Snapshot, new: Snapshot, delta: Delta, *, limit: int | None = None) -> dict[str, Any]:
+    """Seed 000's diff: variables added, removed and modified, with values, and a summary."""
+    modified = [(o, n) for o, n, fields in delta.changed if set(fields) - {"children"}]
+    out: dict[str, Any] = {
+        "snapshotIdA": old.id,
+        "snapshotIdB": new.id,
+        "threadMismatch": old.thread_id != new.thread_id,
+        "timeDelta": format_delta((new.timestamp - old.timestamp).total_seconds()),
+        "summary": {
+            "added": len(delta.added),
+            "removed": len(delta.removed),
+            "modified": len(modified),
+            "unchanged": delta.unchanged + len(delta.changed) - len(modified),
+        },
+        "added": [_entry(n) for n in delta.added],
+        "removed": [_entry(n) for n in delta.removed],
+        "modified": [_modified(o, n) for o, n in modified],
+    }
+    return _bounded(out, ("added", "removed", "modified"), limit)
+
+
+def _entry(node: Node) -> dict[str, str]:
+    return {"name": node.name, "path": node.id, "type": node.type, "value": node.value}
+
+
+def _modified(old: Node, new: Node) -> dict[str, str]:
+    entry = {"name": new.name, "path": new.id, "type": new.type, "oldValue": old.value, "newValue": new.value}
+    if old.type != new.type:
+        entry["oldType"] = old.type
+    return entry
+
+
+def _bounded(out: dict[str, Any], keys: tuple[str, ...], limit: int | None) -> dict[str, Any]:
+    if limit is None:
+        return out
+    cut = False
+    for key in keys:
+        if key in out and len(out[key]) > limit:
+            out[key] = out[key][:limit]
+            cut = True
+    if cut:
+        out["truncated"] = True
+    return out

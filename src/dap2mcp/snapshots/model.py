@@ -1,0 +1,157 @@
+"""The snapshot model: a tree of variable nodes, identified by path, hashed by content.
+
+Pure data, no DAP: the capture code builds nodes from adapter replies, the codec serializes
+them, the diff compares them. Nodes are immutable once built, so serializing or diffing a
+snapshot can never change it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+
+SPEC_VERSION = "PACT/0.1.0"
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_INDEX = re.compile(r"^\[?(-?\d+)\]?$")
+_QUOTED = re.compile(r"""^(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")$""")
+
+
+def child_path(parent: str, name: str) -> str:
+    """The path of child `name` under `parent`: `a.b`, `a[3]`, `a["key"]`, or just `name` at the top."""
+    if not parent:
+        return name
+    if name.startswith("["):
+        return parent + name
+    if _INDEX.match(name):
+        return f"{parent}[{name.strip('[]')}]"
+    if quoted := _QUOTED.match(name):
+        key = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
+        return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+    if _IDENTIFIER.match(name):
+        return f"{parent}.{name}"
+    return f"{parent}[{name}]"
+
+
+def sibling_key(name: str) -> tuple[int, int, str]:
+    """Canonical sibling order: indices numerically first, then names; never the adapter's order."""
+    index = _INDEX.match(name)
+    if index:
+        return (0, int(index.group(1)), name)
+    return (1, 0, name)
+
+
+def _content_hash(type_: str, value: str, flags: tuple[str, ...], children: tuple[Node, ...]) -> str:
+    """Hash of everything a node holds except its own name, so a value moved elsewhere keeps it."""
+    h = hashlib.blake2b(digest_size=12)
+    for part in (type_, value, ",".join(flags)):
+        data = part.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(4, "little"))
+        h.update(data)
+    for child in children:
+        name = child.name.encode("utf-8", "surrogatepass")
+        h.update(len(name).to_bytes(4, "little"))
+        h.update(name)
+        h.update(child.hash.encode())
+    return h.hexdigest()
+
+
+HEADER_FIELDS = ("name", "type", "value", "flags")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One variable. `id` is its path from the frame; `children` are in canonical order."""
+
+    id: str
+    name: str
+    type: str
+    value: str
+    flags: tuple[str, ...] = ()
+    """`cycle` (refers back to an ancestor, not expanded), `truncated` (children cut at a bound)."""
+    children: tuple[Node, ...] = ()
+    hash: str = ""
+    size: int = 1
+    """Nodes in this subtree, itself included."""
+
+    @staticmethod
+    def build(parent: str, name: str, type_: str, value: str, children: Iterable[Node] = (),
+              flags: Iterable[str] = ()) -> Node:
+        kids = tuple(sorted(children, key=lambda n: sibling_key(n.name)))
+        marks = tuple(sorted(set(flags)))
+        return Node(id=child_path(parent, name), name=name, type=type_, value=value, flags=marks, children=kids,
+                    hash=_content_hash(type_, value, marks, kids), size=1 + sum(k.size for k in kids))
+
+    def walk(self) -> Iterator[Node]:
+        """This node and its descendants, in canonical (pre-)order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The variables of one frame at one stop, with the metadata of seed 000."""
+
+    id: str
+    label: str
+    timestamp: datetime
+    thread_id: int | None
+    frame_index: int
+    function_name: str
+    depth: int
+    cycle: int
+    roots: tuple[Node, ...]
+    truncated: bool = False
+    auto: bool = field(default=False, compare=False)
+
+    @cached_property
+    def nodes(self) -> dict[str, Node]:
+        """Every node by id, in canonical order. The first node of a duplicated id wins."""
+        flat: dict[str, Node] = {}
+        for root in self.roots:
+            for node in root.walk():
+                flat.setdefault(node.id, node)
+        return flat
+
+    @property
+    def variable_count(self) -> int:
+        return len(self.nodes)
+
+    def metadata(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "timestamp": format_timestamp(self.timestamp),
+            "threadId": self.thread_id,
+            "frameIndex": self.frame_index,
+            "functionName": self.function_name,
+            "variableCount": self.variable_count,
+            "depth": self.depth,
+            "cycle": self.cycle,
+        }
+
+
+def format_timestamp(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds")
+
+
+def format_delta(seconds: float) -> str:
+    """`HH:MM:SS.fff`, with a leading minus when the second snapshot is the older one."""
+    sign = "-" if seconds < 0 else ""
+    millis = round(abs(seconds) * 1000)
+    hours, millis = divmod(millis, 3_600_000)
+    minutes, millis = divmod(millis, 60_000)
+    secs, millis = divmod(millis, 1000)
+    return f"{sign}{hours:02d}:{minutes:02d}:{secs:02d}.{millis:03d}"
+
+
+def roots_in_order(nodes: Iterable[Node]) -> tuple[Node, ...]:
+    return tuple(sorted(nodes, key=lambda n: sibling_key(n.name)))

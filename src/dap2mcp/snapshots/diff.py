@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import HEADER_FIELDS, Node, Snapshot, format_delta
+from .model import HEADER_FIELDS, Node, Snapshot, comparable, format_delta
 
 
 @dataclass
@@ -43,7 +43,7 @@ def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta
         elif old.hash == new.hash and old.name == new.name:
             delta.unchanged += new.size
         else:
-            fields = [f for f in HEADER_FIELDS if getattr(old, f) != getattr(new, f)]
+            fields = [f for f in HEADER_FIELDS if _field(old, f) != _field(new, f)]
             if [(c.id, c.hash) for c in old.children] != [(c.id, c.hash) for c in new.children]:
                 fields.append("children")
             delta.changed.append((old, new, fields))
@@ -51,6 +51,10 @@ def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta
     for old in old_children:
         if old.id not in seen:
             delta.removed.extend(old.walk())
+
+
+def _field(node: Node, name: str) -> object:
+    return comparable(node.value) if name == "value" else getattr(node, name)
 
 
 def moves(delta: Delta) -> list[dict[str, str]]:

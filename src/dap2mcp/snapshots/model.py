@@ -20,6 +20,16 @@ SPEC_VERSION = "PACT/0.1.0"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _INDEX = re.compile(r"^\[?(-?\d+)\]?$")
 _QUOTED = re.compile(r"""^(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")$""")
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+
+
+def comparable(value: str) -> str:
+    """A value as compared: memory addresses differ from run to run, so they are masked.
+
+    Without this every object in a baseline from an earlier run would show as modified; an
+    object replaced by another still shows through its children at depth 1 and more.
+    """
+    return _ADDRESS.sub("0x…", value) if "0x" in value else value
 
 
 def child_path(parent: str, name: str) -> str:
@@ -49,7 +59,7 @@ def sibling_key(name: str) -> tuple[int, int, str]:
 def _content_hash(type_: str, value: str, flags: tuple[str, ...], children: tuple[Node, ...]) -> str:
     """Hash of everything a node holds except its own name, so a value moved elsewhere keeps it."""
     h = hashlib.blake2b(digest_size=12)
-    for part in (type_, value, ",".join(flags)):
+    for part in (type_, comparable(value), ",".join(flags)):
         data = part.encode("utf-8", "surrogatepass")
         h.update(len(data).to_bytes(4, "little"))
         h.update(data)

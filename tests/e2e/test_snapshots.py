@@ -1,0 +1,248 @@
+"""Snapshots and diffs through `dap2mcp serve` over stdio, on a real debugpy session."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import PROGRAMS, marker, stdio_tools
+
+SHOP = PROGRAMS / "shop.py"
+SPIN = PROGRAMS / "spin.py"
+NOT_FOUND = "Snapshot '{}' not found. It may have been deleted or the session may have been disconnected."
+
+
+def at(name: str) -> dict[str, object]:
+    return {"file": str(SHOP), "line": marker(SHOP, name)}
+
+
+async def start_at_start(tools, args: list[str] | None = None) -> dict:
+    return await tools.ok("debug", mode="source", path=str(SHOP), args=args or [], breakpoints=[at("start")])
+
+
+async def test_snapshot_tools_have_the_seeds_parameters_and_annotations():
+    async with stdio_tools() as tools:
+        listed = {t.name: t for t in (await tools.client.list_tools()).tools}
+
+    def params(name: str) -> set[str]:
+        return set(listed[name].input_schema.get("properties", {}))
+
+    assert params("snapshot_create") == {"label", "thread_id", "frame_index", "depth"}
+    assert params("snapshot_diff") >= {"snapshot_id_1", "snapshot_id_2"}
+    assert listed["snapshot_diff"].input_schema["required"] == ["snapshot_id_1", "snapshot_id_2"]
+    assert params("snapshot_list") == set()
+    assert params("snapshot_delete") == {"snapshot_id"}
+    assert params("snapshot_export") == {"snapshot_id", "path"}
+    assert params("snapshot_import") == {"data", "path"}
+    hints = {name: listed[name].annotations for name in listed if name.startswith("snapshot_")}
+    expected = {  # (readOnly, destructive, idempotent) as seed 000 gives them
+        "snapshot_create": (False, False, False),
+        "snapshot_diff": (True, False, True),
+        "snapshot_list": (True, False, True),
+        "snapshot_delete": (False, True, False),
+    }
+    for name, triple in expected.items():
+        assert (hints[name].read_only_hint, hints[name].destructive_hint, hints[name].idempotent_hint) == triple, name
+    assert listed["snapshot_create"].title == "Create State Snapshot"
+    assert listed["snapshot_diff"].title == "Compare Two Snapshots"
+
+
+async def test_create_diff_list_delete_with_nested_paths():
+    async with stdio_tools() as tools:
+        await start_at_start(tools)
+        first = (await tools.ok("snapshot_create", label="before-fix", depth=2))["snapshot"]
+        assert re.fullmatch(r"snap-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", first["id"])
+        assert first["label"] == "before-fix" and first["depth"] == 2 and first["frameIndex"] == 0
+        assert first["functionName"] == "checkout" and isinstance(first["threadId"], int)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", first["timestamp"])
+        assert first["variableCount"] > 10  # city, order.customer.*, order.items[...], prices[...]
+
+        await tools.ok("continue", to=at("changed"))
+        second = (await tools.ok("snapshot_create", depth=2))["snapshot"]
+        assert second["label"] == "snapshot-2"
+
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1=first["id"], snapshot_id_2=second["id"]))["diff"]
+        assert diff["snapshotIdA"] == first["id"] and diff["snapshotIdB"] == second["id"]
+        assert diff["threadMismatch"] is False
+        assert re.fullmatch(r"\d\d:\d\d:\d\d\.\d{3}", diff["timeDelta"])
+        modified = {m["path"]: m for m in diff["modified"]}
+        assert modified["order.customer.city"] == {
+            "name": "city", "path": "order.customer.city", "type": "str",
+            "oldValue": "'Warsaw'", "newValue": "'Krakow'"}
+        assert modified['prices["tea"]']["oldValue"] == "3.5" and modified['prices["tea"]']["newValue"] == "4.25"
+        assert modified["order.items[1]"]["oldValue"] == "'jam'" and modified["order.items[1]"]["newValue"] == "'bread'"
+        assert modified["count"]["type"] == "str" and modified["count"]["oldType"] == "int"
+        assert {a["path"] for a in diff["added"]} == {"note", "total"}  # `total` is first bound at `start`
+        assert {r["path"] for r in diff["removed"]} == {'prices["jam"]', "order.items[3]"}
+        summary = diff["summary"]
+        assert summary["added"] == 2 and summary["removed"] == 2 and summary["modified"] == len(diff["modified"])
+        assert summary["unchanged"] > 0
+
+        listed = await tools.ok("snapshot_list")
+        assert listed["count"] == 2 and [s["id"] for s in listed["snapshots"]] == [first["id"], second["id"]]
+        for entry in listed["snapshots"]:
+            assert {"id", "label", "timestamp", "threadId", "functionName", "variableCount"} <= set(entry)
+
+        deleted = await tools.ok("snapshot_delete", snapshot_id=first["id"])
+        assert deleted == {"success": True, "deleted": first["id"], "remaining": 1}
+        message = await tools.error("snapshot_diff", "SNAPSHOT_NOT_FOUND", snapshot_id_1=first["id"],
+                                    snapshot_id_2=second["id"])
+        assert message == NOT_FOUND.format(first["id"])
+        assert await tools.ok("snapshot_delete") == {"success": True, "deleted": "all", "remaining": 0}
+        assert (await tools.ok("snapshot_list"))["count"] == 0
+
+
+async def test_errors_follow_the_seed_and_leave_the_session_usable():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+        running = await tools.ok("continue", timeout=0.5)
+        assert running["state"] == "running"
+        message = await tools.error("snapshot_create", "NOT_PAUSED")
+        assert message == "Cannot create snapshot while process is running. Pause at a breakpoint first."
+        message = await tools.error("snapshot_diff", "SNAPSHOT_NOT_FOUND", snapshot_id_1="snap-invalid",
+                                    snapshot_id_2="@t0")
+        assert message == NOT_FOUND.format("snap-invalid")
+        assert await tools.error("snapshot_delete", "SNAPSHOT_NOT_FOUND", snapshot_id="snap-invalid") == \
+            "Snapshot 'snap-invalid' not found."
+        await tools.error("snapshot_create", "INVALID_ARGUMENT", depth=-1)
+        await tools.error("snapshot_export", "SNAPSHOT_NOT_FOUND", snapshot_id="@c999")
+        paused = await tools.ok("pause")
+        assert paused["state"] == "paused"
+        await tools.error("snapshot_create", "INVALID_ARGUMENT", frame_index=500)
+        made = await tools.ok("snapshot_create", depth=1)
+        assert made["snapshot"]["variableCount"] >= 1 and "warning" not in made
+
+
+async def test_every_stop_is_a_snapshot_and_contexts_say_what_changed():
+    async with stdio_tools() as tools:
+        ctx = await start_at_start(tools)
+        assert ctx["cycle"] == 1 and "changes" not in ctx  # nothing to compare the first stop with
+        stepped = await tools.ok("step", mode="over")  # total = 0.0
+        assert stepped["cycle"] == 2
+        assert stepped["changes"]["since"] == 1
+        assert [a["path"] for a in stepped["changes"]["added"]] == ["total"]
+        await tools.ok("step", mode="over")  # order.customer.city = ... : top-level values do not change
+        stepped = await tools.ok("step", mode="over")  # order.items.remove("jam")
+        assert stepped["cycle"] == 4
+        assert stepped["changes"]["summary"]["modified"] == 0  # the order object's repr is unchanged
+
+        for _ in range(2):  # prices["tea"] = 4.25; del prices["jam"]
+            stepped = await tools.ok("step", mode="over")
+        modified = {m["path"]: m for m in stepped["changes"]["modified"]}
+        assert modified["prices"]["oldValue"] == "{'tea': 4.25, 'jam': 4.0}"
+        assert modified["prices"]["newValue"] == "{'tea': 4.25}"
+
+        same = (await tools.ok("snapshot_diff", snapshot_id_1="@t-1", snapshot_id_2="@t0"))["diff"]
+        assert same["modified"] == stepped["changes"]["modified"] and same["summary"] == stepped["changes"]["summary"]
+        whole = (await tools.ok("snapshot_diff", snapshot_id_1="@c1", snapshot_id_2="@t0"))["diff"]
+        assert {a["path"] for a in whole["added"]} == {"total"}
+        assert (await tools.ok("snapshot_list"))["stops"] == {"first": 1, "last": stepped["cycle"]}
+
+        inside = await tools.ok("step", mode="in")  # into apply_discount's call two lines down
+        inside = await tools.ok("continue", to=at("inside"))
+        assert inside["location"]["function"] == "apply_discount"
+        assert "frameChanged" in inside["changes"] and "added" not in inside["changes"]
+
+        message = await tools.error("snapshot_diff", "SNAPSHOT_NOT_FOUND", snapshot_id_1="@c0", snapshot_id_2="@t0")
+        assert message.startswith(NOT_FOUND.format("@c0"))
+
+
+async def test_set_variable_shows_in_the_next_snapshot_not_in_the_stop_one():
+    async with stdio_tools() as tools:
+        await start_at_start(tools)
+        await tools.ok("set-variable", name="count", value="41")
+        after = (await tools.ok("snapshot_create"))["snapshot"]
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1="@t0", snapshot_id_2=after["id"]))["diff"]
+        assert diff["modified"] == [{"name": "count", "path": "count", "type": "int", "oldValue": "0", "newValue": "41"}]
+        ctx = await tools.ok("context")
+        assert {v["name"]: v["value"] for v in ctx["scopes"][0]["variables"]}["count"] == "41"
+
+
+async def test_cycles_in_the_object_graph_end_the_expansion():
+    async with stdio_tools() as tools:
+        await start_at_start(tools)
+        made = (await tools.ok("snapshot_create", depth=4))["snapshot"]
+        data = json.loads((await tools.ok("snapshot_export", snapshot_id=made["id"]))["data"])
+        order = next(n for n in data["root"]["children"] if n["id"] == "order")
+        parent = next(n for n in order["children"] if n["id"] == "order.parent")
+        assert parent["flags"] == ["cycle"] and parent["children"] == []
+        customer = next(n for n in order["children"] if n["id"] == "order.customer")
+        assert {c["id"] for c in customer["children"]} == {"order.customer.city", "order.customer.name"}
+
+
+async def test_pact_format_reports_ids_fields_and_moves():
+    async with stdio_tools() as tools:
+        await start_at_start(tools)
+        before = (await tools.ok("snapshot_create", depth=2))["snapshot"]["id"]
+        await tools.ok("continue", to=at("changed"))
+        after = (await tools.ok("snapshot_create", depth=2))["snapshot"]["id"]
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1=before, snapshot_id_2=after, format="pact"))["diff"]
+        assert set(diff) <= {"added", "removed", "changed", "moved"}
+        assert diff["added"] == ["note", "total"]
+        assert set(diff["removed"]) == {'prices["jam"]', "order.items[3]"}
+        changed = {c["id"]: c["fields"] for c in diff["changed"]}
+        assert changed["order.customer.city"] == ["value"]
+        assert changed["count"] == ["type", "value"]
+        assert changed["order.customer"] == ["children"]
+        ids = [c["id"] for c in diff["changed"]]
+        assert ids.index("order") < ids.index("order.customer") < ids.index("order.customer.city")
+        assert {"from": "order.items[2]", "to": "order.items[1]"} in diff["moved"]  # 'bread' moved up a place
+
+
+async def test_export_import_baseline_from_an_earlier_run(tmp_path):
+    baseline = tmp_path / "baseline.json"
+    async with stdio_tools() as tools:
+        await start_at_start(tools, ["Warsaw"])
+        made = (await tools.ok("snapshot_create", label="warsaw", depth=2))["snapshot"]
+        exported = await tools.ok("snapshot_export", snapshot_id=made["id"], path=str(baseline))
+        assert exported["snapshotId"] == made["id"] and baseline.read_text() == exported["data"]
+        again = await tools.ok("snapshot_export", snapshot_id=made["id"])
+        assert again["data"] == exported["data"]  # byte-stable, and exporting changed nothing
+        document = json.loads(exported["data"])
+        assert document["spec_version"] == "PACT/0.1.0" and document["cycle"] == 1
+        assert exported["data"] == json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+        await tools.ok("stop")
+        await tools.error("snapshot_list", "NO_SESSION")
+        await start_at_start(tools, ["Lisbon"])
+        assert (await tools.ok("snapshot_list"))["count"] == 0  # snapshots went with the old session
+
+        imported = (await tools.ok("snapshot_import", path=str(baseline)))["snapshot"]
+        assert imported["id"] != made["id"]
+        assert {k: v for k, v in imported.items() if k != "id"} == {k: v for k, v in made.items() if k != "id"}
+        assert (await tools.ok("snapshot_export", snapshot_id=imported["id"]))["data"] == exported["data"]
+        live = (await tools.ok("snapshot_create", depth=2))["snapshot"]["id"]
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1=imported["id"], snapshot_id_2=live))["diff"]
+        # objects sit at other addresses in another run; only what the argument changed differs
+        assert {m["path"] for m in diff["modified"]} == {"city", "order.customer.city"}
+
+        tampered = exported["data"].replace("'Warsaw'", "'Berlin'")
+        message = await tools.error("snapshot_import", "INVALID_ARGUMENT", data=tampered)
+        assert "hash" in message
+        await tools.error("snapshot_import", "INVALID_ARGUMENT", data="{not json")
+        await tools.error("snapshot_import", "INVALID_ARGUMENT", data="[]")
+        await tools.error("snapshot_import", "INVALID_ARGUMENT")
+        await tools.error("snapshot_import", "FILE_NOT_FOUND", path=str(tmp_path / "missing.json"))
+        assert (await tools.ok("snapshot_list"))["count"] == 2  # nothing partial was added
+
+
+async def test_restart_keeps_saved_snapshots_and_starts_new_stops():
+    async with stdio_tools() as tools:
+        await start_at_start(tools)
+        made = (await tools.ok("snapshot_create", label="before-fix"))["snapshot"]
+        await tools.ok("step", mode="over")
+        ctx = await tools.ok("restart")
+        assert ctx["cycle"] == 1 and "changes" not in ctx
+        assert [s["id"] for s in (await tools.ok("snapshot_list"))["snapshots"]] == [made["id"]]
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1=made["id"], snapshot_id_2="@t0"))["diff"]
+        assert diff["summary"]["added"] == diff["summary"]["removed"] == diff["summary"]["modified"] == 0
+
+
+async def test_soft_limit_warns_at_one_hundred():
+    async with stdio_tools() as tools:
+        await start_at_start(tools)
+        for number in range(1, 101):
+            made = await tools.ok("snapshot_create")
+            assert ("warning" in made) == (number == 100), number
+        assert made["warning"] == "Snapshot count (100) has reached the soft limit. Consider deleting old snapshots."
+        assert (await tools.ok("snapshot_list"))["count"] == 100

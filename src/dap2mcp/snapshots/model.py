@@ -155,8 +155,8 @@ def format_timestamp(moment: datetime) -> str:
 
 def format_delta(seconds: float) -> str:
     """`HH:MM:SS.fff`, with a leading minus when the second snapshot is the older one."""
-    sign = "-" if seconds < 0 else ""
     millis = round(abs(seconds) * 1000)
+    sign = "-" if seconds < 0 and millis else ""
     hours, millis = divmod(millis, 3_600_000)
     minutes, millis = divmod(millis, 60_000)
     secs, millis = divmod(millis, 1000)

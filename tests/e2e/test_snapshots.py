@@ -246,3 +246,32 @@ async def test_soft_limit_warns_at_one_hundred():
             assert ("warning" in made) == (number == 100), number
         assert made["warning"] == "Snapshot count (100) has reached the soft limit. Consider deleting old snapshots."
         assert (await tools.ok("snapshot_list"))["count"] == 100
+
+
+async def test_a_stop_nobody_looked_at_is_recorded_too():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+        assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
+        await tools.ok("breakpoint", file=str(SPIN), line=marker(SPIN, "tick"))
+        for _ in range(100):  # the breakpoint is hit while no call waits for it
+            if (await tools.ok("snapshot_list")).get("stops", {}).get("last") == 2:
+                break
+        ctx = await tools.ok("continue")
+        assert ctx["cycle"] == 3 and ctx["changes"]["since"] == 2
+        unseen = (await tools.ok("snapshot_diff", snapshot_id_1="@c2", snapshot_id_2="@c2"))["diff"]
+        assert unseen["summary"]["unchanged"] == 1  # `n`, the one local of tick()
+        step = (await tools.ok("snapshot_diff", snapshot_id_1="@c2", snapshot_id_2="@t0"))["diff"]
+        assert [m["path"] for m in step["modified"]] == ["n"]
+
+
+async def test_big_values_and_containers_stay_bounded():
+    deep = PROGRAMS / "deep.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(deep), breakpoints=[{"file": str(deep), "line": marker(deep, "deep")}])
+        made = (await tools.ok("snapshot_create", depth=1))["snapshot"]
+        nodes = {n["id"]: n for n in json.loads((await tools.ok("snapshot_export", snapshot_id=made["id"]))["data"])
+                 ["root"]["children"]}
+        assert len(nodes["long_text"]["value"]) == 1000 and nodes["long_text"]["flags"] == ["valueTruncated"]
+        assert len(nodes["many"]["children"]) == 500
+        assert nodes["many"]["flags"] == ["truncated"]  # debugpy lists 500 items at most and says so
+        assert nodes["many"]["children"][0]["id"] == 'many["key0"]'

@@ -97,11 +97,12 @@ def copy_spec(spec: dict[str, Entry]) -> dict[str, Entry]:
 
 @st.composite
 def mutated(draw: st.DrawFn, spec: dict[str, Entry]) -> dict[str, Entry]:
-    """`spec` after 1-4 edits: change a value, type or flags, add, remove, rename, or shift a list."""
+    """`spec` after 1-4 edits: change a value, type or flags, add, remove, rename, reassign (`b = a; a = …`),
+    or shift a list."""
     spec = copy_spec(spec)
     for _ in range(draw(st.integers(1, 4))):
         every = list(paths(spec))
-        op = draw(st.sampled_from(("value", "type", "flags", "add", "remove", "rename", "shift")))
+        op = draw(st.sampled_from(("value", "type", "flags", "add", "remove", "rename", "reassign", "shift")))
         if op == "add" or not every:
             siblings = holder(spec, draw(st.sampled_from([(), *every])))
             free = [n for n in NAMES if n not in siblings]
@@ -119,10 +120,12 @@ def mutated(draw: st.DrawFn, spec: dict[str, Entry]) -> dict[str, Entry]:
             siblings[name] = (type_, value, kids, draw(FLAGS))
         elif op == "remove":
             del siblings[name]
-        elif op == "rename":
+        elif op in ("rename", "reassign"):
             free = [n for n in NAMES if n not in siblings]
             if free:
                 siblings[draw(st.sampled_from(free))] = siblings.pop(name)
+                if op == "reassign":
+                    siblings[name] = draw(entries(2, 2))
         else:  # delete a list element and shift the later ones down, as `del xs[i]` does
             indices = sorted(int(n) for n in siblings if n.isdigit())
             if indices:

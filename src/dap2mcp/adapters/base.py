@@ -49,6 +49,8 @@ class AdapterProfile:
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
     hidden_variables: frozenset[str] = frozenset()
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
+    cut_markers: frozenset[str] = frozenset()
+    """Names of the child an adapter appends where it stopped listing a container's items."""
 
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError

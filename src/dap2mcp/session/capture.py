@@ -78,7 +78,7 @@ def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) 
 
 
 async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
-                  limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:
+                  limits: CaptureLimits, cut_markers: frozenset[str] = frozenset()) -> tuple[tuple[Node, ...], bool]:
     """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated)."""
     budget = limits.nodes
     level = [_Pending(child_path("", str(v.get("name", ""))), v, ()) for v in top[:budget]]
@@ -105,6 +105,9 @@ async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden
                 item.flags.add("unreadable")
                 continue
             kept = visible(raw, hidden)
+            if cut_markers and any(str(v.get("name", "")) in cut_markers for v in kept):
+                kept = visible(kept, cut_markers)
+                item.flags.add("truncated")
             if len(kept) > limits.children:
                 kept = kept[: limits.children]
                 item.flags.add("truncated")

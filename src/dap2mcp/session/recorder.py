@@ -27,10 +27,11 @@ CHANGES_SHOWN = 20
 class StopRecorder:
     def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
                  limits: Limits, carried: list[Snapshot] | None = None,
-                 capture_limits: CaptureLimits | None = None) -> None:
+                 capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset()) -> None:
         self._requester = requester
         self._capabilities = capabilities
         self._hidden = hidden
+        self._cut_markers = cut_markers
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
@@ -111,7 +112,7 @@ class StopRecorder:
         per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
         top = merge_scopes(list(per_scope), self._hidden)
         roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
-                                         limits=self.capture_limits)
+                                         limits=self.capture_limits, cut_markers=self._cut_markers)
         snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
                                  frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
                                  roots=roots, truncated=truncated)

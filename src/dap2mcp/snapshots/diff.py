@@ -65,16 +65,14 @@ def moves(delta: Delta) -> list[dict[str, str]]:
     target_by_hash = {n.hash: n for n in targets}
     target_counts = Counter(n.hash for n in targets)
     found: list[dict[str, str]] = []
-    inside: list[str] = []
     for node in sources:
         if source_counts[node.hash] != 1 or target_counts[node.hash] != 1:
             continue
         target = target_by_hash[node.hash]
-        if target.id == node.id or any(_within(node.id, outer) for outer in inside):
-            continue
-        found.append({"from": node.id, "to": target.id})
-        inside.append(node.id)
-    return found
+        if target.id != node.id:
+            found.append({"from": node.id, "to": target.id})
+    # removed nodes come before changed ones in `sources`, so an outer move may be found after its inner ones
+    return [m for m in found if not any(_within(m["from"], outer["from"]) for outer in found)]
 
 
 def _within(path: str, outer: str) -> bool:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from test_snapshot_model import T0, Entry, header, make, pairs, specs, v
 
 from dap2mcp.snapshots.diff import compare, pact, variables
-from dap2mcp.snapshots.model import HEADER_FIELDS, Snapshot
+from dap2mcp.snapshots.model import HEADER_FIELDS, Node, Snapshot, comparable
 
 SEED_OLD = {
     "retryCount": v("System.Int32", "2"),
@@ -169,9 +169,17 @@ def test_moved_is_outermost_only_when_the_old_path_is_reused() -> None:
     assert out["moved"] == [{"from": "state", "to": "archive"}]
 
 
+def test_a_changed_memory_address_alone_is_not_a_change() -> None:
+    old = {"o": v("Foo", "<Foo object at 0x7f3a5c2e1d90>", {"x": v("int", "1")})}
+    assert diff(old, {"o": v("Foo", "<Foo object at 0x7f00aaaabbbb>", {"x": v("int", "1")})}) == {
+        "added": [], "removed": [], "changed": []}
+    assert diff(old, {"o": v("Foo", "<Foo object at 0x7f00aaaabbbb>", {"x": v("int", "2")})})["changed"] == [
+        {"id": "o", "fields": ["children"]}, {"id": "o.x", "fields": ["value"]}]
+
+
 def test_equal_content_in_two_places_is_not_a_move() -> None:
-    out = diff({"a": v("int", "7")}, {"b": v("int", "7"), "c": v("int", "7")})
-    assert "moved" not in out
+    assert "moved" not in diff({"a": v("int", "7")}, {"b": v("int", "7"), "c": v("int", "7")})
+    assert "moved" not in diff({"a": v("int", "7"), "b": v("int", "7")}, {"c": v("int", "7")})
 
 
 @pytest.mark.parametrize(("thread_a", "thread_b", "mismatch"), [(1, 1, False), (1, 2, True), (None, None, False),
@@ -215,7 +223,7 @@ def test_diff_of_a_tree_with_itself_is_empty(spec: dict[str, Entry]) -> None:
                                                  "unchanged": len(a.nodes)}
 
 
-def children_key(node: Any) -> list[tuple[str, str]]:
+def children_key(node: Node) -> list[tuple[str, str]]:
     return [(c.id, c.hash) for c in node.children]
 
 
@@ -238,7 +246,7 @@ def check_explains(a: Snapshot, b: Snapshot) -> None:
             continue
         fields = changed[node_id]
         assert fields, node_id
-        differing = [f for f in HEADER_FIELDS if getattr(before, f) != getattr(after, f)]
+        differing = [f for f, x, y in zip(HEADER_FIELDS, header(before), header(after), strict=True) if x != y]
         if children_key(before) != children_key(after):
             differing.append("children")
         assert fields == differing, node_id
@@ -248,14 +256,15 @@ def check_explains(a: Snapshot, b: Snapshot) -> None:
     assert list(changed) == [i for i in new if i in changed]
 
     # moves: same content, left one path for another, outermost only
-    for move in out.get("moved", []):
+    moved = out.get("moved", [])
+    assert len({m["from"] for m in moved}) == len(moved) and len({m["to"] for m in moved}) == len(moved)
+    for move in moved:
         assert move["from"] in old and move["to"] in new and move["from"] != move["to"]
         assert old[move["from"]].hash == new[move["to"]].hash
         assert move["from"] in removed or move["from"] in changed
         assert move["to"] in added or move["to"] in changed
-        for other in out["moved"]:
-            assert not move["from"].startswith(other["from"] + ".") and not move["from"].startswith(
-                other["from"] + "["), (move, other)
+        for other in moved:
+            assert not move["from"].startswith((other["from"] + ".", other["from"] + "[")), (move, other)
 
     # seed 000's shape: replaying it on a's variables gives b's, and the counts add up
     seed = variables(a, b, delta)
@@ -269,7 +278,8 @@ def check_explains(a: Snapshot, b: Snapshot) -> None:
         name, type_, value = state[entry["path"]]
         assert value == entry["oldValue"] and type_ == entry.get("oldType", entry["type"])
         state[entry["path"]] = (entry["name"], entry["type"], entry["newValue"])
-    assert state == {i: (n.name, n.type, n.value) for i, n in new.items()}
+    assert {i: (name, type_, comparable(value)) for i, (name, type_, value) in state.items()} == {
+        i: (n.name, n.type, comparable(n.value)) for i, n in new.items()}
     summary = seed["summary"]
     assert summary["modified"] == sum(1 for f in changed.values() if set(f) - {"children"})
     assert summary["removed"] + summary["modified"] + summary["unchanged"] == len(old)

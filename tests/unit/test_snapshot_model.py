@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 
 from dap2mcp.errors import DebugError, ErrorCode
 from dap2mcp.snapshots import store as store_module
-from dap2mcp.snapshots.model import Node, Snapshot, child_path, format_delta, roots_in_order, sibling_key
+from dap2mcp.snapshots.model import (
+    Node,
+    Snapshot,
+    child_path,
+    comparable,
+    format_delta,
+    roots_in_order,
+    sibling_key,
+)
 from dap2mcp.snapshots.store import SnapshotStore
 
 # -- building trees from specs -------------------------------------------------------------------
@@ -53,7 +61,8 @@ def make(spec: dict[str, Entry], *, rng: random.Random | None = None, **meta: An
 
 
 def header(node: Node) -> tuple[str, str, str, tuple[str, ...]]:
-    return (node.name, node.type, node.value, node.flags)
+    """The header fields as the diff compares them (memory addresses masked)."""
+    return (node.name, node.type, comparable(node.value), node.flags)
 
 
 # -- hypothesis strategies -----------------------------------------------------------------------
@@ -61,7 +70,9 @@ def header(node: Node) -> tuple[str, str, str, tuple[str, ...]]:
 NAMES = ("a", "b", "total", "x_1", "é", "a b", "0", "1", "2", "10", "'k'", "'a b'", '"q"')
 """Identifiers, non-identifiers, digit names and quoted names; every one gives a distinct child id."""
 TYPES = ("int", "str", "list", "dict", "Order")
-VALUES = st.one_of(st.sampled_from(("0", "1", "2", "'x'", "None", "[…]", "ünï", "")), st.text(max_size=3))
+ADDRESSED = ("<Foo object at 0x7f3a5c2e1d90>", "<Foo object at 0x7f3a5c2e1da0>", "<Bar object at 0x7f3a5c2e1d90>")
+"""Values that differ only by a memory address compare equal (`comparable`)."""
+VALUES = st.one_of(st.sampled_from(("0", "1", "2", "'x'", "None", "[…]", "ünï", "", *ADDRESSED)), st.text(max_size=3))
 FLAGS = st.lists(st.sampled_from(("cycle", "truncated")), max_size=2).map(tuple)
 
 
@@ -218,6 +229,25 @@ def test_hash_covers_type_value_flags_and_children(other: Node) -> None:
     assert Node.build("", "a", "Point", "P", [Node.build("a", "x", "int", "1")]).hash != other.hash
 
 
+@pytest.mark.parametrize(("value", "masked"), [
+    ("<Foo object at 0x7f3a5c2e1d90>", "<Foo object at 0x…>"),
+    ("<function main at 0x7f3a5c2e1d90>", "<function main at 0x…>"),
+    ("[<A object at 0x7f01>, <B object at 0x7f02>]", "[<A object at 0x…>, <B object at 0x…>]"),
+    ("(*main.T)(0xc000012345)", "(*main.T)(0xc000012345)"),  # a pointer's value is the state itself
+    ("0x00005555555592a0", "0x00005555555592a0"),
+    ("<Foo at 0x1f>", "<Foo at 0x1f>"),  # too short to be an address
+    ("plain", "plain"),
+])
+def test_comparable_masks_memory_addresses(value: str, masked: str) -> None:
+    assert comparable(value) == masked
+
+
+def test_hash_ignores_memory_addresses_but_not_the_rest_of_the_value() -> None:
+    a = Node.build("", "o", "Foo", "<Foo object at 0x7f3a5c2e1d90>")
+    assert a.hash == Node.build("", "o", "Foo", "<Foo object at 0x7f00aaaabbbb>").hash
+    assert a.hash != Node.build("", "o", "Foo", "<Bar object at 0x7f3a5c2e1d90>").hash
+
+
 def test_snapshot_nodes_are_flat_in_canonical_preorder_and_metadata_matches() -> None:
     snap = make({"z": v("int", "1"), "a": v("A", "{…}", {"k": v("int", "2"), "1": v("int", "3")})},
                 id="snap-1", label="before", thread_id=None, frame_index=2, function_name="f", depth=4, cycle=9)
@@ -226,6 +256,14 @@ def test_snapshot_nodes_are_flat_in_canonical_preorder_and_metadata_matches() ->
     assert snap.metadata() == {"id": "snap-1", "label": "before", "timestamp": "2024-05-17T10:30:00.250+00:00",
                                "threadId": None, "frameIndex": 2, "functionName": "f", "variableCount": 4,
                                "depth": 4, "cycle": 9}
+
+
+def test_a_duplicated_id_keeps_the_first_node_in_canonical_order() -> None:
+    # a top-level name is its own path, so the root "a.b" and the child "b" of root "a" share an id
+    snap = make({"a.b": v("int", "1"), "a": v("A", "{…}", {"b": v("int", "2")})})
+    assert [n.id for n in snap.roots] == ["a", "a.b"]
+    assert snap.nodes["a.b"].value == "2"
+    assert snap.variable_count == 2
 
 
 @pytest.mark.parametrize(("seconds", "text"), [

@@ -20,16 +20,18 @@ SPEC_VERSION = "PACT/0.1.0"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _INDEX = re.compile(r"^\[?(-?\d+)\]?$")
 _QUOTED = re.compile(r"""^(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")$""")
-_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_OBJECT_ADDRESS = re.compile(r"(?<= at )0x[0-9a-fA-F]{4,}(?=>)")
 
 
 def comparable(value: str) -> str:
-    """A value as compared: memory addresses differ from run to run, so they are masked.
+    """A value as compared: the address in an object's description (`<Order object at 0x7f…>`)
+    differs from run to run, so it is masked.
 
     Without this every object in a baseline from an earlier run would show as modified; an
-    object replaced by another still shows through its children at depth 1 and more.
+    object replaced by another still shows through its children at depth 1 and more. Values that
+    are addresses (a C or Go pointer) are compared as they are: a pointer that moved is a change.
     """
-    return _ADDRESS.sub("0x…", value) if "0x" in value else value
+    return _OBJECT_ADDRESS.sub("0x…", value) if " at 0x" in value else value
 
 
 def child_path(parent: str, name: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import DebugError
+from ..errors import DebugError, ErrorCode
 from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
 
 Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
@@ -28,7 +28,8 @@ class CaptureLimits:
     children: int = 1000
     """Children kept per variable; the rest are cut and the node flagged `truncated`."""
     nodes: int = 200_000
-    concurrency: int = 64
+    concurrency: int = 16
+    """Requests in flight. debugpy answers them one at a time, so more only queue (and time out) there."""
 
 
 @dataclass
@@ -126,7 +127,9 @@ async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> li
     async with gate:
         try:
             return await fetch(reference)
-        except DebugError:
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter fails the capture, loudly
+                raise
             return None
 
 

@@ -72,11 +72,13 @@ def moves(delta: Delta) -> list[dict[str, str]]:
         if target.id != node.id:
             found.append({"from": node.id, "to": target.id})
     # removed nodes come before changed ones in `sources`, so an outer move may be found after its inner ones
-    return [m for m in found if not any(_within(m["from"], outer["from"]) for outer in found)]
+    moved_from = {m["from"] for m in found}
+    return [m for m in found if not any(outer in moved_from for outer in _ancestors(m["from"]))]
 
 
-def _within(path: str, outer: str) -> bool:
-    return path.startswith(outer) and path[len(outer):len(outer) + 1] in (".", "[")
+def _ancestors(path: str) -> list[str]:
+    """The paths above `path` (`a.b[2]` → `a`, `a.b`); a cut inside a quoted key names nothing real."""
+    return [path[:i] for i, char in enumerate(path) if i and char in ".["]
 
 
 def pact(delta: Delta, *, limit: int | None = None) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 Mode = Literal["source", "binary", "attach"]
@@ -49,8 +50,13 @@ class AdapterProfile:
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
     hidden_variables: frozenset[str] = frozenset()
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
+    capture_helper: str | None = None
+    """A module in this package that the debuggee can run (via `evaluate`) to expand variables in one reply."""
     cut_markers: frozenset[str] = frozenset()
     """Names of the child an adapter appends where it stopped listing a container's items."""
+
+    def helper_source(self) -> str | None:
+        return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None
 
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError

@@ -75,5 +75,6 @@ DEBUGPY = DebugpyProfile(
     start_failure_markers=("Attach to PID failed",),
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),
-    cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
+    cut_markers=frozenset({"Unable to handle:"}),
+    capture_helper="_pydevd_capture.py",  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
 )

@@ -8,6 +8,7 @@ of one per container. Cycles stop where a child refers back to an ancestor.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ class CaptureLimits:
     nodes: int = 200_000
     concurrency: int = 16
     """Requests in flight. debugpy answers them one at a time, so more only queue (and time out) there."""
+    one_request: bool = True
+    """Expand in the debuggee with the adapter's helper, where it has one, instead of request by request."""
 
 
 @dataclass
@@ -141,6 +144,27 @@ def _build(parent: str, item: _Pending, limits: CaptureLimits) -> Node:
         flags.add("valueTruncated")
     children = [_build(item.path, c, limits) for c in item.children]
     return Node.build(parent, str(item.raw.get("name", "")), str(item.raw.get("type") or ""), value, children, flags)
+
+
+def one_request_expression(source: str, names: list[str], depth: int, limits: CaptureLimits) -> str:
+    """An expression that runs a helper module's `capture` on the frame's locals, evaluated in the frame."""
+    call = f'ns["capture"](loc, {names!r}, {depth}, {limits.children}, {limits.nodes})'
+    return f"(lambda ns, loc: (exec({source!r}, ns), {call})[1])({{}}, locals())"
+
+
+def prefetched(reply: str, top: list[dict[str, Any]], fallback: Fetch) -> tuple[list[dict[str, Any]], Fetch]:
+    """The helper's reply as `variables` replies: top-level references swapped for the helper's own."""
+    data = json.loads(reply)
+    roots: dict[str, int] = data["roots"]
+    children = {int(ref): list(kids) for ref, kids in data["children"].items()}
+    swapped = [{**v, "variablesReference": roots.get(str(v.get("name")), v.get("variablesReference"))} for v in top]
+
+    async def fetch(reference: int) -> list[dict[str, Any]]:
+        if reference in children:
+            return children[reference]
+        return await fallback(reference)
+
+    return swapped, fetch
 
 
 def make_snapshot(*, snapshot_id: str, label: str, thread_id: int | None, frame_index: int, function_name: str,

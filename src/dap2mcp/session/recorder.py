@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -16,22 +17,36 @@ from ..errors import DebugError, ErrorCode
 from ..snapshots import diff
 from ..snapshots.model import Snapshot
 from ..snapshots.store import SnapshotStore, new_id
-from .capture import CaptureLimits, capture, make_snapshot, merge_scopes, snapshot_scopes
+from .capture import (
+    CaptureLimits,
+    Fetch,
+    capture,
+    make_snapshot,
+    merge_scopes,
+    one_request_expression,
+    prefetched,
+    snapshot_scopes,
+)
 from .inspect import FrameView, Limits, Requester, fetch_view, to_frame
 from .models import Changes
 
+log = logging.getLogger(__name__)
+
 DEFAULT_FRAMES = 20
+ONE_REQUEST_TIMEOUT = 60.0
 CHANGES_SHOWN = 20
 
 
 class StopRecorder:
     def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
                  limits: Limits, carried: list[Snapshot] | None = None,
-                 capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset()) -> None:
+                 capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
+                 helper: str | None = None) -> None:
         self._requester = requester
         self._capabilities = capabilities
         self._hidden = hidden
         self._cut_markers = cut_markers
+        self._helper = helper
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
@@ -111,12 +126,33 @@ class StopRecorder:
         scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
         per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
         top = merge_scopes(list(per_scope), self._hidden)
-        roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
+        fetch = self._fetch
+        if depth > 0 and self._helper and self.capture_limits.one_request:
+            top, fetch = await self._in_one_request(frame.id, top, depth)
+        roots, truncated = await capture(fetch, top, depth=depth, hidden=self._hidden,
                                          limits=self.capture_limits, cut_markers=self._cut_markers)
         snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
                                  frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
                                  roots=roots, truncated=truncated)
         return snapshot, self.store.save(snapshot)
+
+    async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],
+                              depth: int) -> tuple[list[dict[str, Any]], Fetch]:
+        """Let the debuggee expand everything at once; request by request if the helper cannot run."""
+        names = [str(v.get("name", "")) for v in top if v.get("variablesReference")]
+        expression = one_request_expression(self._helper or "", names, depth, self.capture_limits)
+        try:
+            body = await self._requester.request("evaluate", {
+                "expression": expression, "frameId": frame_id, "context": "clipboard", "format": {"rawString": True},
+            }, timeout=ONE_REQUEST_TIMEOUT)
+            return prefetched(str(body.get("result", "")), top, self._fetch)
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            log.info("capture helper failed, expanding request by request: %s", exc.message)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.info("capture helper gave an unusable reply, expanding request by request: %r", exc)
+        return top, self._fetch
 
     async def _fetch(self, reference: int) -> list[dict[str, Any]]:
         body = await self._requester.request("variables", {"variablesReference": reference})

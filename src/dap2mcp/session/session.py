@@ -57,7 +57,8 @@ class DebugSession:
         self._closing: asyncio.Task[None] | None = None
         self._known_frames: set[int] = set()  # frame ids handed out since the last stop
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
-                                     carried=snapshots, cut_markers=profile.cut_markers)
+                                     carried=snapshots, cut_markers=profile.cut_markers,
+                                     helper=profile.helper_source())
 
     # -- state changes, driven by adapter events ---------------------------------------------
 

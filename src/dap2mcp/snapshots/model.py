@@ -40,8 +40,8 @@ def child_path(parent: str, name: str) -> str:
         return name
     if name.startswith("["):
         return parent + name
-    if _INDEX.match(name):
-        return f"{parent}[{name.strip('[]')}]"
+    if index := _INDEX.match(name):
+        return f"{parent}[{int(index.group(1))}]"
     if quoted := _QUOTED.match(name):
         key = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
         return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"

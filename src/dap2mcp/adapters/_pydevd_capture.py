@@ -1,0 +1,79 @@
+"""Runs inside a debugpy debuggee, sent as the text of one `evaluate` request.
+
+debugpy answers `variables` requests one at a time on the stopped thread, so a deep snapshot
+made of hundreds of them is slow however many are in flight. This expands the same variables
+with pydevd's own resolvers and reprs (so names, types and values match its `variables`
+replies) and returns them in one reply, shaped like those replies: children keyed by a
+reference that is the same for the same object, as pydevd's references are.
+
+It must stay importable on its own: it reaches pydevd only inside `capture`.
+"""
+
+import json
+
+FIRST_REFERENCE = 2**31  # above any reference the adapter hands out
+
+
+def capture(namespace, names, depth, max_children, max_nodes):
+    from _pydevd_bundle.pydevd_constants import GENERATED_LEN_ATTR_NAME
+    from _pydevd_bundle.pydevd_resolver import get_var_scope, sorted_attributes_key
+    from _pydevd_bundle.pydevd_safe_repr import SafeRepr
+    from _pydevd_bundle.pydevd_xml import get_type, get_variable_details
+    from pydevd import get_global_debugger
+
+    presentation = get_global_debugger().variable_presentation.get_presentation
+    references = {}
+    alive = []  # holds every object referenced, so no id is reused while this runs
+    children = {}
+    budget = max_nodes
+
+    def reference(value):
+        key = id(value)
+        if key not in references:
+            references[key] = FIRST_REFERENCE + len(references)
+            alive.append(value)
+        return references[key]
+
+    def describe(name, value):
+        type_name, _, _, resolver, shown = get_variable_details(value, to_string=SafeRepr())
+        ref = reference(value) if resolver is not None else 0
+        return {"name": name, "type": type_name, "value": shown, "variablesReference": ref}, value
+
+    def entries(value):
+        _, _, resolver = get_type(value)
+        if resolver is None:
+            return []
+        if hasattr(resolver, "get_contents_debug_adapter_protocol"):
+            listed = resolver.get_contents_debug_adapter_protocol(value, fmt=None)
+        else:
+            items = sorted(resolver.get_dictionary(value).items(), key=lambda item: sorted_attributes_key(item[0]))
+            listed = [(key, child, None) for key, child in items]
+        kept = []
+        for name, child, evaluate_name in listed:
+            scope = get_var_scope(name, child, evaluate_name, False)
+            if (scope and presentation(scope) != "inline") or name == GENERATED_LEN_ATTR_NAME:
+                continue  # pydevd groups these apart or computes them: not the object's own state
+            kept.append((str(name), child))
+            if len(kept) > max_children:
+                break
+        return kept
+
+    roots = {}
+    level = []
+    for name in names:
+        if name in namespace:
+            described, value = describe(name, namespace[name])
+            if described["variablesReference"]:
+                roots[name] = described["variablesReference"]
+                level.append((described["variablesReference"], value))
+    for _ in range(depth):
+        following = []
+        for ref, value in level:
+            if ref in children or budget <= 0:
+                continue
+            described = [describe(name, child) for name, child in entries(value)[:budget]]
+            budget -= len(described)
+            children[ref] = [d for d, _ in described]
+            following.extend((d["variablesReference"], child) for d, child in described if d["variablesReference"])
+        level = following
+    return json.dumps({"roots": roots, "children": children})

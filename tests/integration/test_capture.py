@@ -1,0 +1,55 @@
+"""Capturing snapshots against real debugpy: the one-request helper sees exactly what DAP requests see."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from dap2mcp.adapters import Target
+from dap2mcp.session import Debugger
+
+from conftest import PROGRAMS, marker
+
+SHAPES = PROGRAMS / "shapes.py"
+
+
+async def test_the_capture_helper_matches_request_by_request_in_one_request():
+    debugger = Debugger()
+    try:
+        await debugger.debug(Target(mode="source", path=str(SHAPES)), adapter=None,
+                             breakpoints=[{"file": str(SHAPES), "line": marker(SHAPES, "here")}], timeout=30)
+        session = debugger.session
+        recorder = session.recorder
+        sent: Counter[str] = Counter()
+        request = session.request
+
+        async def counting(command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+            sent[command] += 1
+            return await request(command, arguments, timeout)
+
+        session.request = counting  # type: ignore[method-assign]
+        captured = {}
+        for one_request in (True, False):
+            recorder.capture_limits = dataclasses.replace(recorder.capture_limits, one_request=one_request)
+            sent.clear()
+            snapshot, _ = await debugger.snapshot_create(None, None, 0, 4)
+            captured[one_request] = (snapshot, dict(sent))
+
+        (helped, helped_sent), (plain, plain_sent) = captured[True], captured[False]
+        assert helped_sent.get("evaluate") == 1 and helped_sent.get("variables", 0) <= 2  # the frame's own scope
+        assert plain_sent.get("variables", 0) > 20 and "evaluate" not in plain_sent
+        assert helped.variable_count == plain.variable_count > 1000
+        assert [n.id for n in helped.nodes.values()] == [n.id for n in plain.nodes.values()]
+        assert helped.roots == plain.roots  # names, types, values, flags and hashes, node for node
+
+        nodes = helped.nodes
+        assert nodes["chain.next.next"].flags == ("cycle",)
+        assert nodes["many"].flags == ("truncated",) and len(nodes["many"].children) == 500
+        assert "long_list[98]" in nodes and "long_list.more" in nodes  # pydevd pages long lists by 100
+        assert nodes['keys["a"]'].value == "1" and nodes["point.x"].value == "1"
+        assert {"chain._protected", "chain.kind", "chain.doubled"} <= set(nodes)
+        dunder = [n.id for n in nodes.values() if n.name.startswith("__") and n.name.endswith("__")]
+        assert dunder == []  # pydevd groups them apart ("special variables"): not the object's own state
+    finally:
+        await debugger.close()

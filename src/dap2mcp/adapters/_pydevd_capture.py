@@ -18,10 +18,11 @@ def capture(namespace, names, depth, max_children, max_nodes):
     from _pydevd_bundle.pydevd_constants import GENERATED_LEN_ATTR_NAME
     from _pydevd_bundle.pydevd_resolver import get_var_scope, sorted_attributes_key
     from _pydevd_bundle.pydevd_safe_repr import SafeRepr
-    from _pydevd_bundle.pydevd_xml import get_type, get_variable_details
+    from _pydevd_bundle.pydevd_xml import get_variable_details
     from pydevd import get_global_debugger
 
     presentation = get_global_debugger().variable_presentation.get_presentation
+    to_string = SafeRepr()  # holds only its settings, so one serves every value
     references = {}
     alive = []  # holds every object referenced, so no id is reused while this runs
     children = {}
@@ -35,14 +36,11 @@ def capture(namespace, names, depth, max_children, max_nodes):
         return references[key]
 
     def describe(name, value):
-        type_name, _, _, resolver, shown = get_variable_details(value, to_string=SafeRepr())
+        type_name, _, _, resolver, shown = get_variable_details(value, to_string=to_string)
         ref = reference(value) if resolver is not None else 0
-        return {"name": name, "type": type_name, "value": shown, "variablesReference": ref}, value
+        return {"name": name, "type": type_name, "value": shown, "variablesReference": ref}, (value, resolver)
 
-    def entries(value):
-        _, _, resolver = get_type(value)
-        if resolver is None:
-            return []
+    def entries(value, resolver):
         if hasattr(resolver, "get_contents_debug_adapter_protocol"):
             listed = resolver.get_contents_debug_adapter_protocol(value, fmt=None)
         else:
@@ -62,18 +60,18 @@ def capture(namespace, names, depth, max_children, max_nodes):
     level = []
     for name in names:
         if name in namespace:
-            described, value = describe(name, namespace[name])
+            described, held = describe(name, namespace[name])
             if described["variablesReference"]:
                 roots[name] = described["variablesReference"]
-                level.append((described["variablesReference"], value))
+                level.append((described["variablesReference"], held))
     for _ in range(depth):
         following = []
-        for ref, value in level:
+        for ref, (value, resolver) in level:
             if ref in children or budget <= 0:
                 continue
-            described = [describe(name, child) for name, child in entries(value)[:budget]]
+            described = [describe(name, child) for name, child in entries(value, resolver)[:budget]]
             budget -= len(described)
             children[ref] = [d for d, _ in described]
-            following.extend((d["variablesReference"], child) for d, child in described if d["variablesReference"])
+            following.extend((d["variablesReference"], held) for d, held in described if d["variablesReference"])
         level = following
     return json.dumps({"roots": roots, "children": children})

@@ -37,7 +37,6 @@ class CaptureLimits:
 
 @dataclass
 class _Pending:
-    path: str
     raw: dict[str, Any]
     ancestors: tuple[_Pending, ...]
     children: list[_Pending] = field(default_factory=list)
@@ -82,10 +81,15 @@ def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) 
 
 
 async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
-                  limits: CaptureLimits, cut_markers: frozenset[str] = frozenset()) -> tuple[tuple[Node, ...], bool]:
-    """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated)."""
+                  limits: CaptureLimits, cut_markers: frozenset[str] = frozenset(),
+                  known: dict[int, list[dict[str, Any]]] | None = None) -> tuple[tuple[Node, ...], bool]:
+    """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated).
+
+    `known` holds replies already in hand (from a capture helper), by reference; the rest are fetched.
+    """
+    known = known or {}
     budget = limits.nodes
-    level = [_Pending(child_path("", str(v.get("name", ""))), v, ()) for v in top[:budget]]
+    level = [_Pending(v, ()) for v in top[:budget]]
     truncated = len(top) > budget
     budget -= len(level)
     roots = level
@@ -102,7 +106,9 @@ async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden
         if not expand or budget <= 0:
             truncated = truncated or bool(expand)
             break
-        fetched = await asyncio.gather(*(_children(fetch, gate, item.reference) for item in expand))
+        missing = [item.reference for item in expand if item.reference not in known]
+        replies = dict(zip(missing, await asyncio.gather(*(_children(fetch, gate, ref) for ref in missing)), strict=True))
+        fetched = [known[item.reference] if item.reference in known else replies[item.reference] for item in expand]
         level = []
         for item, raw in zip(expand, fetched, strict=True):
             if raw is None:
@@ -121,7 +127,7 @@ async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden
                 truncated = True
             budget -= len(kept)
             chain = (*item.ancestors, item)
-            item.children = [_Pending(child_path(item.path, str(v.get("name", ""))), v, chain) for v in kept]
+            item.children = [_Pending(v, chain) for v in kept]
             level.extend(item.children)
     return roots_in_order(_build("", item, limits) for item in roots), truncated
 
@@ -137,13 +143,15 @@ async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> li
 
 
 def _build(parent: str, item: _Pending, limits: CaptureLimits) -> Node:
+    name = str(item.raw.get("name", ""))
+    path = child_path(parent, name)
     value = str(item.raw.get("value", ""))
-    flags = set(item.flags)
+    flags = item.flags
     if len(value) > limits.value_chars:
         value = value[: limits.value_chars - 1] + "…"
         flags.add("valueTruncated")
-    children = [_build(item.path, c, limits) for c in item.children]
-    return Node.build(parent, str(item.raw.get("name", "")), str(item.raw.get("type") or ""), value, children, flags)
+    children = [_build(path, c, limits) for c in item.children]
+    return Node.build(parent, name, str(item.raw.get("type") or ""), value, children, flags, path=path)
 
 
 def one_request_expression(source: str, names: list[str], depth: int, limits: CaptureLimits) -> str:
@@ -152,19 +160,13 @@ def one_request_expression(source: str, names: list[str], depth: int, limits: Ca
     return f"(lambda ns, loc: (exec({source!r}, ns), {call})[1])({{}}, locals())"
 
 
-def prefetched(reply: str, top: list[dict[str, Any]], fallback: Fetch) -> tuple[list[dict[str, Any]], Fetch]:
-    """The helper's reply as `variables` replies: top-level references swapped for the helper's own."""
+def prefetched(reply: str, top: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The helper's reply as `variables` replies by reference, and `top` with the helper's references."""
     data = json.loads(reply)
     roots: dict[str, int] = data["roots"]
     children = {int(ref): list(kids) for ref, kids in data["children"].items()}
     swapped = [{**v, "variablesReference": roots.get(str(v.get("name")), v.get("variablesReference"))} for v in top]
-
-    async def fetch(reference: int) -> list[dict[str, Any]]:
-        if reference in children:
-            return children[reference]
-        return await fallback(reference)
-
-    return swapped, fetch
+    return swapped, children
 
 
 def make_snapshot(*, snapshot_id: str, label: str, thread_id: int | None, frame_index: int, function_name: str,

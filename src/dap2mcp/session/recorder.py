@@ -19,7 +19,6 @@ from ..snapshots.model import Snapshot
 from ..snapshots.store import SnapshotStore, new_id
 from .capture import (
     CaptureLimits,
-    Fetch,
     capture,
     make_snapshot,
     merge_scopes,
@@ -126,18 +125,18 @@ class StopRecorder:
         scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
         per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
         top = merge_scopes(list(per_scope), self._hidden)
-        fetch = self._fetch
+        known: dict[int, list[dict[str, Any]]] = {}
         if depth > 0 and self._helper and self.capture_limits.one_request:
-            top, fetch = await self._in_one_request(frame.id, top, depth)
-        roots, truncated = await capture(fetch, top, depth=depth, hidden=self._hidden,
-                                         limits=self.capture_limits, cut_markers=self._cut_markers)
+            top, known = await self._in_one_request(frame.id, top, depth)
+        roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
+                                         limits=self.capture_limits, cut_markers=self._cut_markers, known=known)
         snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
                                  frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
                                  roots=roots, truncated=truncated)
         return snapshot, self.store.save(snapshot)
 
     async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],
-                              depth: int) -> tuple[list[dict[str, Any]], Fetch]:
+                              depth: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
         """Let the debuggee expand everything at once; request by request if the helper cannot run."""
         names = [str(v.get("name", "")) for v in top if v.get("variablesReference")]
         expression = one_request_expression(self._helper or "", names, depth, self.capture_limits)
@@ -145,14 +144,14 @@ class StopRecorder:
             body = await self._requester.request("evaluate", {
                 "expression": expression, "frameId": frame_id, "context": "clipboard", "format": {"rawString": True},
             }, timeout=ONE_REQUEST_TIMEOUT)
-            return prefetched(str(body.get("result", "")), top, self._fetch)
+            return prefetched(str(body.get("result", "")), top)
         except DebugError as exc:
             if exc.code != ErrorCode.ADAPTER_ERROR:
                 raise
             log.info("capture helper failed, expanding request by request: %s", exc.message)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.info("capture helper gave an unusable reply, expanding request by request: %r", exc)
-        return top, self._fetch
+        return top, {}
 
     async def _fetch(self, reference: int) -> list[dict[str, Any]]:
         body = await self._requester.request("variables", {"variablesReference": reference})

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from typing import NamedTuple
 
 SPEC_VERSION = "PACT/0.1.0"
 
@@ -38,13 +39,19 @@ def child_path(parent: str, name: str) -> str:
     """The path of child `name` under `parent`: `a.b`, `a[3]`, `a["key"]`, or just `name` at the top."""
     if not parent:
         return name
+    if name.isascii() and name.isidentifier():
+        return f"{parent}.{name}"
+    if name.isascii() and name.isdigit():
+        return f"{parent}[{int(name)}]"
     if name.startswith("["):
         return parent + name
     if index := _INDEX.match(name):
         return f"{parent}[{int(index.group(1))}]"
-    if quoted := _QUOTED.match(name):
+    if name[:1] in ("'", '"') and (quoted := _QUOTED.match(name)):
         key = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
-        return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+        if '"' in key or "\\" in key or not key.isprintable():
+            return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+        return f'{parent}["{key}"]'  # what json.dumps gives, without its cost on every dict key
     if _IDENTIFIER.match(name):
         return f"{parent}.{name}"
     return f"{parent}[{name}]"
@@ -52,40 +59,41 @@ def child_path(parent: str, name: str) -> str:
 
 def sibling_key(name: str) -> tuple[int, int, str]:
     """Canonical sibling order: indices numerically first, then names; never the adapter's order."""
-    index = _INDEX.match(name)
+    if name.isascii() and name.isdigit():
+        return (0, int(name), name)
+    index = _INDEX.match(name) if name[:1] in ("[", "-") else None
     if index:
         return (0, int(index.group(1)), name)
     return (1, 0, name)
 
 
 def _content_hash(type_: str, value: str, flags: tuple[str, ...], children: tuple[Node, ...]) -> str:
-    """Hash of everything a node holds except its own name, so a value moved elsewhere keeps it."""
-    h = hashlib.blake2b(digest_size=12)
-    for part in (type_, comparable(value), ",".join(flags)):
-        data = part.encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(4, "little"))
-        h.update(data)
-    for child in children:
-        name = child.name.encode("utf-8", "surrogatepass")
-        h.update(len(name).to_bytes(4, "little"))
-        h.update(name)
-        h.update(child.hash.encode())
-    return h.hexdigest()
+    """Hash of everything a node holds except its own name, so a value moved elsewhere keeps it.
+
+    Every part is length-prefixed, so no two different nodes hash the same text.
+    """
+    shown, marks = comparable(value), ",".join(flags)
+    parts = [f"{len(type_)}:{type_}{len(shown)}:{shown}{len(marks)}:{marks}"]
+    parts.extend(f"{len(c.name)}:{c.name}{c.hash}" for c in children)
+    return hashlib.blake2b("".join(parts).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 HEADER_FIELDS = ("name", "type", "value", "flags")
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
-    """One variable. `id` is its path from the frame; `children` are in canonical order."""
+class Node(NamedTuple):
+    """One variable. `id` is its path from the frame; `children` are in canonical order.
+
+    Immutable, and a tuple because a big snapshot builds hundreds of thousands of them.
+    """
 
     id: str
     name: str
     type: str
     value: str
     flags: tuple[str, ...] = ()
-    """`cycle` (refers back to an ancestor, not expanded), `truncated` (children cut at a bound)."""
+    """`cycle` (refers back to an ancestor, not expanded), `truncated` (children cut at a bound),
+    `valueTruncated`, `unreadable` (the adapter could not list the children)."""
     children: tuple[Node, ...] = ()
     hash: str = ""
     size: int = 1
@@ -93,10 +101,11 @@ class Node:
 
     @staticmethod
     def build(parent: str, name: str, type_: str, value: str, children: Iterable[Node] = (),
-              flags: Iterable[str] = ()) -> Node:
+              flags: Iterable[str] = (), *, path: str | None = None) -> Node:
+        """`path`, when given, must be `child_path(parent, name)`; callers that know it save the work."""
         kids = tuple(sorted(children, key=lambda n: sibling_key(n.name)))
-        marks = tuple(sorted(set(flags)))
-        return Node(id=child_path(parent, name), name=name, type=type_, value=value, flags=marks, children=kids,
+        marks = tuple(sorted(set(flags))) if flags else ()
+        return Node(id=path if path is not None else child_path(parent, name), name=name, type=type_, value=value, flags=marks, children=kids,
                     hash=_content_hash(type_, value, marks, kids), size=1 + sum(k.size for k in kids))
 
     def walk(self) -> Iterator[Node]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -253,9 +254,12 @@ async def test_a_stop_nobody_looked_at_is_recorded_too():
         await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
         assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
         await tools.ok("breakpoint", file=str(SPIN), line=marker(SPIN, "tick"))
-        for _ in range(100):  # the breakpoint is hit while no call waits for it
+        for _ in range(200):  # the breakpoint is hit while no call waits for it
             if (await tools.ok("snapshot_list")).get("stops", {}).get("last") == 2:
                 break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the breakpoint's stop was never recorded")
         ctx = await tools.ok("continue")
         assert ctx["cycle"] == 3 and ctx["changes"]["since"] == 2
         unseen = (await tools.ok("snapshot_diff", snapshot_id_1="@c2", snapshot_id_2="@c2"))["diff"]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from test_snapshot_model import T0, Entry, header, make, pairs, specs, v
 
-from dap2mcp.snapshots.diff import compare, pact, variables
+from dap2mcp.snapshots.diff import bounded, compare, pact, variables
 from dap2mcp.snapshots.model import HEADER_FIELDS, Node, Snapshot, comparable
 
 SEED_OLD = {
@@ -169,12 +169,27 @@ def test_moved_is_outermost_only_when_the_old_path_is_reused() -> None:
     assert out["moved"] == [{"from": "state", "to": "archive"}]
 
 
-def test_a_changed_memory_address_alone_is_not_a_change() -> None:
+def test_a_changed_memory_address_alone_is_not_a_change_across_runs() -> None:
     old = {"o": v("Foo", "<Foo object at 0x7f3a5c2e1d90>", {"x": v("int", "1")})}
     assert diff(old, {"o": v("Foo", "<Foo object at 0x7f00aaaabbbb>", {"x": v("int", "1")})}) == {
         "added": [], "removed": [], "changed": []}
     assert diff(old, {"o": v("Foo", "<Foo object at 0x7f00aaaabbbb>", {"x": v("int", "2")})})["changed"] == [
         {"id": "o", "fields": ["children"]}, {"id": "o.x", "fields": ["value"]}]
+
+
+def test_within_one_run_another_object_at_another_address_is_a_change() -> None:
+    old = make({"o": v("Foo", "<Foo object at 0x7f3a5c2e1d90>", {"x": v("int", "1")})}, run="r1")
+    new = make({"o": v("Foo", "<Foo object at 0x7f00aaaabbbb>", {"x": v("int", "1")})}, run="r1", id="snap-b")
+    assert pact(compare(old, new))["changed"] == [{"id": "o", "fields": ["value"]}]
+    assert variables(old, new, compare(old, new))["summary"] == {"added": 0, "removed": 0, "modified": 1,
+                                                                 "unchanged": 1}
+    elsewhere = make({"o": v("Foo", "<Foo object at 0x7f00aaaabbbb>", {"x": v("int", "1")})}, run="r2")
+    assert pact(compare(old, elsewhere))["changed"] == []
+
+
+def test_counters_that_all_went_up_are_not_moves() -> None:
+    out = diff({f"v{i}": v("int", str(i)) for i in range(5)}, {f"v{i}": v("int", str(i + 1)) for i in range(5)})
+    assert "moved" not in out and len(out["changed"]) == 5
 
 
 def test_equal_content_in_two_places_is_not_a_move() -> None:
@@ -200,15 +215,14 @@ def test_limits_cut_lists_and_say_so() -> None:
     old = make({"keep": v("int", "0")})
     new = make({"keep": v("int", "1"), "a": v("int", "1"), "b": v("int", "2"), "c": v("int", "3")})
     delta = compare(old, new)
-    assert pact(delta, limit=2) == {"added": ["a", "b"], "removed": [], "changed": [{"id": "keep", "fields": ["value"]}],
-                                    "truncated": True}
-    assert "truncated" not in pact(delta, limit=3)
-    assert "truncated" not in pact(delta)
-    out = variables(old, new, delta, limit=1)
-    assert out["truncated"] is True
+    assert bounded(pact(delta), 2) == (
+        {"added": ["a", "b"], "removed": [], "changed": [{"id": "keep", "fields": ["value"]}]}, True)
+    assert bounded(pact(delta), 3)[1] is False
+    out, cut = bounded(variables(old, new, delta), 1)
+    assert cut is True
     assert [a["path"] for a in out["added"]] == ["a"]
     assert out["summary"] == {"added": 3, "removed": 0, "modified": 1, "unchanged": 0}
-    assert "truncated" not in variables(old, new, delta, limit=3)
+    assert bounded(variables(old, new, delta), 3)[1] is False
 
 
 # -- properties ----------------------------------------------------------------------------------

@@ -104,6 +104,8 @@ class SnapshotResult(Ok):
 
 class SnapshotDiffResult(Ok):
     diff: dict[str, Any]
+    truncated: Opt[bool] = None
+    """True when a list in `diff` was cut to its first 1000 entries (the summary still counts them all)."""
 
 
 class SnapshotListResult(Ok):

@@ -50,20 +50,22 @@ def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
         """Compare two snapshots and return structured differences (added, removed, modified variables with
         before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`."""
-        return r.ok(r.SnapshotDiffResult(diff=debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, DIFF_ENTRIES)))
+        body, cut = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, DIFF_ENTRIES)
+        return r.ok(r.SnapshotDiffResult(diff=body, truncated=cut or None))
 
     @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
     async def snapshot_list() -> Annotated[CallToolResult, r.SnapshotListResult]:
         """List all snapshots in the current debug session with their metadata, and which stops are kept."""
-        snapshots = [r.SnapshotMeta.of(s) for s in debugger.snapshot_list()]
-        return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=debugger.snapshot_cycles()))
+        saved, stops = await debugger.snapshot_list()
+        snapshots = [r.SnapshotMeta.of(s) for s in saved]
+        return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops))
 
     @tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
     async def snapshot_delete(
         snapshot_id: Annotated[str | None, Field(max_length=200, description="Snapshot to delete. If omitted, deletes all snapshots.")] = None,
     ) -> Annotated[CallToolResult, r.SnapshotDeleteResult]:
         """Delete a specific snapshot by ID, or clear all snapshots if no ID is provided."""
-        deleted, remaining = debugger.snapshot_delete(snapshot_id)
+        deleted, remaining = await debugger.snapshot_delete(snapshot_id)
         return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining))
 
     @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)

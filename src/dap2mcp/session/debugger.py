@@ -6,6 +6,7 @@ Each method returns plain data or a `Context`; the server only parses input and 
 from __future__ import annotations
 
 import asyncio
+import stat
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,7 +14,7 @@ from .. import processes
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
-from ..snapshots.store import new_id
+from ..snapshots.store import SnapshotStore, new_id
 from .breakpoints import Breakpoint, resolve_source_line
 from .models import BreakpointView, Context
 from .session import DebugSession, new_session
@@ -145,6 +146,7 @@ class Debugger:
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        await session.recorder.settle()
         session.recorder.state_changed()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
         result = _value(body.get("result", ""), body, session)
@@ -157,6 +159,7 @@ class Debugger:
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        await session.recorder.settle()
         session.recorder.state_changed()
         caps = session.capabilities
         if any(c in name for c in ".[") and caps.get("supportsSetExpression"):
@@ -218,55 +221,58 @@ class Debugger:
     async def snapshot_create(self, label: str | None, thread_id: int | None, frame_index: int,
                               depth: int) -> tuple[Snapshot, str | None]:
         session = self.session
+        if session.state == "terminated":
+            session.require_paused()  # says how the program ended
         if session.state != "paused" or session.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED,
                              "Cannot create snapshot while process is running. Pause at a breakpoint first.")
         return await session.recorder.create(cycle=session.stop_count, thread_id=session.thread(thread_id),
-                                             frame_index=frame_index, depth=depth, label=label,
-                                             reason=session.stop_info.reason)
+                                             frame_index=frame_index, depth=depth, label=label)
 
-    def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"], limit: int) -> dict[str, Any]:
-        store = self.session.recorder.store
+    async def _snapshots(self) -> SnapshotStore:
+        """The store, once the current stop is recorded: `@t0` is always the stop the program is at."""
+        recorder = self.session.recorder
+        await recorder.settle()
+        return recorder.store
+
+    async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
+                            limit: int) -> tuple[dict[str, Any], bool]:
+        store = await self._snapshots()
         old, new = store.get(ref_a), store.get(ref_b)
         delta = diff.compare(old, new)
-        return diff.pact(delta, limit=limit) if form == "pact" else diff.variables(old, new, delta, limit=limit)
+        body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
+        return diff.bounded(body, limit)
 
-    def snapshot_list(self) -> list[Snapshot]:
-        return list(self.session.recorder.store.saved.values())
+    async def snapshot_list(self) -> tuple[list[Snapshot], dict[str, int] | None]:
+        store = await self._snapshots()
+        return list(store.saved.values()), store.kept()
 
-    def snapshot_cycles(self) -> dict[str, int] | None:
-        stops = self.session.recorder.store.stops
-        return {"first": next(iter(stops)), "last": next(reversed(stops))} if stops else None
-
-    def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
-        return self.session.recorder.store.delete(ref)
+    async def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
+        return (await self._snapshots()).delete(ref)
 
     async def snapshot_export(self, ref: str, path: str | None) -> tuple[str, str]:
-        session = self.session
-        snapshot = session.recorder.store.get(ref)
+        snapshot = (await self._snapshots()).get(ref)
         data = codec.export(snapshot)
         if path is not None:
-            target = Path(session.target.cwd or ".") / Path(path).expanduser()
+            target = self._path(path)
             try:
                 await asyncio.to_thread(target.write_text, data, encoding="utf-8")
             except OSError as exc:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot write {target}: {exc.strerror or exc}") from None
         return snapshot.id, data
 
+    def _path(self, path: str) -> Path:
+        """A user's file path, relative to the program's directory; NUL bytes and the like are refused."""
+        if "\x00" in path:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a path cannot contain NUL characters")
+        return Path(self.session.target.cwd or ".") / Path(path).expanduser()
+
     async def snapshot_import(self, data: str | None, path: str | None) -> tuple[Snapshot, str | None]:
         session = self.session
         if (data is None) == (path is None):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give either data or path")
         if path is not None:
-            source = Path(session.target.cwd or ".") / Path(path).expanduser()
-            try:
-                if source.stat().st_size > codec.MAX_IMPORT_BYTES:
-                    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{source} is larger than a snapshot may be")
-                data = await asyncio.to_thread(source.read_text, encoding="utf-8")
-            except FileNotFoundError:
-                raise DebugError(ErrorCode.FILE_NOT_FOUND, f"no such file: {source}") from None
-            except (OSError, UnicodeDecodeError) as exc:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read {source}: {exc}") from None
+            data = await asyncio.to_thread(_read_bounded, self._path(path), codec.MAX_IMPORT_BYTES)
         store = session.recorder.store
         store.check_room()
         try:
@@ -274,6 +280,23 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+def _read_bounded(source: Path, limit: int) -> str:
+    """A regular file's text, refused past `limit` bytes; devices and pipes are refused, not read forever."""
+    try:
+        if not stat.S_ISREG(source.stat().st_mode):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{source} is not a regular file")
+        with source.open("rb") as handle:
+            raw = handle.read(limit + 1)
+        if len(raw) > limit:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{source} is larger than a snapshot may be "
+                             f"({limit // (1024 * 1024)} MiB)")
+        return raw.decode("utf-8")
+    except FileNotFoundError:
+        raise DebugError(ErrorCode.FILE_NOT_FOUND, f"no such file: {source}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read {source}: {exc}") from None
 
 
 def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:

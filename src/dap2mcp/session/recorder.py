@@ -8,14 +8,13 @@ returned by the execution tool reuses it, so recording costs a step nothing extr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
 from ..snapshots import diff
-from ..snapshots.model import Snapshot
+from ..snapshots.model import Node, Snapshot
 from ..snapshots.store import SnapshotStore, new_id
 from .capture import (
     CaptureLimits,
@@ -26,8 +25,8 @@ from .capture import (
     prefetched,
     snapshot_scopes,
 )
-from .inspect import FrameView, Limits, Requester, fetch_view, to_frame
-from .models import Changes
+from .inspect import FrameView, Limits, Requester, clip, fetch_variables, fetch_view, to_frame
+from .models import Changes, Frame
 
 log = logging.getLogger(__name__)
 
@@ -49,15 +48,18 @@ class StopRecorder:
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
+        self.run = new_id()  # stop and created snapshots of this run compare object addresses exactly
         self._pending: asyncio.Future[FrameView] | None = None
         self._pending_cycle = 0
         self._view_fresh = False
+        self._creating: set[asyncio.Future[Any]] = set()
 
     # -- the stop snapshot -------------------------------------------------------------------
 
     def on_stop(self, cycle: int, thread_id: int | None, reason: str) -> None:
         """Start fetching the stop's view now, before anything can change the program's state."""
         self._pending_cycle = cycle
+        self.store.current_cycle = cycle
         self._view_fresh = True
         if thread_id is None:
             self._pending = None
@@ -75,14 +77,17 @@ class StopRecorder:
         function = view.frames[0].function if view.frames else ""
         self.store.record_stop(make_snapshot(
             snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=0, function_name=function,
-            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True))
+            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run))
         return view
 
     async def settle(self) -> None:
-        """Wait for the current stop's recording, so the program does not move under it."""
-        if self._pending is not None and not self._pending.done():
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._pending)
+        """Wait until nothing is reading the stopped program: its stop recording and any snapshot being made.
+
+        Execution tools call this before the program moves, evaluations before they may change it.
+        """
+        waiting = [t for t in (self._pending, *self._creating) if t is not None and not t.done()]
+        for task in waiting:
+            await _quietly(task)
 
     def state_changed(self) -> None:
         """An evaluation or assignment may have changed variables: the kept view is stale."""
@@ -92,10 +97,7 @@ class StopRecorder:
         """The view fetched at stop `cycle`, if it is still what the program holds."""
         if self._pending is None or cycle != self._pending_cycle or not self._view_fresh:
             return None
-        try:
-            return await asyncio.shield(self._pending)
-        except Exception:  # the context fetch that follows reports the failure properly
-            return None
+        return await _quietly(self._pending)  # on failure the context fetch that follows reports it
 
     def changes(self, cycle: int) -> Changes | None:
         """What changed at top level from the previous stop to stop `cycle`, bounded."""
@@ -105,18 +107,44 @@ class StopRecorder:
         if (old.function_name, old.thread_id) != (new.function_name, new.thread_id):
             return Changes(since=old.cycle, frameChanged=f"the previous stop was in `{old.function_name}` "
                            f"(thread {old.thread_id}); variables of different frames are not compared")
-        body = diff.variables(old, new, diff.compare(old, new), limit=CHANGES_SHOWN)
+        body, cut = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
+        for entry in (*body["added"], *body["removed"], *body["modified"]):
+            for key in ("value", "oldValue", "newValue"):
+                if key in entry:
+                    entry[key] = clip(entry[key], self._limits.value_chars)[0]
         if not (body["added"] or body["removed"] or body["modified"]):
             return Changes(since=old.cycle, summary=body["summary"])
         return Changes(since=old.cycle, summary=body["summary"], added=body["added"], removed=body["removed"],
-                       modified=body["modified"], truncated=body.get("truncated"))
+                       modified=body["modified"], truncated=cut or None)
 
     # -- snapshots on demand -----------------------------------------------------------------
 
-    async def create(self, *, cycle: int, thread_id: int, frame_index: int, depth: int, label: str | None,
-                     reason: str) -> tuple[Snapshot, str | None]:
+    async def create(self, *, cycle: int, thread_id: int, frame_index: int, depth: int,
+                     label: str | None) -> tuple[Snapshot, str | None]:
+        """Capture a frame at `depth`. The program cannot move meanwhile: `settle` waits for this."""
         self.store.check_room()
-        body = await self._requester.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": frame_index + 1})
+        task = asyncio.ensure_future(self._capture(thread_id, frame_index, depth))
+        self._creating.add(task)
+        try:
+            frame, roots, truncated = await task
+        finally:
+            self._creating.discard(task)
+        if cycle != self._pending_cycle:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the program moved on while the snapshot was being taken; "
+                             "nothing was saved")
+        snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
+                                 frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
+                                 roots=roots, truncated=truncated, run=self.run)
+        return snapshot, self.store.save(snapshot)
+
+    async def _capture(self, thread_id: int, frame_index: int, depth: int) -> tuple[Frame, tuple[Node, ...], bool]:
+        try:
+            body = await self._requester.request("stackTrace", {"threadId": thread_id, "startFrame": 0,
+                                                                "levels": frame_index + 1})
+        except DebugError as exc:
+            if exc.code == ErrorCode.ADAPTER_ERROR:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
+            raise
         frames = body.get("stackFrames") or []
         if frame_index >= len(frames):
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
@@ -130,10 +158,7 @@ class StopRecorder:
             top, known = await self._in_one_request(frame.id, top, depth)
         roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
                                          limits=self.capture_limits, cut_markers=self._cut_markers, known=known)
-        snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
-                                 frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
-                                 roots=roots, truncated=truncated)
-        return snapshot, self.store.save(snapshot)
+        return frame, roots, truncated
 
     async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],
                               depth: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
@@ -154,10 +179,24 @@ class StopRecorder:
         return top, {}
 
     async def _fetch(self, reference: int) -> list[dict[str, Any]]:
-        body = await self._requester.request("variables", {"variablesReference": reference})
-        return list(body.get("variables") or [])
+        return await fetch_variables(self._requester, reference)
 
     def cancel(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
+
+
+async def _quietly(task: asyncio.Future[Any]) -> Any:
+    """The task's result, or None if it failed or was cancelled (the session closing under it).
+
+    Only the task's own cancellation is swallowed: if the caller is being cancelled, that goes on.
+    """
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if task.cancelled():
+            return None
+        raise
+    except Exception:
+        return None
 

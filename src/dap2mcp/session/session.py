@@ -323,37 +323,46 @@ class DebugSession:
 
     async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
                       max_frames: int = 20, consume_output: bool = False, with_threads: bool = True) -> Context:
+        ctx = None
         if self.state == "paused" and self.stop_info is not None:
-            info = self.stop_info
-            thread = self.thread(thread_id)
-            reason = info.reason if thread == info.thread_id else "pause"
-            cycle = self.stop_count
-            view, threads = None, None
-            if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
-                view = await self.recorder.stop_view(cycle)
-            if view is None:
-                view, threads = await fetch_view(self, self.capabilities, thread_id=thread, frame_id=frame_id,
-                                                 max_frames=max_frames, reason=reason, limits=self.limits,
-                                                 with_threads=with_threads)
-            elif with_threads:
-                threads = (await self.request("threads")).get("threads") or []
-            ctx = view_context(view, reason=reason, description=info.description, limits=self.limits, threads=threads)
-            ctx.cycle = cycle
-            ctx.changes = self.recorder.changes(cycle)
-            self._known_frames.update(f.id for f in ctx.frames or [])
-            hit = self.breakpoints.hit(info.hit_breakpoint_ids)
-            if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
-                ctx.description = "reached the `to` location of `continue`"
-            if visible := [bp.id for bp in hit if not bp.temporary]:
-                ctx.breakpointIds = visible
-        elif self.state == "terminated":
-            ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())
-        else:
+            try:
+                ctx = await self._paused_context(self.stop_info, thread_id, frame_id, max_frames, with_threads)
+            except DebugError:
+                if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
+                    raise
+        if ctx is None:
             ctx = Context(state=self.state)
+            if self.state == "terminated":
+                ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())
         take = self.output.take_new if consume_output else self.output.peek_new
         out = take(self.limits.output_chars)
         if out.text or out.truncated:
             ctx.output = out
+        return ctx
+
+    async def _paused_context(self, info: StopInfo, thread_id: int | None, frame_id: int | None, max_frames: int,
+                              with_threads: bool) -> Context:
+        thread = self.thread(thread_id)
+        reason = info.reason if thread == info.thread_id else "pause"
+        cycle = self.stop_count
+        view, threads = None, None
+        if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
+            view = await self.recorder.stop_view(cycle)
+        if view is None:
+            view, threads = await fetch_view(self, self.capabilities, thread_id=thread, frame_id=frame_id,
+                                             max_frames=max_frames, reason=reason, limits=self.limits,
+                                             with_threads=with_threads)
+        elif with_threads:
+            threads = (await self.request("threads")).get("threads") or []
+        ctx = view_context(view, reason=reason, description=info.description, limits=self.limits, threads=threads)
+        ctx.cycle = cycle
+        ctx.changes = self.recorder.changes(cycle)
+        self._known_frames.update(f.id for f in ctx.frames or [])
+        hit = self.breakpoints.hit(info.hit_breakpoint_ids)
+        if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
+            ctx.description = "reached the `to` location of `continue`"
+        if visible := [bp.id for bp in hit if not bp.temporary]:
+            ctx.breakpointIds = visible
         return ctx
 
     def _at_temporary(self, ctx: Context) -> bool:

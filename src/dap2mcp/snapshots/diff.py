@@ -9,10 +9,11 @@ the one `Delta`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import HEADER_FIELDS, Node, Snapshot, comparable, format_delta
+from .model import HEADER_FIELDS, Node, Snapshot, comparable, format_delta, sibling_key
 
 
 @dataclass
@@ -27,40 +28,52 @@ class Delta:
 
 
 def compare(old: Snapshot, new: Snapshot) -> Delta:
+    """Within one run values compare exactly; across runs (or with an imported snapshot) the
+    addresses in object descriptions are masked, since every object sits elsewhere in a new run."""
+    same_run = old.run is not None and old.run == new.run
     delta = Delta()
-    _merge(old.roots, new.roots, delta)
+    _merge(old.roots, new.roots, delta, (lambda v: v) if same_run else comparable)
     return delta
 
 
-def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta: Delta) -> None:
+def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta: Delta,
+           shown: Callable[[str], str]) -> bool:
+    """Compare two sibling lists into `delta`; True if anything under them differs."""
     old_by_id = {n.id: n for n in old_children}
     seen: set[str] = set()
+    differs = False
     for new in new_children:
         seen.add(new.id)
         old = old_by_id.get(new.id)
         if old is None:
             delta.added.extend(new.walk())
+            differs = True
         elif old.hash == new.hash and old.name == new.name:
             delta.unchanged += new.size
         else:
-            fields = [f for f in HEADER_FIELDS if _field(old, f) != _field(new, f)]
-            if [(c.id, c.hash) for c in old.children] != [(c.id, c.hash) for c in new.children]:
+            fields = [f for f in HEADER_FIELDS if
+                      (shown(old.value) != shown(new.value) if f == "value" else getattr(old, f) != getattr(new, f))]
+            delta.changed.append((old, new, fields))  # before its descendants: pre-order
+            if _merge(old.children, new.children, delta, shown):
                 fields.append("children")
-            delta.changed.append((old, new, fields))
-            _merge(old.children, new.children, delta)
+            if fields:
+                differs = True
+            else:  # only masked addresses differ, here and below: nothing of this node was appended after it
+                delta.changed.pop()
+                delta.unchanged += 1
     for old in old_children:
         if old.id not in seen:
             delta.removed.extend(old.walk())
-
-
-def _field(node: Node, name: str) -> object:
-    return comparable(node.value) if name == "value" else getattr(node, name)
+            differs = True
+    return differs
 
 
 def moves(delta: Delta) -> list[dict[str, str]]:
     """Content that left one path and appeared at another: unique hash matches, outermost only."""
-    sources = delta.removed + [old for old, _, fields in delta.changed if fields != ["children"]]
-    targets = delta.added + [new for _, new, fields in delta.changed if fields != ["children"]]
+    # A named plain value that changed in place did not move (counters that all went up would pair
+    # up); a list item that changed in place may have (items shift when one before them goes).
+    sources = delta.removed + [old for old, _, fields in delta.changed if fields != ["children"] and _movable(old)]
+    targets = delta.added + [new for _, new, fields in delta.changed if fields != ["children"] and _movable(new)]
     source_counts = Counter(n.hash for n in sources)
     target_by_hash = {n.hash: n for n in targets}
     target_counts = Counter(n.hash for n in targets)
@@ -76,12 +89,16 @@ def moves(delta: Delta) -> list[dict[str, str]]:
     return [m for m in found if not any(outer in moved_from for outer in _ancestors(m["from"]))]
 
 
+def _movable(node: Node) -> bool:
+    return bool(node.children) or sibling_key(node.name)[0] == 0
+
+
 def _ancestors(path: str) -> list[str]:
     """The paths above `path` (`a.b[2]` → `a`, `a.b`); a cut inside a quoted key names nothing real."""
     return [path[:i] for i, char in enumerate(path) if i and char in ".["]
 
 
-def pact(delta: Delta, *, limit: int | None = None) -> dict[str, Any]:
+def pact(delta: Delta) -> dict[str, Any]:
     """Seed 002's diff: exactly `added`, `removed`, `changed` (plus `moved` when inferred)."""
     out: dict[str, Any] = {
         "added": [n.id for n in delta.added],
@@ -90,10 +107,10 @@ def pact(delta: Delta, *, limit: int | None = None) -> dict[str, Any]:
     }
     if found := moves(delta):
         out["moved"] = found
-    return _bounded(out, ("added", "removed", "changed", "moved"), limit)
+    return out
 
 
-def variables(old: Snapshot, new: Snapshot, delta: Delta, *, limit: int | None = None) -> dict[str, Any]:
+def variables(old: Snapshot, new: Snapshot, delta: Delta) -> dict[str, Any]:
     """Seed 000's diff: variables added, removed and modified, with values, and a summary."""
     modified = [(o, n) for o, n, fields in delta.changed if set(fields) - {"children"}]
     out: dict[str, Any] = {
@@ -111,7 +128,7 @@ def variables(old: Snapshot, new: Snapshot, delta: Delta, *, limit: int | None =
         "removed": [_entry(n) for n in delta.removed],
         "modified": [_modified(o, n) for o, n in modified],
     }
-    return _bounded(out, ("added", "removed", "modified"), limit)
+    return out
 
 
 def _entry(node: Node) -> dict[str, str]:
@@ -125,14 +142,11 @@ def _modified(old: Node, new: Node) -> dict[str, str]:
     return entry
 
 
-def _bounded(out: dict[str, Any], keys: tuple[str, ...], limit: int | None) -> dict[str, Any]:
-    if limit is None:
-        return out
+def bounded(body: dict[str, Any], limit: int) -> tuple[dict[str, Any], bool]:
+    """`body` with each of its lists cut to `limit` entries, and whether anything was cut."""
     cut = False
-    for key in keys:
-        if key in out and len(out[key]) > limit:
-            out[key] = out[key][:limit]
+    for key, value in body.items():
+        if isinstance(value, list) and len(value) > limit:
+            body[key] = value[:limit]
             cut = True
-    if cut:
-        out["truncated"] = True
-    return out
+    return body, cut

@@ -72,8 +72,8 @@ def _content_hash(type_: str, value: str, flags: tuple[str, ...], children: tupl
 
     Every part is length-prefixed, so no two different nodes hash the same text.
     """
-    shown, marks = comparable(value), ",".join(flags)
-    parts = [f"{len(type_)}:{type_}{len(shown)}:{shown}{len(marks)}:{marks}"]
+    marks = ",".join(flags)
+    parts = [f"{len(type_)}:{type_}{len(value)}:{value}{len(marks)}:{marks}"]
     parts.extend(f"{len(c.name)}:{c.name}{c.hash}" for c in children)
     return hashlib.blake2b("".join(parts).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
@@ -132,6 +132,8 @@ class Snapshot:
     roots: tuple[Node, ...]
     truncated: bool = False
     auto: bool = field(default=False, compare=False)
+    run: str | None = field(default=None, compare=False)
+    """The debug run it was taken in; None when imported. Within one run, object addresses compare exactly."""
 
     @cached_property
     def nodes(self) -> dict[str, Node]:

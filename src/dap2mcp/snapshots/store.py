@@ -21,6 +21,7 @@ STOPS_KEPT = 100
 STOP_NODE_BUDGET = 500_000
 
 _RELATIVE = re.compile(r"^@t(0|-[1-9]\d*)$")
+_DEFAULT_LABEL = re.compile(r"^snapshot-(\d+)$")
 _ABSOLUTE = re.compile(r"^@c(\d+)$")
 
 
@@ -39,7 +40,10 @@ class SnapshotStore:
         self.stops: OrderedDict[int, Snapshot] = OrderedDict()
         self._saved_nodes = sum(s.variable_count for s in self.saved.values())
         self._stop_nodes = 0
-        self._labels = len(self.saved)
+        self._labels = max([len(self.saved)] + [int(m.group(1)) for s in self.saved.values()
+                                                if (m := _DEFAULT_LABEL.match(s.label))])
+        self.current_cycle: int | None = None
+        """The latest stop, whether or not its snapshot was recorded (or is still being recorded)."""
 
     # -- adding ------------------------------------------------------------------------------
 
@@ -71,15 +75,16 @@ class SnapshotStore:
             self._stop_nodes -= old.variable_count
         self.stops[snapshot.cycle] = snapshot
         self._stop_nodes += snapshot.variable_count
+        self.current_cycle = max(self.current_cycle or 0, snapshot.cycle)
         while self.stops and (len(self.stops) > STOPS_KEPT or self._stop_nodes > STOP_NODE_BUDGET):
             _, evicted = self.stops.popitem(last=False)
             self._stop_nodes -= evicted.variable_count
 
     # -- finding -----------------------------------------------------------------------------
 
-    @property
-    def current_cycle(self) -> int | None:
-        return next(reversed(self.stops)) if self.stops else None
+    def kept(self) -> dict[str, int] | None:
+        """The stop snapshots kept: first and last cycle."""
+        return {"first": next(iter(self.stops)), "last": next(reversed(self.stops))} if self.stops else None
 
     def stop(self, cycle: int) -> Snapshot | None:
         return self.stops.get(cycle)
@@ -111,13 +116,16 @@ class SnapshotStore:
     def _kept_text(self) -> str:
         if not self.stops:
             return " The program has not stopped yet, so there is no stop snapshot."
-        first, last = next(iter(self.stops)), self.current_cycle
-        return f" Stop snapshots are kept for the last {STOPS_KEPT} stops (now @c{first} to @c{last})."
+        kept = self.kept() or {}
+        return f" Stop snapshots are kept for the last {STOPS_KEPT} stops (now @c{kept['first']} to @c{kept['last']})."
 
     # -- deleting ----------------------------------------------------------------------------
 
     def delete(self, ref: str | None) -> tuple[str, int]:
-        """Delete one snapshot (a stop snapshot too), or every saved one; returns (deleted, remaining)."""
+        """Delete one saved snapshot, or every one; returns (deleted, remaining).
+
+        Stop snapshots are the record of the run (one per stop, seed 002), so they cannot be deleted.
+        """
         if ref is None:
             self.saved.clear()
             self._saved_nodes = 0
@@ -126,8 +134,8 @@ class SnapshotStore:
             snapshot = self.get(ref)
         except DebugError:
             raise DebugError(ErrorCode.SNAPSHOT_NOT_FOUND, f"Snapshot '{ref}' not found.") from None
-        if self.saved.pop(snapshot.id, None) is not None:
-            self._saved_nodes -= snapshot.variable_count
-        elif self.stops.pop(snapshot.cycle, None) is not None:
-            self._stop_nodes -= snapshot.variable_count
+        if self.saved.pop(snapshot.id, None) is None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{ref}' is the snapshot of stop @c{snapshot.cycle}; stop "
+                             f"snapshots are the run's record and go by themselves after {STOPS_KEPT} stops")
+        self._saved_nodes -= snapshot.variable_count
         return snapshot.id, len(self.saved)

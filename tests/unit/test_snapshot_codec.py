@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_snapshot_model import T0, Entry, make, specs, v
 
 from dap2mcp.snapshots import codec
 from dap2mcp.snapshots.codec import SnapshotDataError, export, parse
 from dap2mcp.snapshots.model import SPEC_VERSION, Node, Snapshot
+
+from snapshot_trees import T0, Entry, make, specs, v
 
 SPEC: dict[str, Entry] = {
     "order": v("Order", "Order(7)", {

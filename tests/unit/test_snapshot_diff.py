@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from test_snapshot_model import T0, Entry, header, make, pairs, specs, v
 
 from dap2mcp.snapshots.diff import bounded, compare, pact, variables
 from dap2mcp.snapshots.model import HEADER_FIELDS, Node, Snapshot, comparable
+
+from snapshot_trees import T0, Entry, header, make, pairs, specs, v
 
 SEED_OLD = {
     "retryCount": v("System.Int32", "2"),

@@ -6,18 +6,19 @@ Each method returns plain data or a `Context`; the server only parses input and 
 from __future__ import annotations
 
 import asyncio
+import os
 import stat
 from pathlib import Path
 from typing import Any, Literal
 
-from .. import processes
+from .. import adapters, processes
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
 from .breakpoints import Breakpoint, resolve_source_line
 from .models import BreakpointView, Context
-from .session import DebugSession, new_session
+from .session import DebugSession
 
 DEFAULT_WAIT = 30.0
 
@@ -280,6 +281,15 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
+                snapshots: list[Snapshot] | None = None) -> DebugSession:
+    if target.mode != "attach" and target.path and not target.module:
+        path = os.path.join(target.cwd or os.getcwd(), target.path)
+        if not os.path.exists(path):
+            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
+    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots)
 
 
 def _read_bounded(source: Path, limit: int) -> str:

@@ -9,11 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .. import adapters, processes
+from .. import processes
 from ..adapters import AdapterProfile, Target
 from ..dap import DapClient, spawn_stdio
 from ..errors import DebugError, ErrorCode
@@ -397,11 +396,3 @@ class DebugSession:
             return f"the debug session ended: {self._client.close_reason}"
         return "the program has terminated"
 
-
-def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
-                snapshots: list[Snapshot] | None = None) -> DebugSession:
-    if target.mode != "attach" and target.path and not target.module:
-        path = os.path.join(target.cwd or os.getcwd(), target.path)
-        if not os.path.exists(path):
-            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
-    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots)

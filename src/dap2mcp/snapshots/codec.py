@@ -100,7 +100,10 @@ def parse(text: str, new_id: str, max_nodes: int) -> Snapshot:
         raise SnapshotDataError(f"snapshot data is not JSON: {exc}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "document"
+        parts = [str(p) for p in first["loc"]]
+        if len(parts) > 8:  # a deeply nested location would repeat `children.0` hundreds of times
+            parts = [*parts[:3], f"…({len(parts) - 6} more)…", *parts[-3:]]
+        where = ".".join(parts) or "document"
         raise SnapshotDataError(f"snapshot data is malformed at {where}: {first['msg']}") from None
     except RecursionError:
         raise SnapshotDataError("snapshot data is nested too deeply") from None

@@ -238,8 +238,8 @@ def bench_diff(repeat: int) -> dict[str, Any]:
 
     variants: dict[str, Callable[[], Any]] = {
         "compare": lambda: diff.compare(old, new),
-        "compare+variables": lambda: diff.variables(old, new, diff.compare(old, new), limit=DIFF_ENTRIES),
-        "compare+pact": lambda: diff.pact(diff.compare(old, new), limit=DIFF_ENTRIES),
+        "compare+variables": lambda: diff.bounded(diff.variables(old, new, diff.compare(old, new)), DIFF_ENTRIES),
+        "compare+pact": lambda: diff.bounded(diff.pact(diff.compare(old, new)), DIFF_ENTRIES),
         "deepdiff": lambda: DeepDiff(old_plain, new_plain),
     }
     times: dict[str, list[float]] = {name: [] for name in variants}
@@ -251,7 +251,7 @@ def bench_diff(repeat: int) -> dict[str, Any]:
             times[name].append(seconds)
 
     delta = diff.compare(old, new)
-    summary = diff.variables(old, new, delta, limit=DIFF_ENTRIES)["summary"]
+    summary = diff.variables(old, new, delta)["summary"]
     ours, theirs = found_by_compare(delta), found_by_deepdiff(DeepDiff(old_plain, new_plain))
     agree = all(ours[key] == theirs[key] for key in theirs)
     results = {name: ms(values) for name, values in times.items()}
@@ -279,8 +279,8 @@ def shifted(count: int, repeat: int) -> dict[str, Any]:
         value["items"].insert(0, {"sku": "FIRST", "qty": 0})
     old, new = to_snapshot(describe_state(old_plain), "a"), to_snapshot(describe_state(new_plain), "b")
     variants: dict[str, Callable[[], Any]] = {
-        "compare+variables": lambda: diff.variables(old, new, diff.compare(old, new), limit=DIFF_ENTRIES),
-        "compare+pact": lambda: diff.pact(diff.compare(old, new), limit=DIFF_ENTRIES),
+        "compare+variables": lambda: diff.bounded(diff.variables(old, new, diff.compare(old, new)), DIFF_ENTRIES),
+        "compare+pact": lambda: diff.bounded(diff.pact(diff.compare(old, new)), DIFF_ENTRIES),
     }
     times: dict[str, list[float]] = {name: [] for name in variants}
     for _ in range(repeat):
@@ -342,7 +342,7 @@ async def capture_frame(session: DebugSession, requester: CountingRequester, var
     cpu = process_cpu()
     t0 = time.perf_counter()
     snapshot, _ = await recorder.create(cycle=session.stop_count, thread_id=session.stop_info.thread_id,
-                                        frame_index=0, depth=2, label=None, reason="breakpoint")
+                                        frame_index=0, depth=2, label=None)
     seconds = time.perf_counter() - t0
     cpu_after = process_cpu()
     recorder.store.delete(None)  # stay far from the store's limits

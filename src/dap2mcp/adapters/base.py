@@ -53,6 +53,10 @@ class AdapterProfile:
     capture_helper: str | None = None
     """A module in this package that the debuggee can run (via `evaluate`) to expand variables in one reply."""
     cut_markers: frozenset[str] = frozenset()
+    exception_category: str | None = None
+    """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
+    exception_modes: tuple[tuple[str, str], ...] = ()
+    """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
     """Names of the child an adapter appends where it stopped listing a container's items."""
 
     def helper_source(self) -> str | None:

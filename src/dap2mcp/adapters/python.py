@@ -76,5 +76,7 @@ DEBUGPY = DebugpyProfile(
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),
     cut_markers=frozenset({"Unable to handle:"}),
-    capture_helper="_pydevd_capture.py",  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
+    capture_helper="_pydevd_capture.py",
+    exception_category="Python Exceptions",
+    exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
 )

@@ -9,12 +9,13 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, SetLevelRequestParams
 from pydantic import ValidationError
 
 from .. import __version__
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
+from .notices import LogRelay
 from .results import failure
 from .snapshot_tools import register_snapshot_tools
 from .tools import register_tools
@@ -31,11 +32,14 @@ INSTRUCTIONS = (
 class DebugServer(MCPServer[Any]):
     """`MCPServer` whose tool failures all come back as the seed's error envelope."""
 
+    relay: LogRelay
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
-        try:
-            return await super().call_tool(name, arguments, context)
-        except ToolError as exc:
-            return failure(_as_debug_error(name, exc))
+        with self.relay.call(context):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                return failure(_as_debug_error(name, exc))
 
 
 def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
@@ -67,6 +71,9 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
 
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
                          log_level="WARNING")
+    server.relay = LogRelay()
+    server._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
+    debugger.notice = server.relay.emit
     register_tools(server, debugger)
     register_snapshot_tools(server, debugger)
     return server

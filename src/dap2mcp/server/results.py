@@ -59,6 +59,15 @@ class InfoResult(Ok):
     truncated: bool
 
 
+class OutputResult(Ok):
+    text: str
+    offset: int
+    nextOffset: int
+    end: int
+    dropped: Opt[int] = None
+    """Characters before `offset` that are no longer kept."""
+
+
 class DisassembleResult(Ok):
     instructions: list[dict[str, Any]]
 

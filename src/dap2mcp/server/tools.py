@@ -1,4 +1,4 @@
-"""The 13 tools of seed 003. Each parses its input, calls the debugger, shapes the result."""
+"""The 13 tools of seed 003, plus `wait` and `output`. Each parses its input, calls the debugger, shapes the result."""
 
 from __future__ import annotations
 
@@ -93,10 +93,45 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         file: Annotated[str | None, Field(description="Source file (with line).")] = None,
         line: Annotated[int | None, Field(ge=1, description="Line number, from 1.")] = None,
         function: Annotated[str | None, Field(description="Function name (instead of file and line).")] = None,
+        exception: Annotated[str | None, Field(description=(
+            "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled').")
+        )] = None,
+        exceptionTypes: Annotated[list[str] | None, Field(description=(
+            "With exception: only these exception types (e.g. ['ValueError']).")
+        )] = None,
+        condition: Annotated[str | None, Field(description="Stop only when this expression is true.")] = None,
+        hitCondition: Annotated[str | None, Field(description=(
+            "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth).")
+        )] = None,
+        logMessage: Annotated[str | None, Field(description=(
+            "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop.")
+        )] = None,
+        maxNotifications: Annotated[int | None, Field(ge=1, description=(
+            "A tracepoint logs at most this many times, then turns itself off.")
+        )] = None,
+        enabled: Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")] = None,
+        id: Annotated[int | None, Field(description=(
+            "Change this existing breakpoint instead (enabled, condition, hitCondition, logMessage, ...).")
+        )] = None,
     ) -> Annotated[CallToolResult, r.BreakpointResult]:
-        """Set a breakpoint at file+line or on a function; returns its id and whether the adapter verified it."""
-        spec = Location(file=file, line=line, function=function).model_dump(exclude_none=True)
-        return r.ok(r.BreakpointResult(**(await debugger.add_breakpoint(spec)).model_dump()))
+        """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
+        condition or a log message (a tracepoint, which logs without stopping); or change one by `id`.
+        Returns its id, whether the adapter verified it, and its hit count."""
+        options = {k: v for k, v in {"exceptionTypes": exceptionTypes, "condition": condition,
+                                     "hitCondition": hitCondition, "logMessage": logMessage,
+                                     "maxNotifications": maxNotifications, "enabled": enabled}.items()
+                   if v is not None}
+        if id is not None:
+            if file or line or function or exception:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
+            return r.ok(r.BreakpointResult(**(await debugger.update_breakpoint(id, options)).model_dump()))
+        if exception:
+            if file or line or function:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "give exception, or a place (file and line, function)")
+            spec: dict[str, Any] = {"exception": exception}
+        else:
+            spec = Location(file=file, line=line, function=function).model_dump(exclude_none=True)
+        return r.ok(r.BreakpointResult(**(await debugger.add_breakpoint({**spec, **options})).model_dump()))
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
     async def clear_breakpoints(
@@ -128,6 +163,21 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Step once and return the context at the new location."""
         return _context(await debugger.step(mode, threadId, timeout))
+
+    @tool("wait", read_only=True)
+    async def wait(timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
+        """Wait for the running program's next stop without resuming it (after a call that timed out, or
+        while tracepoints log); returns the context at the stop, at the exit, or `running` after the timeout."""
+        return _context(await debugger.wait(timeout))
+
+    @tool("output", read_only=True, idempotent=True)
+    async def output(
+        offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
+        limit: Annotated[int, Field(ge=1, le=100_000, description="Most characters to return.")] = 8000,
+    ) -> Annotated[CallToolResult, r.OutputResult]:
+        """Read the program's whole output (stdout, stderr, tracepoint messages) in pages; `nextOffset` is where
+        the next page starts and `end` how much there is. The last 1,000,000 characters are kept."""
+        return r.ok(r.OutputResult(**debugger.output(offset, limit)))
 
     @tool("pause", idempotent=True)
     async def pause(

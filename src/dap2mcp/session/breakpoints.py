@@ -1,44 +1,128 @@
-"""Breakpoints as the user set them, with stable ids, kept in step with the adapter.
-
-DAP replaces all breakpoints of a file (or all function breakpoints) at once, and adapters
-renumber them; so the registry owns the ids an agent sees and re-sends whole lists.
-"""
+"""Breakpoints as the user asked for them: checked against what the adapter can do, before
+anything is sent, so no condition is ever dropped in silence."""
 
 from __future__ import annotations
 
-import itertools
 import os
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Any
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from ..errors import DebugError, ErrorCode
 from .models import BreakpointView
 
-Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+Kind = Literal["line", "function", "exception"]
+
+_HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*\d+\s*$")
 
 
 @dataclass
 class Breakpoint:
     id: int
+    kind: Kind = "line"
     file: str | None = None
     line: int | None = None
     function: str | None = None
+    exception: str | None = None
+    """An exception filter id of the adapter (`raised`, `uncaught`, …)."""
+    exception_types: tuple[str, ...] = ()
+    condition: str | None = None
+    hit_condition: str | None = None
+    log_message: str | None = None
+    max_notifications: int | None = None
+    enabled: bool = True
     temporary: bool = False
     verified: bool = False
     message: str | None = None
     adapter_id: int | None = None
     actual_line: int | None = None
+    hit_count: int = 0
+    notifications_sent: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.max_notifications is not None and self.notifications_sent >= self.max_notifications
+
+    @property
+    def active(self) -> bool:
+        """Sent to the adapter: enabled, and a tracepoint that has not used up its notifications."""
+        return self.enabled and not self.exhausted
+
+    @property
+    def state(self) -> str:
+        if not self.enabled:
+            return "disabled"
+        if self.exhausted:
+            return "exhausted"
+        return "verified" if self.verified else "pending"
 
     def view(self) -> BreakpointView:
         return BreakpointView(
-            id=self.id,
-            verified=self.verified,
-            file=self.file,
-            line=self.actual_line or self.line,
-            function=self.function,
-            message=self.message,
+            id=self.id, type=self.kind if not self.log_message else "tracepoint", verified=self.verified,
+            state=self.state, enabled=self.enabled, file=self.file, line=self.actual_line or self.line,
+            function=self.function, exception=self.exception, exceptionTypes=list(self.exception_types) or None,
+            condition=self.condition, hitCondition=self.hit_condition, logMessage=self.log_message,
+            maxNotifications=self.max_notifications, hitCount=self.hit_count,
+            notificationsSent=self.notifications_sent if self.log_message else None, message=self.message,
         )
+
+
+@dataclass(frozen=True)
+class Options:
+    """What may be added to a breakpoint's place: each needs a capability of the adapter."""
+
+    condition: str | None = None
+    hit_condition: str | None = None
+    log_message: str | None = None
+    max_notifications: int | None = None
+    enabled: bool = True
+    exception_types: tuple[str, ...] = field(default=())
+
+    @staticmethod
+    def of(spec: dict[str, Any]) -> Options:
+        return Options(condition=spec.get("condition") or None, hit_condition=spec.get("hitCondition") or None,
+                       log_message=spec.get("logMessage") or None, max_notifications=spec.get("maxNotifications"),
+                       enabled=spec.get("enabled", True) is not False,
+                       exception_types=tuple(spec.get("exceptionTypes") or ()))
+
+
+def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], adapter: str) -> None:
+    """Refuse, naming the missing capability, what the adapter would ignore."""
+    def need(capability: str, what: str) -> None:
+        if not capabilities.get(capability):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} does not support {what} (no {capability})")
+
+    if kind == "exception":
+        if options.log_message or options.hit_condition:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "exception breakpoints take no logMessage or hitCondition")
+        if options.condition:
+            need("supportsExceptionFilterOptions", "conditions on exception breakpoints; use exceptionTypes")
+        if options.exception_types:
+            need("supportsExceptionOptions", "exception types on exception breakpoints")
+    elif options.exception_types:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
+    if options.condition and kind != "exception":
+        need("supportsConditionalBreakpoints", "conditional breakpoints")
+    if options.hit_condition:
+        need("supportsHitConditionalBreakpoints", "hit conditions")
+        if not _HIT_CONDITION.match(options.hit_condition):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hit_condition!r} is not one of "
+                             "'N', '== N', '>= N', '> N', '<= N', '< N', '% N'")
+    if options.log_message:
+        if kind == "function":
+            raise DebugError(ErrorCode.NOT_SUPPORTED, "DAP has no tracepoints on functions; use file and line")
+        need("supportsLogPoints", "tracepoints (logMessage)")
+    if options.max_notifications is not None and not options.log_message:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
+
+
+def check_exception_filter(name: str, capabilities: dict[str, Any], adapter: str) -> None:
+    filters = [f["filter"] for f in capabilities.get("exceptionBreakpointFilters") or []]
+    if not filters:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no exception breakpoints")
+    if name not in filters:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT,
+                         f"unknown exception filter {name!r}; {adapter} has: {', '.join(filters)}")
 
 
 def resolve_source_line(file: str, line: int, cwd: str | None) -> str:
@@ -53,93 +137,3 @@ def resolve_source_line(file: str, line: int, cwd: str | None) -> str:
     if line > count:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"line {line} is past the end of {file} ({count} lines)")
     return path
-
-
-class BreakpointRegistry:
-    def __init__(self, carried: Iterable[Breakpoint] = ()) -> None:
-        self._items: dict[int, Breakpoint] = {}
-        for bp in carried:
-            if not bp.temporary:
-                self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None)
-        self._ids = itertools.count(max(self._items, default=0) + 1)
-        self._temporary_ids = itertools.count(-1, -1)  # hidden ones do not use up the ids agents see
-
-    def all(self) -> list[Breakpoint]:
-        return list(self._items.values())
-
-    def views(self) -> list[BreakpointView]:
-        return [bp.view() for bp in self._items.values() if not bp.temporary]
-
-    def new(self, *, file: str | None = None, line: int | None = None, function: str | None = None,
-            temporary: bool = False) -> Breakpoint:
-        bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), file=file, line=line,
-                        function=function, temporary=temporary)
-        self._items[bp.id] = bp
-        return bp
-
-    def discard(self, bp: Breakpoint) -> bool:
-        """Forget one breakpoint, hidden or not; False if it was already gone."""
-        return self._items.pop(bp.id, None) is not None
-
-    def take(self, ids: Iterable[int]) -> list[Breakpoint]:
-        """Remove breakpoints the agent named; hidden (temporary) ones are not the agent's to name."""
-        ids = list(ids)
-        missing = [i for i in ids if i not in self._items or self._items[i].temporary]
-        if missing:
-            raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {', '.join(map(str, missing))}")
-        return [self._items.pop(i) for i in ids]
-
-    def take_file(self, file: str, cwd: str | None) -> list[Breakpoint]:
-        path = os.path.realpath(os.path.join(cwd or os.getcwd(), file))
-        return self.take([bp.id for bp in self._items.values() if bp.file == path and not bp.temporary])
-
-    def take_all(self) -> list[Breakpoint]:
-        return self.take([bp.id for bp in self._items.values() if not bp.temporary])
-
-    # -- talking to the adapter --------------------------------------------------------------
-
-    async def sync_file(self, request: Request, path: str) -> None:
-        bps = [bp for bp in self._items.values() if bp.file == path]
-        body = await request(
-            "setBreakpoints",
-            {"source": {"path": path}, "breakpoints": [{"line": bp.line} for bp in bps]},
-        )
-        self._apply(bps, body.get("breakpoints") or [])
-
-    async def sync_functions(self, request: Request) -> None:
-        bps = [bp for bp in self._items.values() if bp.function]
-        body = await request("setFunctionBreakpoints", {"breakpoints": [{"name": bp.function} for bp in bps]})
-        self._apply(bps, body.get("breakpoints") or [])
-
-    async def sync(self, request: Request, touched: Iterable[Breakpoint]) -> None:
-        """Re-send every list a change touched (removed breakpoints need their file re-sent too)."""
-        files = {bp.file for bp in touched if bp.file}
-        for path in sorted(files):
-            await self.sync_file(request, path)
-        if any(bp.function for bp in touched):
-            await self.sync_functions(request)
-
-    async def sync_everything(self, request: Request) -> None:
-        await self.sync(request, self._items.values())
-
-    def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
-        for bp, answer in zip(bps, answers, strict=False):
-            bp.verified = bool(answer.get("verified"))
-            bp.message = answer.get("message")
-            bp.adapter_id = answer.get("id")
-            bp.actual_line = answer.get("line") or bp.actual_line
-
-    def on_event(self, body: dict[str, Any]) -> None:
-        """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""
-        answer = body.get("breakpoint") or {}
-        if answer.get("id") is None:
-            return
-        for bp in self._items.values():
-            if bp.adapter_id == answer["id"]:
-                bp.verified = bool(answer.get("verified", bp.verified))
-                bp.message = answer.get("message", bp.message)
-                bp.actual_line = answer.get("line") or bp.actual_line
-
-    def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
-        wanted = set(adapter_ids)
-        return [bp for bp in self._items.values() if bp.adapter_id in wanted]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,6 +29,8 @@ class Debugger:
         self._session: DebugSession | None = None
         self._adapter: str | None = None
         self._lifecycle = asyncio.Lock()
+        self.notice: Callable[[dict[str, Any]], None] = lambda data: None
+        """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
 
     @property
     def session(self) -> DebugSession:
@@ -51,6 +54,7 @@ class Debugger:
             if spec.get("file"):
                 resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
         session = new_session(target, adapter, carried, snapshots)
+        session.notice = self.notice
         await asyncio.to_thread(session.profile.preflight, target)
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current()
@@ -108,6 +112,20 @@ class Debugger:
         finished = await session.wait_for_stop(since, timeout)
         return await self._result(session, timed_out=not finished)
 
+    async def wait(self, timeout: float) -> Context:
+        """The next stop, without resuming: for a program already running (after a timed-out call)."""
+        session = self.session
+        if session.state == "running":
+            finished = await session.wait_for_stop(session.stop_count, timeout)
+            return await self._result(session, timed_out=not finished, again="`wait`")
+        ctx = await self._result(session, timed_out=False)
+        if ctx.state == "paused":
+            ctx.hint = "already paused here; `continue` or `step` to move on"
+        return ctx
+
+    def output(self, offset: int, limit: int) -> dict[str, Any]:
+        return self.session.output.page(offset, limit)
+
     async def pause(self, thread_id: int | None, timeout: float) -> Context:
         session = self.session
         since = await session.pause(thread_id)
@@ -118,14 +136,20 @@ class Debugger:
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)
         if timed_out and ctx.state == "running":
-            ctx.hint = (f"still running after the timeout; call {again or '`continue`'} to keep waiting, "
+            ctx.hint = (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
                         "`pause` to stop it, or `context` to look without waiting")
+        elif ctx.exception is not None and "EOFError" in f"{ctx.exception.typeName} {ctx.exception.exceptionId}":
+            ctx.hint = ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
+                        "/dev/null): give the input as arguments, an environment variable or a file")
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------
 
     async def add_breakpoint(self, spec: dict[str, Any]) -> BreakpointView:
         return (await self.session.add_breakpoint(spec)).view()
+
+    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> BreakpointView:
+        return (await self.session.update_breakpoint(bp_id, changes)).view()
 
     async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:
         session = self.session

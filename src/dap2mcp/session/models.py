@@ -128,8 +128,21 @@ class Context(_Model):
 
 class BreakpointView(_Model):
     id: int
+    type: Literal["line", "function", "exception", "tracepoint"] = "line"
     verified: bool
+    state: Opt[str] = None
+    """`verified`, `pending` (not yet bound by the adapter), `disabled`, or `exhausted` (a tracepoint
+    that sent its maxNotifications)."""
+    enabled: Opt[bool] = None
     file: Opt[str] = None
     line: Opt[int] = None
     function: Opt[str] = None
+    exception: Opt[str] = None
+    exceptionTypes: Opt[list[str]] = None
+    condition: Opt[str] = None
+    hitCondition: Opt[str] = None
+    logMessage: Opt[str] = None
+    maxNotifications: Opt[int] = None
+    hitCount: Opt[int] = None
+    notificationsSent: Opt[int] = None
     message: Opt[str] = None

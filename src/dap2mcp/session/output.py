@@ -40,6 +40,15 @@ class OutputBuffer:
             truncated = True
         return Output(text=piece, truncated=truncated)
 
+    def page(self, offset: int, limit: int) -> dict[str, object]:
+        """Up to `limit` characters from absolute `offset`, for reading the whole output in pages."""
+        begin = max(offset, self._start)
+        text = "".join(self._chunks)[begin - self._start: begin - self._start + limit]
+        out: dict[str, object] = {"text": text, "offset": begin, "nextOffset": begin + len(text), "end": self._end}
+        if begin > offset:
+            out["dropped"] = begin - offset  # older output went to stay within the bound
+        return out
+
     def peek_new(self, limit: int) -> Output:
         return self.read(self._mark, limit)
 

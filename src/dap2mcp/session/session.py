@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -17,15 +19,15 @@ from ..adapters import AdapterProfile, Target
 from ..dap import DapClient, spawn_stdio
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot
-from .breakpoints import Breakpoint, BreakpointRegistry, resolve_source_line
+from .breakpoints import Breakpoint, Options, check_exception_filter, check_options, resolve_source_line
 from .inspect import Limits, fetch_view, view_context
 from .models import BreakpointView, Context, State
 from .output import OutputBuffer
 from .recorder import DEFAULT_FRAMES, StopRecorder
+from .registry import BreakpointRegistry, ExceptionStyle
+from .startup import handshake
 
 log = logging.getLogger(__name__)
-
-HANDSHAKE_TIMEOUT = 30.0
 
 
 @dataclass
@@ -42,7 +44,10 @@ class DebugSession:
         self.target = target
         self.profile = profile
         self.limits = limits or Limits()
-        self.breakpoints = BreakpointRegistry(carried or [])
+        self.breakpoints = BreakpointRegistry(carried or [], capabilities=lambda: self.capabilities,
+                                              style=ExceptionStyle(profile.exception_category, profile.exception_modes))
+        self.notice: Callable[[dict[str, Any]], None] = lambda data: None
+        """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.output = OutputBuffer()
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}
@@ -51,8 +56,8 @@ class DebugSession:
         self.exit_code: int | None = None
         self._client: DapClient | None = None
         self._changed = asyncio.Event()
-        self._initialized = asyncio.Event()
-        self._start_failed = asyncio.Event()
+        self.initialized = asyncio.Event()
+        self.start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
         self._known_frames: set[int] = set()  # frame ids handed out since the last stop
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
@@ -67,7 +72,7 @@ class DebugSession:
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "initialized":
-            self._initialized.set()
+            self.initialized.set()
         elif event == "stopped":
             self.stop_info = StopInfo(
                 reason=str(body.get("reason", "unknown")),
@@ -79,6 +84,9 @@ class DebugSession:
             self.stop_count += 1
             self._known_frames.clear()
             self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
+            for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids, self.stop_info.reason):
+                self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
+                             "cycle": self.stop_count})
         elif event == "continued":
             if self.state == "paused":
                 self.state = "running"
@@ -89,10 +97,12 @@ class DebugSession:
                 self.state = "terminated"
                 self._closing = asyncio.ensure_future(self._release_adapter())
         elif event == "output":
-            text = str(body.get("output", ""))
+            tracepoint, text = self.breakpoints.take_tracepoint(str(body.get("output", "")))
             self.output.append(str(body.get("category", "console")), text)
+            if tracepoint is not None:
+                self._traced(tracepoint, text)
             if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
-                self._start_failed.set()
+                self.start_failed.set()
         elif event == "breakpoint":
             self.breakpoints.on_event(body)
         elif event == "capabilities":
@@ -100,6 +110,12 @@ class DebugSession:
         else:
             return
         self._notify()
+
+    def _traced(self, bp: Breakpoint, text: str) -> None:
+        self.notice({"event": "tracepoint", "breakpointId": bp.id, "message": text.rstrip("\n"),
+                     "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
+        if bp.exhausted and self._client is not None and not self._client.closed:  # it has said enough
+            asyncio.ensure_future(self.breakpoints.sync(self.tolerant_request, [bp]))
 
     # -- start and end -----------------------------------------------------------------------
 
@@ -122,59 +138,18 @@ class DebugSession:
         client.start()
         self._client = client
         try:
-            await self._handshake(client, plan.request, plan.arguments, initial or [])
+            await handshake(self, client, plan.request, plan.arguments, initial or [])
         except BaseException:
             await self.close()
             raise
-
-    async def _handshake(self, client: DapClient, request: str, arguments: dict[str, Any],
-                         initial: list[dict[str, Any]]) -> None:
-        self.capabilities = await client.request("initialize", {
-            "clientID": "dap2mcp", "clientName": "dap2mcp", "adapterID": self.profile.adapter_id,
-            "pathFormat": "path", "linesStartAt1": True, "columnsStartAt1": True,
-            "supportsVariableType": True, "supportsRunInTerminalRequest": True,
-            "supportsProgressReporting": False, "supportsInvalidatedEvent": False,
-            "supportsMemoryReferences": True, "locale": "en-us",
-        }, timeout=HANDSHAKE_TIMEOUT)
-        started = client.send(request, arguments)
-        await self._first_of(self._initialized.wait(), started, what=f"'{request}' / initialized")
-        for spec in initial:
-            self._register(spec)
-        await self.breakpoints.sync_everything(self._tolerant_request)
-        if self.capabilities.get("exceptionBreakpointFilters") is not None:
-            defaults = [f["filter"] for f in self.capabilities["exceptionBreakpointFilters"] if f.get("default")]
-            await client.request("setExceptionBreakpoints", {"filters": defaults})
-        if self.capabilities.get("supportsConfigurationDoneRequest"):
-            await client.request("configurationDone")
-        await client.wait(request, started, HANDSHAKE_TIMEOUT)
         if self.state == "starting":
             self.state = "running"
             self._notify()
 
-    async def _first_of(self, awaitable: Any, started: asyncio.Future[Any], *, what: str) -> None:
-        waiter = asyncio.ensure_future(awaitable)
-        closed = asyncio.ensure_future(self.client.wait_closed())
-        failed = asyncio.ensure_future(self._start_failed.wait())
-        done, _ = await asyncio.wait({waiter, started, closed, failed}, timeout=HANDSHAKE_TIMEOUT,
-                                     return_when=asyncio.FIRST_COMPLETED)
-        for task in (waiter, closed, failed):
-            task.cancel()
-        if started in done and started.exception() is not None:
-            raise started.exception()  # type: ignore[misc]
-        if failed in done:
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"{self.profile.name} could not start: {self._failure_lines()}")
-        if closed in done:
-            raise DebugError(ErrorCode.ADAPTER_FAILED, self._client.close_reason if self._client else "adapter gone")
-        if not done:
-            raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not finish {what} within {HANDSHAKE_TIMEOUT:g}s")
+    def client_close_reason(self) -> str | None:
+        return self._client.close_reason if self._client else None
 
-    def _failure_lines(self) -> str:
-        text = self.output.read(0, 20_000).text
-        words = ("failed", "error", "couldn't", "no symbol", "denied", "not permitted")
-        lines = [ln.strip()[:200] for ln in text.splitlines() if any(w in ln.lower() for w in words)]
-        return " | ".join(dict.fromkeys(lines[:6])) or text.strip()[-600:]
-
-    async def _tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Initial breakpoints that the adapter rejects become unverified, not a failed start."""
         try:
             return await self.request(command, arguments)
@@ -284,20 +259,46 @@ class DebugSession:
 
     # -- breakpoints -------------------------------------------------------------------------
 
-    def _register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
-        function = spec.get("function")
-        if function:
+    def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
+        """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
+        options, name = Options.of(spec), self.profile.name
+        if spec.get("exception"):
+            check_exception_filter(str(spec["exception"]), self.capabilities, name)
+            check_options("exception", options, self.capabilities, name)
+            return self.breakpoints.new("exception", options, exception=str(spec["exception"]))
+        if spec.get("function"):
             if not self.capabilities.get("supportsFunctionBreakpoints"):
-                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} has no function breakpoints")
-            return self.breakpoints.new(function=str(function), temporary=temporary)
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{name} has no function breakpoints")
+            check_options("function", options, self.capabilities, name)
+            return self.breakpoints.new("function", options, temporary=temporary, function=str(spec["function"]))
         file, line = spec.get("file"), spec.get("line")
         if not file or line is None:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, or function")
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
+        check_options("line", options, self.capabilities, name)
         path = resolve_source_line(str(file), int(line), self.target.cwd)
-        return self.breakpoints.new(file=path, line=int(line), temporary=temporary)
+        return self.breakpoints.new("line", options, temporary=temporary, file=path, line=int(line))
+
+    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
+        """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
+        bp = self.breakpoints.get(bp_id)
+        merged = Options.of({"condition": bp.condition, "hitCondition": bp.hit_condition,
+                             "logMessage": bp.log_message, "maxNotifications": bp.max_notifications,
+                             "enabled": bp.enabled, "exceptionTypes": bp.exception_types, **changes})
+        check_options(bp.kind, merged, self.capabilities, self.profile.name)
+        before = dataclasses.replace(bp)
+        bp.condition, bp.hit_condition, bp.log_message = merged.condition, merged.hit_condition, merged.log_message
+        bp.max_notifications, bp.enabled, bp.exception_types = (merged.max_notifications, merged.enabled,
+                                                                merged.exception_types)
+        if self._client is not None and not self._client.closed:
+            try:
+                await self.breakpoints.sync(self.tolerant_request, [bp])
+            except DebugError:
+                bp.__dict__.update(before.__dict__)
+                raise
+        return bp
 
     async def add_breakpoint(self, spec: dict[str, Any], *, temporary: bool = False) -> Breakpoint:
-        bp = self._register(spec, temporary)
+        bp = self.register(spec, temporary)
         if self.state == "terminated":  # kept for `restart`
             if temporary:
                 self.breakpoints.discard(bp)
@@ -305,7 +306,7 @@ class DebugSession:
             bp.message = "the program has ended; the breakpoint will be set on `restart`"
             return bp
         try:
-            await self.breakpoints.sync(self._tolerant_request, [bp])
+            await self.breakpoints.sync(self.tolerant_request, [bp])
         except DebugError:
             self.breakpoints.discard(bp)
             raise
@@ -313,7 +314,7 @@ class DebugSession:
 
     async def remove_breakpoints(self, removed: list[Breakpoint]) -> None:
         if self._client is not None and not self._client.closed:
-            await self.breakpoints.sync(self._tolerant_request, removed)
+            await self.breakpoints.sync(self.tolerant_request, removed)
 
     def breakpoint_views(self) -> list[BreakpointView]:
         return self.breakpoints.views()

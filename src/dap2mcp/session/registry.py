@@ -1,0 +1,197 @@
+"""The breakpoints of a session, with stable ids, kept in step with the adapter, and counted.
+
+DAP replaces all breakpoints of a file (or all function or exception breakpoints) at once, and
+adapters renumber them; so the registry owns the ids an agent sees and re-sends whole lists.
+A tracepoint's message goes out with an invisible tag naming its breakpoint, so the output it
+comes back as can be counted against the right one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from .breakpoints import Breakpoint, Kind, Options
+from .models import BreakpointView
+
+Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's id at the start of its message
+_TAGGED = re.compile(f"^{TAG}(\\d+){TAG}")
+
+
+@dataclass(frozen=True)
+class ExceptionStyle:
+    """How an adapter takes exception types: the root of its exception paths, filter → break mode."""
+
+    category: str | None = None
+    modes: tuple[tuple[str, str], ...] = ()
+
+
+class BreakpointRegistry:
+    def __init__(self, carried: Iterable[Breakpoint] = (), *, capabilities: Callable[[], dict[str, Any]] = dict,
+                 style: ExceptionStyle = ExceptionStyle()) -> None:
+        self._items: dict[int, Breakpoint] = {}
+        for bp in carried:
+            if not bp.temporary:
+                self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None)
+        self._ids = itertools.count(max(self._items, default=0) + 1)
+        self._temporary_ids = itertools.count(-1, -1)  # hidden ones do not use up the ids agents see
+        self._capabilities = capabilities
+        self._style = style
+
+    def all(self) -> list[Breakpoint]:
+        return list(self._items.values())
+
+    def views(self) -> list[BreakpointView]:
+        return [bp.view() for bp in self._items.values() if not bp.temporary]
+
+    def get(self, bp_id: int) -> Breakpoint:
+        bp = self._items.get(bp_id)
+        if bp is None or bp.temporary:
+            raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {bp_id}")
+        return bp
+
+    def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, **place: Any) -> Breakpoint:
+        options = options or Options()
+        bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), kind=kind, temporary=temporary,
+                        condition=options.condition, hit_condition=options.hit_condition,
+                        log_message=options.log_message, max_notifications=options.max_notifications,
+                        enabled=options.enabled, exception_types=options.exception_types, **place)
+        self._items[bp.id] = bp
+        return bp
+
+    def discard(self, bp: Breakpoint) -> bool:
+        """Forget one breakpoint, hidden or not; False if it was already gone."""
+        return self._items.pop(bp.id, None) is not None
+
+    def take(self, ids: Iterable[int]) -> list[Breakpoint]:
+        """Remove breakpoints the agent named; hidden (temporary) ones are not the agent's to name."""
+        ids = list(ids)
+        missing = [i for i in ids if i not in self._items or self._items[i].temporary]
+        if missing:
+            raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {', '.join(map(str, missing))}")
+        return [self._items.pop(i) for i in ids]
+
+    def take_file(self, file: str, cwd: str | None) -> list[Breakpoint]:
+        path = os.path.realpath(os.path.join(cwd or os.getcwd(), file))
+        return self.take([bp.id for bp in self._items.values() if bp.file == path and not bp.temporary])
+
+    def take_all(self) -> list[Breakpoint]:
+        return self.take([bp.id for bp in self._items.values() if not bp.temporary])
+
+    # -- counting ----------------------------------------------------------------------------
+
+    def count_stop(self, adapter_ids: Iterable[int], reason: str) -> list[Breakpoint]:
+        """The agent's breakpoints behind a stop, each counted once more."""
+        wanted = set(adapter_ids)
+        hit = [bp for bp in self._items.values() if not bp.temporary and
+               ((bp.adapter_id is not None and bp.adapter_id in wanted) or
+                (reason == "exception" and bp.kind == "exception" and bp.active))]
+        for bp in hit:
+            bp.hit_count += 1
+        return hit
+
+    def take_tracepoint(self, text: str) -> tuple[Breakpoint | None, str]:
+        """If `text` is a tracepoint's message: that tracepoint, counted, and the text without its tag."""
+        tagged = _TAGGED.match(text)
+        if tagged is None:
+            return None, text
+        bp = self._items.get(int(tagged.group(1)))
+        if bp is not None:
+            bp.hit_count += 1
+            bp.notifications_sent += 1
+        return bp, text[tagged.end():]
+
+    def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
+        wanted = set(adapter_ids)
+        return [bp for bp in self._items.values() if bp.adapter_id in wanted]
+
+    # -- talking to the adapter --------------------------------------------------------------
+
+    async def sync(self, request: Request, touched: Iterable[Breakpoint]) -> None:
+        """Re-send every list a change touched (removed breakpoints need their list re-sent too)."""
+        touched = list(touched)
+        for path in sorted({bp.file for bp in touched if bp.file}):
+            await self._sync_file(request, path)
+        if any(bp.kind == "function" for bp in touched):
+            await self._sync_functions(request)
+        if any(bp.kind == "exception" for bp in touched):
+            await self.sync_exceptions(request)
+
+    async def sync_everything(self, request: Request) -> None:
+        await self.sync(request, self._items.values())
+        if not any(bp.kind == "exception" for bp in self._items.values()):
+            await self.sync_exceptions(request)  # the adapter's default filters
+
+    async def _sync_file(self, request: Request, path: str) -> None:
+        bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
+        body = await request("setBreakpoints", {"source": {"path": path},
+                                                "breakpoints": [{"line": bp.line, **_extras(bp)} for bp in bps]})
+        self._apply(bps, body.get("breakpoints") or [])
+
+    async def _sync_functions(self, request: Request) -> None:
+        bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
+        body = await request("setFunctionBreakpoints",
+                             {"breakpoints": [{"name": bp.function, **_extras(bp)} for bp in bps]})
+        self._apply(bps, body.get("breakpoints") or [])
+
+    async def sync_exceptions(self, request: Request) -> None:
+        filters = self._capabilities().get("exceptionBreakpointFilters")
+        if filters is None:
+            return
+        defaults = [f["filter"] for f in filters if f.get("default")]
+        bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
+        arguments: dict[str, Any]
+        if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
+            modes, root = dict(self._style.modes), [{"names": [self._style.category]}]
+            options = [{"path": root, "breakMode": modes[name]} for name in defaults if name in modes]
+            options += [{"path": root + ([{"names": list(bp.exception_types)}] if bp.exception_types else []),
+                         "breakMode": modes.get(bp.exception or "", "always")} for bp in bps]
+            arguments = {"filters": [], "exceptionOptions": options}
+        else:
+            names = dict.fromkeys(defaults + [bp.exception for bp in bps if bp.exception and not bp.condition])
+            arguments = {"filters": list(names)}
+        if conditional := [bp for bp in bps if bp.condition]:
+            arguments["filterOptions"] = [{"filterId": bp.exception, "condition": bp.condition} for bp in conditional]
+        body = await request("setExceptionBreakpoints", arguments)
+        answers = body.get("breakpoints")
+        if answers:
+            self._apply(bps, answers)
+        else:
+            for bp in bps:
+                bp.verified, bp.message = True, None
+
+    def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
+        for bp, answer in zip(bps, answers, strict=False):
+            bp.verified = bool(answer.get("verified"))
+            bp.message = answer.get("message")
+            bp.adapter_id = answer.get("id")
+            bp.actual_line = answer.get("line") or bp.actual_line
+
+    def on_event(self, body: dict[str, Any]) -> None:
+        """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""
+        answer = body.get("breakpoint") or {}
+        if answer.get("id") is None:
+            return
+        for bp in self._items.values():
+            if bp.adapter_id == answer["id"]:
+                bp.verified = bool(answer.get("verified", bp.verified))
+                bp.message = answer.get("message", bp.message)
+                bp.actual_line = answer.get("line") or bp.actual_line
+
+
+def _extras(bp: Breakpoint) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if bp.condition:
+        out["condition"] = bp.condition
+    if bp.hit_condition:
+        out["hitCondition"] = bp.hit_condition
+    if bp.log_message:
+        out["logMessage"] = f"{TAG}{bp.id}{TAG}{bp.log_message}"
+    return out

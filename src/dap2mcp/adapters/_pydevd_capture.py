@@ -11,14 +11,15 @@ It must stay importable on its own: it reaches pydevd only inside `capture`.
 
 import json
 
-FIRST_REFERENCE = 2**31  # above any reference the adapter hands out
+FIRST_REFERENCE = 2**31  # above any reference the adapter hands out (dap2mcp's capture knows this too)
+MAX_REPLY = 8 * 1024 * 1024  # debugpy's adapter drops messages over 16 MiB, and the session with them
 
 
-def capture(namespace, names, depth, max_children, max_nodes):
+def capture(namespace, names, depth, max_children, max_nodes, value_chars):
     from _pydevd_bundle.pydevd_constants import GENERATED_LEN_ATTR_NAME
     from _pydevd_bundle.pydevd_resolver import get_var_scope, sorted_attributes_key
     from _pydevd_bundle.pydevd_safe_repr import SafeRepr
-    from _pydevd_bundle.pydevd_xml import get_variable_details
+    from _pydevd_bundle.pydevd_xml import get_type, get_variable_details
     from pydevd import get_global_debugger
 
     presentation = get_global_debugger().variable_presentation.get_presentation
@@ -26,7 +27,7 @@ def capture(namespace, names, depth, max_children, max_nodes):
     references = {}
     alive = []  # holds every object referenced, so no id is reused while this runs
     children = {}
-    budget = max_nodes
+    budget = max_nodes - len(names)
 
     def reference(value):
         key = id(value)
@@ -38,7 +39,9 @@ def capture(namespace, names, depth, max_children, max_nodes):
     def describe(name, value):
         type_name, _, _, resolver, shown = get_variable_details(value, to_string=to_string)
         ref = reference(value) if resolver is not None else 0
-        return {"name": name, "type": type_name, "value": shown, "variablesReference": ref}, (value, resolver)
+        # one character past what dap2mcp keeps, so it still knows the value was cut
+        return {"name": name, "type": type_name, "value": shown[: value_chars + 1],
+                "variablesReference": ref}, (value, resolver)
 
     def entries(value, resolver):
         if hasattr(resolver, "get_contents_debug_adapter_protocol"):
@@ -59,11 +62,12 @@ def capture(namespace, names, depth, max_children, max_nodes):
     roots = {}
     level = []
     for name in names:
-        if name in namespace:
-            described, held = describe(name, namespace[name])
-            if described["variablesReference"]:
-                roots[name] = described["variablesReference"]
-                level.append((described["variablesReference"], held))
+        if name in namespace:  # its description came with the frame's variables: no second repr
+            value = namespace[name]
+            resolver = get_type(value)[2]
+            if resolver is not None:
+                roots[name] = reference(value)
+                level.append((roots[name], (value, resolver)))
     for _ in range(depth):
         following = []
         for ref, (value, resolver) in level:
@@ -74,4 +78,7 @@ def capture(namespace, names, depth, max_children, max_nodes):
             children[ref] = [d for d, _ in described]
             following.extend((d["variablesReference"], held) for d, held in described if d["variablesReference"])
         level = following
-    return json.dumps({"roots": roots, "children": children})
+    reply = json.dumps({"roots": roots, "children": children})
+    if len(reply) > MAX_REPLY:
+        return json.dumps({"tooLarge": len(reply)})
+    return reply

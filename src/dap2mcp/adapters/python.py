@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import DebugError, ErrorCode
 from .base import AdapterProfile, AdapterStart, Target
 
-NODELAY_DIR = str(Path(__file__).parent / "_nodelay")
+SITE_DIR = str(Path(__file__).parent / "_site")
 
 
 def find_python(requested: str | None) -> str:
@@ -45,9 +45,11 @@ class DebugpyProfile(AdapterProfile):
             return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
 
         env = dict(target.env)
+        inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (SITE_DIR, inherited) if p)
+        env["DAP2MCP_MERGE_STDERR"] = "1"
         if target.tcp_nodelay:
-            inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
-            env["PYTHONPATH"] = os.pathsep.join(p for p in (NODELAY_DIR, inherited) if p)
+            env["DAP2MCP_TCP_NODELAY"] = "1"
         arguments = {
             **common,
             "request": "launch",

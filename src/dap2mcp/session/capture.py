@@ -22,6 +22,8 @@ from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
 
 Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
 
+_CUT: list[dict[str, Any]] = []  # a helper reference the helper did not expand
+
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 
 
@@ -116,13 +118,18 @@ async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidde
         if not expand or budget <= 0:
             truncated = truncated or bool(expand)
             break
-        missing = [item.reference for item in expand if item.reference not in known]
+        missing = [item.reference for item in expand
+                   if item.reference not in known and item.reference < HELPER_REFERENCES]
         replies = dict(zip(missing, await asyncio.gather(*(_children(fetch, gate, ref) for ref in missing)), strict=True))
-        fetched = [known[item.reference] if item.reference in known else replies[item.reference] for item in expand]
+        fetched = [known.get(item.reference, replies.get(item.reference, _CUT)) for item in expand]
         level = []
         for item, raw in zip(expand, fetched, strict=True):
             if raw is None:
                 item.flags.add("unreadable")
+                continue
+            if raw is _CUT:  # the helper stopped short of it, at the node budget
+                item.flags.add("truncated")
+                truncated = True
                 continue
             kept = visible(raw, hidden)
             if cut_markers and any(str(v.get("name", "")) in cut_markers for v in kept):
@@ -177,15 +184,24 @@ def _build(parent: str, item: _Pending, limits: CaptureLimits) -> Node:
     return Node.build(parent, name, str(item.raw.get("type") or ""), value, children, flags, path=path)
 
 
+HELPER_NAMES = frozenset({"exec", "locals", "__builtins__", "__import__"})
+"""Names the helper expression calls through: where the frame binds one, the helper is not used."""
+
+HELPER_REFERENCES = 2**31
+"""References at and above this come from a capture helper, never from the adapter."""
+
+
 def one_request_expression(source: str, names: list[str], depth: int, limits: CaptureLimits) -> str:
     """An expression that runs a helper module's `capture` on the frame's locals, evaluated in the frame."""
-    call = f'ns["capture"](loc, {names!r}, {depth}, {limits.children}, {limits.nodes})'
+    call = f'ns["capture"](loc, {names!r}, {depth}, {limits.children}, {limits.nodes}, {limits.value_chars})'
     return f"(lambda ns, loc: (exec({source!r}, ns), {call})[1])({{}}, locals())"
 
 
 def prefetched(reply: str, top: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """The helper's reply as `variables` replies by reference, and `top` with the helper's references."""
     data = json.loads(reply)
+    if "tooLarge" in data:
+        raise ValueError(f"the helper's reply would be {data['tooLarge']:,} bytes")
     roots: dict[str, int] = data["roots"]
     children = {int(ref): list(kids) for ref, kids in data["children"].items()}
     swapped = [{**v, "variablesReference": roots.get(str(v.get("name")), v.get("variablesReference"))} for v in top]

@@ -79,9 +79,16 @@ class Debugger:
 
     async def restart(self, args: list[str] | None, timeout: float) -> Context:
         old = self.session
-        return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
-                                timeout=timeout, carried=old.breakpoints.all(),
-                                snapshots=list(old.recorder.store.saved.values()))
+        old.recorder.moving = True  # snapshots being taken finish and are carried; no new ones start
+        await old.recorder.settle()
+        try:
+            return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
+                                    timeout=timeout, carried=old.breakpoints.all(),
+                                    snapshots=list(old.recorder.store.saved.values()))
+        except BaseException:
+            if self._session is old:  # refused before the old session was given up: it carries on
+                old.recorder.moving = False
+            raise
 
     async def close(self) -> None:
         async with self._lifecycle:
@@ -133,6 +140,7 @@ class Debugger:
         return await self._result(session, timed_out=not finished)
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
+        await session.ended()  # an ending program's last output is still on its way
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)
         if timed_out and ctx.state == "running":
@@ -251,8 +259,18 @@ class Debugger:
         if session.state != "paused" or session.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED,
                              "Cannot create snapshot while process is running. Pause at a breakpoint first.")
-        return await session.recorder.create(cycle=session.stop_count, thread_id=session.thread(thread_id),
-                                             frame_index=frame_index, depth=depth, label=label)
+        cycle = session.stop_count
+        try:
+            return await session.recorder.create(cycle=cycle, thread_id=session.thread(thread_id),
+                                                 frame_index=frame_index, depth=depth, label=label)
+        except DebugError as exc:
+            if session.state == "terminated" or self._session is not session:
+                raise DebugError(ErrorCode.TERMINATED, "the session ended while the snapshot was being taken; "
+                                 "nothing was saved") from exc
+            if exc.code == ErrorCode.ADAPTER_ERROR and (session.state != "paused" or session.stop_count != cycle):
+                raise DebugError(ErrorCode.NOT_PAUSED, "the program moved on while the snapshot was being taken; "
+                                 "nothing was saved") from exc
+            raise
 
     async def _snapshots(self) -> SnapshotStore:
         """The store, once the current stop is recorded: `@t0` is always the stop the program is at."""

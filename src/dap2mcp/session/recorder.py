@@ -17,6 +17,7 @@ from ..snapshots import diff
 from ..snapshots.model import Node, Snapshot
 from ..snapshots.store import SnapshotStore, new_id
 from .capture import (
+    HELPER_NAMES,
     CaptureLimits,
     capture,
     make_snapshot,
@@ -53,12 +54,15 @@ class StopRecorder:
         self._pending_cycle = 0
         self._view_fresh = False
         self._creating: set[asyncio.Future[Any]] = set()
+        self.moving = False
+        """Set while the program is being resumed (or the session replaced): no new snapshot may start."""
 
     # -- the stop snapshot -------------------------------------------------------------------
 
     def on_stop(self, cycle: int, thread_id: int | None, reason: str) -> None:
         """Start fetching the stop's view now, before anything can change the program's state."""
         self._pending_cycle = cycle
+        self.moving = False
         self.store.current_cycle = cycle
         self._view_fresh = True
         if thread_id is None:
@@ -85,9 +89,9 @@ class StopRecorder:
 
         Execution tools call this before the program moves, evaluations before they may change it.
         """
-        waiting = [t for t in (self._pending, *self._creating) if t is not None and not t.done()]
-        for task in waiting:
-            await _quietly(task)
+        while waiting := [t for t in (self._pending, *self._creating) if t is not None and not t.done()]:
+            for task in waiting:  # a snapshot begun while waiting is waited for too
+                await _quietly(task)
 
     def state_changed(self) -> None:
         """An evaluation or assignment may have changed variables: the kept view is stale."""
@@ -123,6 +127,8 @@ class StopRecorder:
                      label: str | None) -> tuple[Snapshot, str | None]:
         """Capture a frame at `depth`. The program cannot move meanwhile: `settle` waits for this."""
         self.store.check_room()
+        if self.moving:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the program is being resumed; take the snapshot at the next stop")
         task = asyncio.ensure_future(self._capture(thread_id, frame_index, depth))
         self._creating.add(task)
         try:
@@ -154,7 +160,8 @@ class StopRecorder:
         per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
         top = merge_scopes(list(per_scope), self._hidden)
         known: dict[int, list[dict[str, Any]]] = {}
-        if depth > 0 and self._helper and self.capture_limits.one_request:
+        usable = self._helper and not HELPER_NAMES & {str(v.get("name")) for v in top}
+        if depth > 0 and usable and self.capture_limits.one_request:
             top, known = await self._in_one_request(frame.id, top, depth)
         roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
                                          limits=self.capture_limits, cut_markers=self._cut_markers, known=known)

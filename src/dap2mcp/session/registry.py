@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
-from .breakpoints import Breakpoint, Kind, Options
+from .breakpoints import Breakpoint, Kind, Options, check_exception_filter, check_options, resolve_source_line
 from .models import BreakpointView
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -66,6 +66,38 @@ class BreakpointRegistry:
         self._items[bp.id] = bp
         return bp
 
+    def register(self, spec: dict[str, Any], adapter: str, cwd: str | None, *, temporary: bool = False) -> Breakpoint:
+        """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
+        options, capabilities = Options.of(spec), self._capabilities()
+        if spec.get("exception"):
+            check_exception_filter(str(spec["exception"]), capabilities, adapter)
+            check_options("exception", options, capabilities, adapter)
+            return self.new("exception", options, exception=str(spec["exception"]))
+        if spec.get("function"):
+            if not capabilities.get("supportsFunctionBreakpoints"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints")
+            check_options("function", options, capabilities, adapter)
+            return self.new("function", options, temporary=temporary, function=str(spec["function"]))
+        file, line = spec.get("file"), spec.get("line")
+        if not file or line is None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
+        check_options("line", options, capabilities, adapter)
+        path = resolve_source_line(str(file), int(line), cwd)
+        return self.new("line", options, temporary=temporary, file=path, line=int(line))
+
+    def change(self, bp_id: int, changes: dict[str, Any], adapter: str) -> tuple[Breakpoint, Breakpoint]:
+        """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""
+        bp = self.get(bp_id)
+        merged = Options.of({"condition": bp.condition, "hitCondition": bp.hit_condition,
+                             "logMessage": bp.log_message, "maxNotifications": bp.max_notifications,
+                             "enabled": bp.enabled, "exceptionTypes": bp.exception_types, **changes})
+        check_options(bp.kind, merged, self._capabilities(), adapter)
+        before = replace(bp)
+        bp.condition, bp.hit_condition, bp.log_message = merged.condition, merged.hit_condition, merged.log_message
+        bp.max_notifications, bp.enabled = merged.max_notifications, merged.enabled
+        bp.exception_types = merged.exception_types
+        return bp, before
+
     def discard(self, bp: Breakpoint) -> bool:
         """Forget one breakpoint, hidden or not; False if it was already gone."""
         return self._items.pop(bp.id, None) is not None
@@ -103,9 +135,12 @@ class BreakpointRegistry:
         if tagged is None:
             return None, text
         bp = self._items.get(int(tagged.group(1)))
-        if bp is not None:
-            bp.hit_count += 1
-            bp.notifications_sent += 1
+        if bp is None:
+            return None, text[tagged.end():]
+        bp.hit_count += 1
+        if bp.exhausted:  # logged while the adapter was being told to stop: the limit holds anyway
+            return None, ""
+        bp.notifications_sent += 1
         return bp, text[tagged.end():]
 
     def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from ..adapters import AdapterProfile, Target
 from ..dap import DapClient, spawn_stdio
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot
-from .breakpoints import Breakpoint, Options, check_exception_filter, check_options, resolve_source_line
+from .breakpoints import Breakpoint
 from .inspect import Limits, fetch_view, view_context
 from .models import BreakpointView, Context, State
 from .output import OutputBuffer
@@ -159,8 +158,21 @@ class DebugSession:
             count = len(arguments.get("breakpoints") or [])
             return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
 
+    async def ended(self, most: float = 1.0) -> None:
+        """Once the program has ended, wait (a little) until its last output is in."""
+        if self._closing is not None and not self._closing.done():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._closing), most)
+
     async def _release_adapter(self) -> None:
-        """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`."""
+        """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`; but first let
+        the output it is still forwarding (from another thread than its events) come in."""
+        size = -1
+        for _ in range(20):
+            if self.output.size == size or self._client is None or self._client.closed:
+                break
+            size = self.output.size
+            await asyncio.sleep(0.05)
         if self._client is not None and not self._client.closed:
             with contextlib.suppress(DebugError):
                 await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=0.5)
@@ -230,6 +242,7 @@ class DebugSession:
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
+        self.recorder.moving = True
         await self.recorder.settle()
         since = self.stop_count
         self.state = "running"
@@ -239,6 +252,7 @@ class DebugSession:
         except DebugError:
             if self.stop_count == since and self.state == "running":
                 self.state = "paused"
+                self.recorder.moving = False
             raise
         return since
 
@@ -260,35 +274,11 @@ class DebugSession:
     # -- breakpoints -------------------------------------------------------------------------
 
     def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
-        """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
-        options, name = Options.of(spec), self.profile.name
-        if spec.get("exception"):
-            check_exception_filter(str(spec["exception"]), self.capabilities, name)
-            check_options("exception", options, self.capabilities, name)
-            return self.breakpoints.new("exception", options, exception=str(spec["exception"]))
-        if spec.get("function"):
-            if not self.capabilities.get("supportsFunctionBreakpoints"):
-                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{name} has no function breakpoints")
-            check_options("function", options, self.capabilities, name)
-            return self.breakpoints.new("function", options, temporary=temporary, function=str(spec["function"]))
-        file, line = spec.get("file"), spec.get("line")
-        if not file or line is None:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
-        check_options("line", options, self.capabilities, name)
-        path = resolve_source_line(str(file), int(line), self.target.cwd)
-        return self.breakpoints.new("line", options, temporary=temporary, file=path, line=int(line))
+        return self.breakpoints.register(spec, self.profile.name, self.target.cwd, temporary=temporary)
 
     async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
-        bp = self.breakpoints.get(bp_id)
-        merged = Options.of({"condition": bp.condition, "hitCondition": bp.hit_condition,
-                             "logMessage": bp.log_message, "maxNotifications": bp.max_notifications,
-                             "enabled": bp.enabled, "exceptionTypes": bp.exception_types, **changes})
-        check_options(bp.kind, merged, self.capabilities, self.profile.name)
-        before = dataclasses.replace(bp)
-        bp.condition, bp.hit_condition, bp.log_message = merged.condition, merged.hit_condition, merged.log_message
-        bp.max_notifications, bp.enabled, bp.exception_types = (merged.max_notifications, merged.enabled,
-                                                                merged.exception_types)
+        bp, before = self.breakpoints.change(bp_id, changes, self.profile.name)
         if self._client is not None and not self._client.closed:
             try:
                 await self.breakpoints.sync(self.tolerant_request, [bp])

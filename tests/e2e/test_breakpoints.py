@@ -1,0 +1,198 @@
+"""Conditions, hit counts, tracepoints, exception breakpoints, waiting and output, on real debugpy over stdio."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from mcp import Client
+from mcp.types import LoggingMessageNotificationParams
+
+from conftest import PROGRAMS, Tools, locals_of, marker, server_params, stdio_tools
+
+COUNTER = PROGRAMS / "counter.py"
+RAISES = PROGRAMS / "raises.py"
+ASKS = PROGRAMS / "asks.py"
+
+
+def at(path, name: str, **options: Any) -> dict[str, Any]:
+    return {"file": str(path), "line": marker(path, name), **options}
+
+
+async def start(tools: Tools, path=COUNTER, args: list[str] | None = None) -> dict:
+    return await tools.ok("debug", mode="source", path=str(path), args=args or [], stopOnEntry=True)
+
+
+async def test_a_condition_stops_only_on_the_seventh_iteration():
+    async with stdio_tools() as tools:
+        await start(tools)
+        bp = await tools.ok("breakpoint", **at(COUNTER, "loop"), condition="i == 7")
+        assert bp["verified"] and bp["condition"] == "i == 7" and bp["type"] == "line"
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "breakpoint" and locals_of(ctx)["i"] == "7"
+        assert ctx["breakpointIds"] == [bp["id"]]
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0
+
+
+async def test_hit_conditions_stop_on_every_nth_hit_and_bad_ones_are_refused():
+    async with stdio_tools() as tools:
+        await start(tools, args=["25"])
+        for bad in ("banana", "% x", ">= "):
+            await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "work"), hitCondition=bad)
+        bp = await tools.ok("breakpoint", **at(COUNTER, "work"), hitCondition="% 10")
+        stops = []
+        for _ in range(3):
+            ctx = await tools.ok("continue")
+            if ctx["state"] != "paused":
+                break
+            stops.append(locals_of(ctx)["i"])
+        assert stops == ["10", "20"] and ctx["state"] == "terminated"
+        counted = await tools.ok("breakpoint", id=bp["id"], enabled=True)
+        assert counted["hitCount"] == 2  # stops, as the adapter reports them
+
+
+async def test_a_tracepoint_logs_a_hundred_lines_without_stopping():
+    async with stdio_tools() as tools:
+        await start(tools)
+        bp = await tools.ok("breakpoint", **at(COUNTER, "loop"), logMessage="i={i} total={total}")
+        assert bp["type"] == "tracepoint"
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated"  # never stopped
+        lines = [ln for ln in (await tools.ok("output", limit=100_000))["text"].splitlines() if ln.startswith("i=")]
+        assert len(lines) == 100 and lines[0] == "i=1 total=0" and lines[-1] == "i=100 total=328350"
+        assert "\u2063" not in ended.get("output", {}).get("text", "")  # the tag that counts hits is not shown
+
+
+async def test_max_notifications_turns_a_tracepoint_off_and_it_can_be_changed_by_id():
+    async with stdio_tools() as tools:
+        await start(tools)
+        trace = await tools.ok("breakpoint", **at(COUNTER, "loop"), logMessage="tick {i}", maxNotifications=5)
+        stop = await tools.ok("breakpoint", **at(COUNTER, "work"), condition="i == 50", enabled=False)
+        assert stop["state"] == "disabled"
+        enabled = await tools.ok("breakpoint", id=stop["id"], enabled=True)
+        assert enabled["enabled"] is True and enabled["condition"] == "i == 50"
+        ctx = await tools.ok("continue")
+        assert locals_of(ctx)["i"] == "50"
+        page = await tools.ok("output")
+        assert [ln for ln in page["text"].splitlines() if ln.startswith("tick")] == [f"tick {n}" for n in range(1, 6)]
+        views = {v["id"]: v for v in [await tools.ok("breakpoint", id=trace["id"])]}
+        assert views[trace["id"]]["state"] == "exhausted" and views[trace["id"]]["notificationsSent"] == 5
+        await tools.error("breakpoint", "BREAKPOINT_NOT_FOUND", id=999, enabled=False)
+        await tools.error("breakpoint", "INVALID_ARGUMENT", id=trace["id"], file=str(COUNTER), line=3)
+
+
+async def test_capabilities_the_adapter_lacks_are_refused_by_name():
+    async with stdio_tools() as tools:
+        await start(tools)
+        message = await tools.error("breakpoint", "NOT_SUPPORTED", exception="raised", condition="True")
+        assert "supportsExceptionFilterOptions" in message
+        await tools.error("breakpoint", "NOT_SUPPORTED", function="work", logMessage="x")
+        assert "raised, uncaught, userUnhandled" in await tools.error("breakpoint", "INVALID_ARGUMENT", exception="bogus")
+        await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), maxNotifications=3)
+        await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), exceptionTypes=["ValueError"])
+        await tools.error("breakpoint", "INVALID_ARGUMENT", exception="raised", file=str(COUNTER), line=3)
+
+
+async def test_exception_breakpoints_stop_with_type_message_and_stack():
+    async with stdio_tools() as tools:
+        await start(tools, RAISES)
+        raised = await tools.ok("breakpoint", exception="raised", exceptionTypes=["ValueError"])
+        assert raised["type"] == "exception" and raised["verified"]
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception"
+        assert ctx["exception"]["typeName"] == "ValueError" and "seven" in ctx["exception"]["message"]
+        assert ctx["location"]["line"] == marker(RAISES, "parse")
+        seen = []
+        while ctx["exception"]["typeName"] == "ValueError":  # debugpy reports it again in each frame it leaves
+            seen.append(ctx["location"]["function"])
+            ctx = await tools.ok("continue")
+        assert seen[0] == "parse" and set(seen) <= {"parse", "main"}
+        # the caught KeyError is not a ValueError: the next stop is the uncaught one, by the default filter
+        assert ctx["reason"] == "exception" and ctx["exception"]["typeName"] == "KeyError"
+        assert ctx["location"]["line"] == marker(RAISES, "uncaught") and "colour" in ctx["exception"]["message"]
+        assert "main" in ctx["exception"]["stackTrace"]
+        removed = await tools.ok("clear-breakpoints", ids=[raised["id"]])
+        assert removed["removed"] == [raised["id"]]
+
+
+async def test_breakpoints_of_every_kind_survive_restart_and_clear_all():
+    async with stdio_tools() as tools:
+        await start(tools, RAISES)
+        ids = [(await tools.ok("breakpoint", exception="raised"))["id"],
+               (await tools.ok("breakpoint", **at(RAISES, "parse"), condition="text == 'seven'"))["id"],
+               (await tools.ok("breakpoint", **at(RAISES, "uncaught"), logMessage="settings={settings}"))["id"]]
+        await tools.ok("restart")
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] in ("breakpoint", "exception") and ctx["location"]["line"] == marker(RAISES, "parse")
+        for bp_id in ids:
+            assert (await tools.ok("breakpoint", id=bp_id))["verified"] is True
+        assert sorted((await tools.ok("clear-breakpoints", all=True))["removed"]) == sorted(ids)
+        ended = await tools.ok("continue")  # only the adapter's default (uncaught) is left
+        assert ended["reason"] == "exception" and ended["exception"]["typeName"] == "KeyError"
+
+
+async def test_a_breakpoint_never_hit_times_out_then_wait_and_pause_pick_up():
+    async with stdio_tools() as tools:
+        await start(tools, args=["100000000"])
+        await tools.ok("breakpoint", **at(COUNTER, "never"))
+        running = await tools.ok("continue", timeout=0.5)
+        assert running["state"] == "running" and "`wait`" in running["hint"]
+        waited = await tools.ok("wait", timeout=0.3)
+        assert waited["state"] == "running"
+        paused = await tools.ok("pause")
+        assert paused["state"] == "paused" and paused["reason"] == "pause"
+        already = await tools.ok("wait", timeout=0.3)
+        assert already["state"] == "paused" and "already paused" in already["hint"]
+
+
+async def test_a_program_reading_stdin_gets_a_clear_hint():
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(ASKS))
+        assert ctx["reason"] == "exception" and ctx["exception"]["typeName"] == "EOFError"
+        assert "stdin" in ctx["hint"]
+
+
+async def test_output_keeps_stdout_and_stderr_in_order_and_pages():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(COUNTER), args=["3"],
+                       breakpoints=[at(COUNTER, "end")])
+        for _ in range(50):  # debugpy may forward the last lines a moment after the stop
+            page = await tools.ok("output")
+            streams = [ln for ln in page["text"].splitlines() if ln.startswith(("out", "err"))]
+            if len(streams) == 6:
+                break
+            await asyncio.sleep(0.05)
+        assert streams == ["out 0", "err 0", "out 1", "err 1", "out 2", "err 2"]
+        first = await tools.ok("output", offset=0, limit=6)
+        rest = await tools.ok("output", offset=first["nextOffset"])
+        assert first["text"] + rest["text"] == page["text"] and rest["nextOffset"] == rest["end"] == page["end"]
+
+
+async def collect_logs(mode: str, opt_in: bool) -> list[dict[str, Any]]:
+    received: list[dict[str, Any]] = []
+
+    async def on_log(params: LoggingMessageNotificationParams) -> None:
+        received.append(params.data)
+
+    client = Client(server_params(), mode=mode, logging_callback=on_log, log_level="info" if opt_in else None)
+    async with client:
+        tools = Tools(client)
+        if mode == "legacy" and opt_in:
+            await client.session.set_logging_level("info")
+        await start(tools, args=["10"])
+        await tools.ok("breakpoint", **at(COUNTER, "loop"), logMessage="i={i}")
+        await tools.ok("breakpoint", **at(COUNTER, "end"))
+        await tools.ok("continue")
+        await asyncio.sleep(0.2)
+    return received
+
+
+async def test_hits_reach_clients_that_asked_for_log_messages_in_both_protocol_versions():
+    for mode in ("legacy", "2026-07-28"):
+        logs = await collect_logs(mode, opt_in=True)
+        traced = [d for d in logs if d.get("event") == "tracepoint"]
+        assert [d["message"] for d in traced] == [f"i={n}" for n in range(1, 11)], mode
+        assert traced[-1]["hitCount"] == 10 and traced[-1]["notificationsSent"] == 10
+        assert [d["event"] for d in logs if d.get("event") == "breakpoint"] == ["breakpoint"], mode
+        assert await collect_logs(mode, opt_in=False) == [], mode

@@ -97,3 +97,39 @@ async def test_an_object_replaced_by_another_shows_within_a_run():
         after = (await tools.ok("snapshot_create"))["snapshot"]["id"]
         diff = (await tools.ok("snapshot_diff", snapshot_id_1=before, snapshot_id_2=after))["diff"]
         assert [m["path"] for m in diff["modified"]] == ["order"]  # same class, same contents, another object
+
+
+async def test_a_snapshot_begun_while_the_program_resumes_is_refused_or_whole():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(CROWDED), breakpoints=[at(CROWDED, "work")])
+        whole = (await tools.ok("snapshot_create", depth=2))["snapshot"]["variableCount"]
+        for delay in (0.0, 0.02, 0.1):
+            async def create_soon(delay: float = delay) -> dict:
+                await asyncio.sleep(delay)
+                return await tools("snapshot_create", depth=2)
+
+            moved, made = await asyncio.gather(tools("continue"), create_soon())
+            assert moved["success"], moved
+            if made["success"]:
+                assert made["snapshot"]["variableCount"] == whole
+            else:
+                assert made["error"]["code"] == "NOT_PAUSED", made
+            if moved["state"] != "paused":
+                break
+            await tools.ok("restart")
+
+
+async def test_a_snapshot_taken_alongside_restart_is_carried_or_refused():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SHOP), breakpoints=[at(SHOP, "start")])
+        for delay in (0.0, 0.05, 0.15):
+            async def restart_soon(delay: float = delay) -> dict:
+                await asyncio.sleep(delay)
+                return await tools.ok("restart")
+
+            made, _ = await asyncio.gather(tools("snapshot_create", depth=2), restart_soon())
+            listed = [s["id"] for s in (await tools.ok("snapshot_list"))["snapshots"]]
+            if made["success"]:
+                assert made["snapshot"]["id"] in listed
+            else:
+                assert made["error"]["code"] in ("NOT_PAUSED", "TERMINATED"), made

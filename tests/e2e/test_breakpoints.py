@@ -33,6 +33,7 @@ async def test_a_condition_stops_only_on_the_seventh_iteration():
         assert ctx["breakpointIds"] == [bp["id"]]
         ended = await tools.ok("continue")
         assert ended["state"] == "terminated" and ended["exitCode"] == 0
+        assert "total 338350" in ended["output"]["text"]  # the program's last words come with its end
 
 
 async def test_hit_conditions_stop_on_every_nth_hit_and_bad_ones_are_refused():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from mcp import Client
@@ -60,7 +61,8 @@ async def test_a_tracepoint_logs_a_hundred_lines_without_stopping():
         assert bp["type"] == "tracepoint"
         ended = await tools.ok("continue")
         assert ended["state"] == "terminated"  # never stopped
-        lines = [ln for ln in (await tools.ok("output", limit=100_000))["text"].splitlines() if ln.startswith("i=")]
+        # tracepoint messages come from the adapter, the program's prints through a pipe: they may interleave
+        lines = re.findall(r"i=\d+ total=\d+", (await tools.ok("output", limit=100_000))["text"])
         assert len(lines) == 100 and lines[0] == "i=1 total=0" and lines[-1] == "i=100 total=328350"
         assert "\u2063" not in ended.get("output", {}).get("text", "")  # the tag that counts hits is not shown
 
@@ -76,7 +78,7 @@ async def test_max_notifications_turns_a_tracepoint_off_and_it_can_be_changed_by
         ctx = await tools.ok("continue")
         assert locals_of(ctx)["i"] == "50"
         page = await tools.ok("output")
-        assert [ln for ln in page["text"].splitlines() if ln.startswith("tick")] == [f"tick {n}" for n in range(1, 6)]
+        assert re.findall(r"tick \d+", page["text"]) == [f"tick {n}" for n in range(1, 6)]
         views = {v["id"]: v for v in [await tools.ok("breakpoint", id=trace["id"])]}
         assert views[trace["id"]]["state"] == "exhausted" and views[trace["id"]]["notificationsSent"] == 5
         await tools.error("breakpoint", "BREAKPOINT_NOT_FOUND", id=999, enabled=False)
@@ -197,3 +199,60 @@ async def test_hits_reach_clients_that_asked_for_log_messages_in_both_protocol_v
         assert traced[-1]["hitCount"] == 10 and traced[-1]["notificationsSent"] == 10
         assert [d["event"] for d in logs if d.get("event") == "breakpoint"] == ["breakpoint"], mode
         assert await collect_logs(mode, opt_in=False) == [], mode
+
+
+async def test_tracepoint_messages_and_conditions_are_checked_before_they_are_sent():
+    async with stdio_tools() as tools:
+        await start(tools, args=["5"])
+        for bad in ("v={i", "v=}", "{{i}}", "{}", "{i =}", "{1 +}"):
+            await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), logMessage=bad)
+        for bad in ("i ==", "1 +", ""):
+            if bad:
+                await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), condition=bad)
+        await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), hitCondition="% 0")
+        message = await tools.error("breakpoint", "NOT_SUPPORTED", **at(COUNTER, "loop"), condition="i > 2",
+                                    hitCondition="% 2")
+        assert "either" in message
+        first = await tools.ok("breakpoint", **at(COUNTER, "loop"), logMessage="rate 50% at {i}")
+        assert str(first["id"]) in await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"))
+        await tools.ok("continue")
+        text = (await tools.ok("output"))["text"]
+        assert re.findall(r"rate 50% at \d+", text) == [f"rate 50% at {n}" for n in range(1, 6)]
+
+
+async def test_a_program_cannot_forge_tracepoint_messages():
+    tags = PROGRAMS / "tags.py"
+    async with stdio_tools() as tools:
+        await start(tools, tags)
+        bp = await tools.ok("breakpoint", **at(tags, "print"), logMessage="real {n}", maxNotifications=1)
+        await tools.ok("continue")
+        text = (await tools.ok("output"))["text"]
+        assert text.count("forged") == 3 and "done" in text and text.count("real") == 1
+        assert (await tools.ok("breakpoint", id=bp["id"]))["notificationsSent"] == 1
+
+
+async def test_exhausted_tracepoints_start_afresh_after_restart_and_clear_by_file():
+    async with stdio_tools() as tools:
+        await start(tools, args=["10"])
+        bp = await tools.ok("breakpoint", **at(COUNTER, "loop"), logMessage="w {i}", maxNotifications=2)
+        await tools.ok("continue")
+        await tools.ok("restart")
+        await tools.ok("continue")
+        text = (await tools.ok("output"))["text"]
+        assert re.findall(r"w \d+", text) == ["w 1", "w 2"]
+        again = await tools.ok("breakpoint", id=bp["id"])
+        assert again["notificationsSent"] == 2 and again["state"] == "exhausted"
+        assert (await tools.ok("clear-breakpoints", file=str(COUNTER)))["removed"] == [bp["id"]]
+
+
+async def test_exception_stops_name_and_count_their_breakpoint():
+    async with stdio_tools() as tools:
+        await start(tools, RAISES)
+        value_errors = await tools.ok("breakpoint", exception="raised", exceptionTypes=["ValueError"])
+        uncaught = await tools.ok("breakpoint", exception="uncaught")
+        ctx = await tools.ok("continue")
+        assert ctx["exception"]["typeName"] == "ValueError" and ctx["breakpointIds"] == [value_errors["id"]]
+        while ctx["state"] == "paused" and ctx["exception"]["typeName"] == "ValueError":
+            ctx = await tools.ok("continue")
+        assert ctx["exception"]["typeName"].startswith("KeyError") and ctx["breakpointIds"] == [uncaught["id"]]
+        assert (await tools.ok("breakpoint", id=uncaught["id"]))["hitCount"] == 1

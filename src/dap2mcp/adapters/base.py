@@ -56,6 +56,10 @@ class AdapterProfile:
     exception_category: str | None = None
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
+    log_percent_formats: bool = False
+    """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
+    conditions_combine: bool = True
+    """Whether a condition and a hit condition on one breakpoint must both hold (as DAP means)."""
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
     """Names of the child an adapter appends where it stopped listing a container's items."""
 

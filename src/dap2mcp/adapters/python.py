@@ -77,8 +77,10 @@ DEBUGPY = DebugpyProfile(
     start_failure_markers=("Attach to PID failed",),
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),
-    cut_markers=frozenset({"Unable to handle:"}),
+    cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
     capture_helper="_pydevd_capture.py",
     exception_category="Python Exceptions",
-    exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
+    exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
+    log_percent_formats=True,
+    conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
 )

@@ -8,12 +8,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..adapters import AdapterProfile
 from ..errors import DebugError, ErrorCode
 from .models import BreakpointView
 
 Kind = Literal["line", "function", "exception"]
 
-_HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*\d+\s*$")
+_HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
+_EXPRESSION = re.compile(r"\{([^{}]*)\}")
 
 
 @dataclass
@@ -86,8 +88,10 @@ class Options:
                        exception_types=tuple(spec.get("exceptionTypes") or ()))
 
 
-def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], adapter: str) -> None:
-    """Refuse, naming the missing capability, what the adapter would ignore."""
+def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], profile: AdapterProfile) -> None:
+    """Refuse, naming the missing capability, what the adapter would ignore or get wrong."""
+    adapter = profile.name
+
     def need(capability: str, what: str) -> None:
         if not capabilities.get(capability):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} does not support {what} (no {capability})")
@@ -103,17 +107,47 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], ad
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
     if options.condition and kind != "exception":
         need("supportsConditionalBreakpoints", "conditional breakpoints")
+        _check_expression(options.condition, "condition", profile)
     if options.hit_condition:
         need("supportsHitConditionalBreakpoints", "hit conditions")
-        if not _HIT_CONDITION.match(options.hit_condition):
+        hit = _HIT_CONDITION.match(options.hit_condition)
+        if not hit or int(hit.group(2)) == 0:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hit_condition!r} is not one of "
-                             "'N', '== N', '>= N', '> N', '<= N', '< N', '% N'")
+                             "'N', '== N', '>= N', '> N', '<= N', '< N', '% N' with N a positive number")
+        if options.condition and not profile.conditions_combine:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would stop when either the condition or the hit "
+                             "condition holds, not both; put the count in the condition instead")
     if options.log_message:
         if kind == "function":
             raise DebugError(ErrorCode.NOT_SUPPORTED, "DAP has no tracepoints on functions; use file and line")
         need("supportsLogPoints", "tracepoints (logMessage)")
+        _check_log_message(options.log_message, profile)
     if options.max_notifications is not None and not options.log_message:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
+
+
+def _check_expression(text: str, what: str, profile: AdapterProfile) -> None:
+    """Where dap2mcp knows the language, a syntax error is refused here: adapters often just never stop."""
+    if profile.language != "python":
+        return
+    try:
+        compile(text, f"<{what}>", "eval")
+    except (SyntaxError, ValueError) as exc:
+        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{what} {text!r} is not a valid expression: {reason}") from None
+
+
+def _check_log_message(message: str, profile: AdapterProfile) -> None:
+    """`{expression}` parts must each be whole; the adapter would print an error instead of the message."""
+    if "{{" in message or "}}" in message:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "logMessage: '{{' and '}}' are not escapes here; every '{...}' "
+                         "is evaluated")
+    if _EXPRESSION.sub("", message).count("{") or _EXPRESSION.sub("", message).count("}"):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"logMessage {message!r} has unbalanced braces")
+    for expression in _EXPRESSION.findall(message):
+        if not expression.strip():
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "logMessage has an empty '{}'")
+        _check_expression(expression, "logMessage part", profile)
 
 
 def check_exception_filter(name: str, capabilities: dict[str, Any], adapter: str) -> None:

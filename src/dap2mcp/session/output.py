@@ -42,7 +42,7 @@ class OutputBuffer:
 
     def page(self, offset: int, limit: int) -> dict[str, object]:
         """Up to `limit` characters from absolute `offset`, for reading the whole output in pages."""
-        begin = max(offset, self._start)
+        begin = min(max(offset, self._start), self._end)
         text = "".join(self._chunks)[begin - self._start: begin - self._start + limit]
         out: dict[str, object] = {"text": text, "offset": begin, "nextOffset": begin + len(text), "end": self._end}
         if begin > offset:

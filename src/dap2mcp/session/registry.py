@@ -11,39 +11,38 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from ..adapters import AdapterProfile
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint, Kind, Options, check_exception_filter, check_options, resolve_source_line
 from .models import BreakpointView
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 
-TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's id at the start of its message
-_TAGGED = re.compile(f"^{TAG}(\\d+){TAG}")
-
-
-@dataclass(frozen=True)
-class ExceptionStyle:
-    """How an adapter takes exception types: the root of its exception paths, filter → break mode."""
-
-    category: str | None = None
-    modes: tuple[tuple[str, str], ...] = ()
+TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start of its message
 
 
 class BreakpointRegistry:
-    def __init__(self, carried: Iterable[Breakpoint] = (), *, capabilities: Callable[[], dict[str, Any]] = dict,
-                 style: ExceptionStyle = ExceptionStyle()) -> None:
+    def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
+                 capabilities: Callable[[], dict[str, Any]] = dict) -> None:
         self._items: dict[int, Breakpoint] = {}
-        for bp in carried:
+        for bp in carried:  # a new run: verified again, counted afresh
             if not bp.temporary:
-                self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None)
+                self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None,
+                                             hit_count=0, notifications_sent=0)
+        self._profile = profile
+        nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
+        self._tag = f"{TAG}{nonce}:{{}}{TAG}"
+        self._tagged = re.compile(f"^{TAG}{nonce}:(\\d+){TAG}")
+        self._counted_cycle = 0
+        self._last_exception: set[int] = set()
         self._ids = itertools.count(max(self._items, default=0) + 1)
         self._temporary_ids = itertools.count(-1, -1)  # hidden ones do not use up the ids agents see
         self._capabilities = capabilities
-        self._style = style
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -66,32 +65,37 @@ class BreakpointRegistry:
         self._items[bp.id] = bp
         return bp
 
-    def register(self, spec: dict[str, Any], adapter: str, cwd: str | None, *, temporary: bool = False) -> Breakpoint:
+    def register(self, spec: dict[str, Any], cwd: str | None, *, temporary: bool = False) -> Breakpoint:
         """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
-        options, capabilities = Options.of(spec), self._capabilities()
+        options, capabilities, profile = Options.of(spec), self._capabilities(), self._profile
+        adapter = profile.name
         if spec.get("exception"):
             check_exception_filter(str(spec["exception"]), capabilities, adapter)
-            check_options("exception", options, capabilities, adapter)
+            check_options("exception", options, capabilities, profile)
             return self.new("exception", options, exception=str(spec["exception"]))
         if spec.get("function"):
             if not capabilities.get("supportsFunctionBreakpoints"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints")
-            check_options("function", options, capabilities, adapter)
+            check_options("function", options, capabilities, profile)
             return self.new("function", options, temporary=temporary, function=str(spec["function"]))
         file, line = spec.get("file"), spec.get("line")
         if not file or line is None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
-        check_options("line", options, capabilities, adapter)
+        check_options("line", options, capabilities, profile)
         path = resolve_source_line(str(file), int(line), cwd)
+        if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and
+                                            bp.file == path and bp.line == int(line)), None)):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "
+                             f"adapter keeps one per line); change it with `breakpoint` and id {same.id}")
         return self.new("line", options, temporary=temporary, file=path, line=int(line))
 
-    def change(self, bp_id: int, changes: dict[str, Any], adapter: str) -> tuple[Breakpoint, Breakpoint]:
+    def change(self, bp_id: int, changes: dict[str, Any]) -> tuple[Breakpoint, Breakpoint]:
         """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""
         bp = self.get(bp_id)
         merged = Options.of({"condition": bp.condition, "hitCondition": bp.hit_condition,
                              "logMessage": bp.log_message, "maxNotifications": bp.max_notifications,
                              "enabled": bp.enabled, "exceptionTypes": bp.exception_types, **changes})
-        check_options(bp.kind, merged, self._capabilities(), adapter)
+        check_options(bp.kind, merged, self._capabilities(), self._profile)
         before = replace(bp)
         bp.condition, bp.hit_condition, bp.log_message = merged.condition, merged.hit_condition, merged.log_message
         bp.max_notifications, bp.enabled = merged.max_notifications, merged.enabled
@@ -119,19 +123,32 @@ class BreakpointRegistry:
 
     # -- counting ----------------------------------------------------------------------------
 
-    def count_stop(self, adapter_ids: Iterable[int], reason: str) -> list[Breakpoint]:
-        """The agent's breakpoints behind a stop, each counted once more."""
+    def count_stop(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
+        """The agent's breakpoints the adapter named for a stop, each counted once more."""
         wanted = set(adapter_ids)
-        hit = [bp for bp in self._items.values() if not bp.temporary and
-               ((bp.adapter_id is not None and bp.adapter_id in wanted) or
-                (reason == "exception" and bp.kind == "exception" and bp.active))]
+        hit = [bp for bp in self._items.values()
+               if not bp.temporary and bp.adapter_id is not None and bp.adapter_id in wanted]
         for bp in hit:
             bp.hit_count += 1
         return hit
 
+    def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None) -> list[Breakpoint]:
+        """The exception breakpoints behind an exception stop (adapters do not name them), counted once."""
+        if cycle == self._counted_cycle:
+            return [bp for bp in self._items.values() if bp.id in self._last_exception]
+        filters = {mode: name for name, mode in self._profile.exception_modes}
+        shown = (type_name or "").split()[0].rsplit(".", 1)[-1] if type_name else ""
+        hit = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active
+               and (not break_mode or filters.get(break_mode, bp.exception) == bp.exception)
+               and (not bp.exception_types or shown in bp.exception_types)]
+        for bp in hit:
+            bp.hit_count += 1
+        self._counted_cycle, self._last_exception = cycle, {bp.id for bp in hit}
+        return hit
+
     def take_tracepoint(self, text: str) -> tuple[Breakpoint | None, str]:
         """If `text` is a tracepoint's message: that tracepoint, counted, and the text without its tag."""
-        tagged = _TAGGED.match(text)
+        tagged = self._tagged.match(text)
         if tagged is None:
             return None, text
         bp = self._items.get(int(tagged.group(1)))
@@ -167,13 +184,13 @@ class BreakpointRegistry:
     async def _sync_file(self, request: Request, path: str) -> None:
         bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
         body = await request("setBreakpoints", {"source": {"path": path},
-                                                "breakpoints": [{"line": bp.line, **_extras(bp)} for bp in bps]})
+                                                "breakpoints": [{"line": bp.line, **self._extras(bp)} for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])
 
     async def _sync_functions(self, request: Request) -> None:
         bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
         body = await request("setFunctionBreakpoints",
-                             {"breakpoints": [{"name": bp.function, **_extras(bp)} for bp in bps]})
+                             {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])
 
     async def sync_exceptions(self, request: Request) -> None:
@@ -184,7 +201,7 @@ class BreakpointRegistry:
         bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
         arguments: dict[str, Any]
         if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
-            modes, root = dict(self._style.modes), [{"names": [self._style.category]}]
+            modes, root = dict(self._profile.exception_modes), [{"names": [self._profile.exception_category]}]
             options = [{"path": root, "breakMode": modes[name]} for name in defaults if name in modes]
             options += [{"path": root + ([{"names": list(bp.exception_types)}] if bp.exception_types else []),
                          "breakMode": modes.get(bp.exception or "", "always")} for bp in bps]
@@ -220,13 +237,15 @@ class BreakpointRegistry:
                 bp.message = answer.get("message", bp.message)
                 bp.actual_line = answer.get("line") or bp.actual_line
 
-
-def _extras(bp: Breakpoint) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if bp.condition:
-        out["condition"] = bp.condition
-    if bp.hit_condition:
-        out["hitCondition"] = bp.hit_condition
-    if bp.log_message:
-        out["logMessage"] = f"{TAG}{bp.id}{TAG}{bp.log_message}"
-    return out
+    def _extras(self, bp: Breakpoint) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if bp.condition:
+            out["condition"] = bp.condition
+        if bp.hit_condition:
+            out["hitCondition"] = bp.hit_condition
+        if bp.log_message:
+            message = bp.log_message
+            if self._profile.log_percent_formats and "{" in message:
+                message = message.replace("%", "%%")  # the adapter %-formats messages with expressions
+            out["logMessage"] = self._tag.format(bp.id) + message
+        return out

@@ -23,7 +23,7 @@ from .inspect import Limits, fetch_view, view_context
 from .models import BreakpointView, Context, State
 from .output import OutputBuffer
 from .recorder import DEFAULT_FRAMES, StopRecorder
-from .registry import BreakpointRegistry, ExceptionStyle
+from .registry import BreakpointRegistry
 from .startup import handshake
 
 log = logging.getLogger(__name__)
@@ -43,8 +43,7 @@ class DebugSession:
         self.target = target
         self.profile = profile
         self.limits = limits or Limits()
-        self.breakpoints = BreakpointRegistry(carried or [], capabilities=lambda: self.capabilities,
-                                              style=ExceptionStyle(profile.exception_category, profile.exception_modes))
+        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities)
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.output = OutputBuffer()
@@ -83,7 +82,7 @@ class DebugSession:
             self.stop_count += 1
             self._known_frames.clear()
             self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
-            for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids, self.stop_info.reason):
+            for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids):
                 self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
                              "cycle": self.stop_count})
         elif event == "continued":
@@ -111,7 +110,8 @@ class DebugSession:
         self._notify()
 
     def _traced(self, bp: Breakpoint, text: str) -> None:
-        self.notice({"event": "tracepoint", "breakpointId": bp.id, "message": text.rstrip("\n"),
+        self.notice({"event": "tracepoint", "breakpointId": bp.id,
+                     "message": text.rstrip("\n")[: self.limits.value_chars * 4],
                      "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
         if bp.exhausted and self._client is not None and not self._client.closed:  # it has said enough
             asyncio.ensure_future(self.breakpoints.sync(self.tolerant_request, [bp]))
@@ -274,11 +274,11 @@ class DebugSession:
     # -- breakpoints -------------------------------------------------------------------------
 
     def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
-        return self.breakpoints.register(spec, self.profile.name, self.target.cwd, temporary=temporary)
+        return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)
 
     async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
-        bp, before = self.breakpoints.change(bp_id, changes, self.profile.name)
+        bp, before = self.breakpoints.change(bp_id, changes)
         if self._client is not None and not self._client.closed:
             try:
                 await self.breakpoints.sync(self.tolerant_request, [bp])
@@ -351,6 +351,8 @@ class DebugSession:
         hit = self.breakpoints.hit(info.hit_breakpoint_ids)
         if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
             ctx.description = "reached the `to` location of `continue`"
+        if info.reason == "exception" and ctx.exception is not None and thread == info.thread_id:
+            hit = self.breakpoints.count_exception(cycle, ctx.exception.typeName, ctx.exception.breakMode)
         if visible := [bp.id for bp in hit if not bp.temporary]:
             ctx.breakpointIds = visible
         return ctx

@@ -69,5 +69,6 @@ class AdapterProfile:
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError
 
-    def preflight(self, target: Target) -> None:
-        """Blocking checks that turn a doomed start into a clear error before anything is spawned."""
+    def preflight(self, target: Target) -> str | None:
+        """Blocking checks that turn a doomed start into a clear error before anything is spawned;
+        returns what runs the program (e.g. "Python 3.11.7") where it can tell."""

@@ -26,17 +26,18 @@ def find_python(requested: str | None) -> str:
 
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
-    def preflight(self, target: Target) -> None:
+    def preflight(self, target: Target) -> str | None:
         if target.mode == "attach":
-            return
+            return None
         python = find_python(target.python)
         try:
-            probe = subprocess.run([python, "-c", "import sys; print(sys.version_info[0])"],
+            probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
                                    capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
-        if probe.returncode != 0 or probe.stdout.strip() != "3":
+        if probe.returncode != 0 or not probe.stdout.startswith("3."):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
+        return f"Python {probe.stdout.strip()}"
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]

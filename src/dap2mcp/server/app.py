@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, SetLevelRequestParams
+from mcp.types import CallToolResult, Resource, ResourceTemplate, SetLevelRequestParams
 from pydantic import ValidationError
 
 from .. import __version__
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
+from . import resources
 from .notices import LogRelay
 from .results import failure
 from .snapshot_tools import register_snapshot_tools
@@ -33,6 +35,16 @@ class DebugServer(MCPServer[Any]):
     """`MCPServer` whose tool failures all come back as the seed's error envelope."""
 
     relay: LogRelay
+    debugger: Debugger
+
+    async def list_resources(self) -> list[Resource]:
+        return resources.listing(self.debugger)
+
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
+        return []
+
+    async def read_resource(self, uri: Any, context: Context | None = None) -> Iterable[ReadResourceContents]:
+        return [ReadResourceContents(content=await resources.read(self.debugger, str(uri)), mime_type=resources.MIME)]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
         with self.relay.call(context):
@@ -72,6 +84,7 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
                          log_level="WARNING")
     server.relay = LogRelay()
+    server.debugger = debugger
     server._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
     debugger.notice = server.relay.emit
     register_tools(server, debugger)

@@ -55,7 +55,7 @@ class Debugger:
                 resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
         session = new_session(target, adapter, carried, snapshots)
         session.notice = self.notice
-        await asyncio.to_thread(session.profile.preflight, target)
+        session.runtime = await asyncio.to_thread(session.profile.preflight, target)
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current()
             self._session, self._adapter = session, adapter

@@ -93,6 +93,14 @@ class StopRecorder:
             for task in waiting:  # a snapshot begun while waiting is waited for too
                 await _quietly(task)
 
+    @property
+    def last_view(self) -> FrameView | None:
+        """The current stop's view, once fetched (without waiting for it)."""
+        task = self._pending
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()
+
     def state_changed(self) -> None:
         """An evaluation or assignment may have changed variables: the kept view is stale."""
         self._view_fresh = False

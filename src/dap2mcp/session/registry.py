@@ -50,6 +50,12 @@ class BreakpointRegistry:
     def views(self) -> list[BreakpointView]:
         return [bp.view() for bp in self._items.values() if not bp.temporary]
 
+    def default_filters(self) -> list[str]:
+        """The adapter's exception filters that are on by default and not also set by the agent."""
+        own = {bp.exception for bp in self._items.values() if bp.kind == "exception"}
+        return [f["filter"] for f in self._capabilities().get("exceptionBreakpointFilters") or []
+                if f.get("default") and f["filter"] not in own]
+
     def get(self, bp_id: int) -> Breakpoint:
         bp = self._items.get(bp_id)
         if bp is None or bp.temporary:

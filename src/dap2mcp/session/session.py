@@ -11,6 +11,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from .. import processes
@@ -52,6 +53,12 @@ class DebugSession:
         self.stop_info: StopInfo | None = None
         self.stop_count = 0
         self.exit_code: int | None = None
+        self.process: dict[str, Any] = {}
+        """The adapter's `process` event: the debuggee's name and system pid."""
+        self.runtime: str | None = None
+        self.started_at = datetime.now(UTC)
+        self.threads_cache: dict[str, Any] | None = None
+        """The threads as of the last stop they were read at (the threads resource serves it)."""
         self._client: DapClient | None = None
         self._changed = asyncio.Event()
         self.initialized = asyncio.Event()
@@ -101,6 +108,8 @@ class DebugSession:
                 self._traced(tracepoint, text)
             if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
                 self.start_failed.set()
+        elif event == "process":
+            self.process = dict(body)
         elif event == "breakpoint":
             self.breakpoints.on_event(body)
         elif event == "capabilities":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from ..adapters import AdapterProfile
@@ -40,6 +40,14 @@ class Breakpoint:
     actual_line: int | None = None
     hit_count: int = 0
     notifications_sent: int = 0
+
+    @property
+    def options(self) -> Options:
+        return Options(**{f.name: getattr(self, f.name) for f in fields(Options)})
+
+    def apply(self, options: Options) -> None:
+        for f in fields(Options):
+            setattr(self, f.name, getattr(options, f.name))
 
     @property
     def exhausted(self) -> bool:
@@ -81,11 +89,19 @@ class Options:
     exception_types: tuple[str, ...] = field(default=())
 
     @staticmethod
-    def of(spec: dict[str, Any]) -> Options:
-        return Options(condition=spec.get("condition") or None, hit_condition=spec.get("hitCondition") or None,
-                       log_message=spec.get("logMessage") or None, max_notifications=spec.get("maxNotifications"),
-                       enabled=spec.get("enabled", True) is not False,
-                       exception_types=tuple(spec.get("exceptionTypes") or ()))
+    def of(spec: dict[str, Any], base: Options | None = None) -> Options:
+        """The options an agent's spec gives; what it leaves out stays as in `base`."""
+        base = base or Options()
+
+        def pick(key: str, current: Any) -> Any:
+            return spec.get(key, current)
+
+        return Options(condition=pick("condition", base.condition) or None,
+                       hit_condition=pick("hitCondition", base.hit_condition) or None,
+                       log_message=pick("logMessage", base.log_message) or None,
+                       max_notifications=pick("maxNotifications", base.max_notifications),
+                       enabled=pick("enabled", base.enabled) is not False,
+                       exception_types=tuple(pick("exceptionTypes", base.exception_types) or ()))
 
 
 def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], profile: AdapterProfile) -> None:

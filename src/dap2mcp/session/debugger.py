@@ -183,7 +183,7 @@ class Debugger:
         session.recorder.state_changed()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
         result = _value(body.get("result", ""), body, session)
-        await _quiet_output(session)
+        await session.output.quiet(0.015, 0.1)  # what the evaluation printed
         out = session.output.take_new(session.limits.output_chars)
         if out.text:
             result["output"] = out.text
@@ -359,13 +359,3 @@ def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str,
     if body.get("variablesReference"):
         out["variablesReference"] = body["variablesReference"]
     return out
-
-
-async def _quiet_output(session: DebugSession, quiet: float = 0.015, most: float = 0.1) -> None:
-    """Adapters forward what an evaluation printed a little after answering; wait for it to settle."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + most
-    size = -1
-    while session.output.size != size and loop.time() < deadline:
-        size = session.output.size
-        await asyncio.sleep(quiet)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from .models import Output
 
 IGNORED_CATEGORIES = frozenset({"telemetry"})
@@ -28,6 +30,16 @@ class OutputBuffer:
     @property
     def size(self) -> int:
         return self._end
+
+    async def quiet(self, pause: float, most: float) -> None:
+        """Wait until no output has come for `pause` seconds (at most `most`): adapters forward output
+        from another thread than their responses and events, so the last of it comes a little later."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + most
+        size = -1
+        while self._end != size and loop.time() < deadline:
+            size = self._end
+            await asyncio.sleep(pause)
 
     def read(self, start: int, limit: int) -> Output:
         """Text from absolute offset `start`, at most the last `limit` characters of it."""

@@ -63,11 +63,9 @@ class BreakpointRegistry:
         return bp
 
     def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, **place: Any) -> Breakpoint:
-        options = options or Options()
         bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), kind=kind, temporary=temporary,
-                        condition=options.condition, hit_condition=options.hit_condition,
-                        log_message=options.log_message, max_notifications=options.max_notifications,
-                        enabled=options.enabled, exception_types=options.exception_types, **place)
+                        **place)
+        bp.apply(options or Options())
         self._items[bp.id] = bp
         return bp
 
@@ -98,14 +96,10 @@ class BreakpointRegistry:
     def change(self, bp_id: int, changes: dict[str, Any]) -> tuple[Breakpoint, Breakpoint]:
         """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""
         bp = self.get(bp_id)
-        merged = Options.of({"condition": bp.condition, "hitCondition": bp.hit_condition,
-                             "logMessage": bp.log_message, "maxNotifications": bp.max_notifications,
-                             "enabled": bp.enabled, "exceptionTypes": bp.exception_types, **changes})
+        merged = Options.of(changes, bp.options)
         check_options(bp.kind, merged, self._capabilities(), self._profile)
         before = replace(bp)
-        bp.condition, bp.hit_condition, bp.log_message = merged.condition, merged.hit_condition, merged.log_message
-        bp.max_notifications, bp.enabled = merged.max_notifications, merged.enabled
-        bp.exception_types = merged.exception_types
+        bp.apply(merged)
         return bp, before
 
     def discard(self, bp: Breakpoint) -> bool:

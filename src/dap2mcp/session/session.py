@@ -176,12 +176,8 @@ class DebugSession:
     async def _release_adapter(self) -> None:
         """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`; but first let
         the output it is still forwarding (from another thread than its events) come in."""
-        size = -1
-        for _ in range(20):
-            if self.output.size == size or self._client is None or self._client.closed:
-                break
-            size = self.output.size
-            await asyncio.sleep(0.05)
+        if self._client is not None and not self._client.closed:
+            await self.output.quiet(0.05, 1.0)
         if self._client is not None and not self._client.closed:
             with contextlib.suppress(DebugError):
                 await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=0.5)

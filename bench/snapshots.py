@@ -26,10 +26,7 @@ import copy
 import dataclasses
 import datetime
 import gc
-import importlib.metadata
-import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -50,6 +47,8 @@ from dap2mcp.session.capture import CaptureLimits, capture
 from dap2mcp.session.session import DebugSession
 from dap2mcp.snapshots import diff
 from dap2mcp.snapshots.model import Node, Snapshot, child_path, roots_in_order
+
+from benchkit import kill_leftovers, machine, marked_line, write_json
 
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "programs" / "many_vars.py"
@@ -299,11 +298,6 @@ def bench_shifted(repeat: int) -> list[dict[str, Any]]:
 # -- (b) capture: a real debugpy session -------------------------------------------------------
 
 
-def marker_line(name: str) -> int:
-    for number, text in enumerate(PROGRAM.read_text().splitlines(), 1):
-        if f"# marker: {name}" in text:
-            return number
-    raise SystemExit(f"no line marked '# marker: {name}' in {PROGRAM}")
 
 
 def process_cpu() -> dict[str, float]:
@@ -375,7 +369,7 @@ async def bench_capture(repeat: int) -> list[dict[str, Any]]:
     session.recorder._requester = requester  # count the recorder's requests
     frames = []
     try:
-        await session.start([{"file": str(PROGRAM), "line": marker_line(name)} for name in FRAMES])
+        await session.start([{"file": str(PROGRAM), "line": marked_line(PROGRAM, f"# marker: {name}")} for name in FRAMES])
         since = 0
         for name in FRAMES:
             if not await session.wait_for_stop(since, 30) or session.state != "paused":
@@ -440,18 +434,6 @@ async def bench_simulated(repeat: int) -> dict[str, Any]:
 # -- reporting ---------------------------------------------------------------------------------
 
 
-def machine() -> dict[str, Any]:
-    cpu = "unknown"
-    with contextlib.suppress(OSError), open("/proc/cpuinfo") as handle:
-        cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
-    return {
-        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "cpu": cpu,
-        "python": platform.python_version(),
-        "debugpy": importlib.metadata.version("debugpy"),
-        "deepdiff": importlib.metadata.version("deepdiff"),
-        "kernel": f"{platform.system()} {platform.release()}",
-    }
 
 
 def by_variant(results: list[dict[str, Any]], variant: str) -> dict[str, Any]:
@@ -537,10 +519,6 @@ def report(data: dict[str, Any]) -> None:
         print(f"\nwarning: {data['leftover_children']} child process(es) were still alive at the end and were killed")
 
 
-def leftover_children() -> list[psutil.Process]:
-    with contextlib.suppress(psutil.Error):
-        return psutil.Process().children(recursive=True)
-    return []
 
 
 def main() -> int:
@@ -552,8 +530,7 @@ def main() -> int:
         parser.error("--repeat must be at least 1")
     load_before = os.getloadavg()
     data: dict[str, Any] = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-                            "machine": machine(), "repeat": options.repeat}
-    stray: list[psutil.Process] = []
+                            "machine": machine("debugpy", "deepdiff"), "repeat": options.repeat}
     try:
         for part, run in (("diff", lambda: bench_diff(options.repeat)),
                           ("shifted", lambda: bench_shifted(options.repeat)),
@@ -564,21 +541,12 @@ def main() -> int:
             data[part] = run()
             print(f" {time.perf_counter() - t0:.1f}s", file=sys.stderr)
     finally:
-        stray = leftover_children()
-        for proc in stray:  # our own descendants only; there should be none
-            with contextlib.suppress(psutil.Error):
-                proc.kill()
-        if stray:
-            print(f"warning: killed {len(stray)} leftover child process(es): {[p.pid for p in stray]}",
-                  file=sys.stderr)
-    data["leftover_children"] = len(stray)
+        leftovers = kill_leftovers()
+    data["leftover_children"] = leftovers
     data["loadavg_1m"] = {"before": load_before[0], "after": os.getloadavg()[0]}
     data["targets"] = targets(data)
     report(data)
-    if options.json:
-        Path(options.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(options.json).write_text(json.dumps(data, indent=2) + "\n")
-        print(f"\nwrote {options.json}")
+    write_json(options.json, data)
     return 0
 
 

@@ -25,10 +25,8 @@ import argparse
 import asyncio
 import contextlib
 import datetime
-import importlib.metadata
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -36,7 +34,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import psutil
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -45,6 +42,9 @@ from dap2mcp.adapters import DEBUGPY, Target
 from dap2mcp.dap import DapClient, spawn_stdio
 from dap2mcp.server import build_server
 from dap2mcp.session.debugger import Debugger
+from dap2mcp.session.startup import CLIENT_CAPABILITIES
+
+from benchkit import kill_leftovers, machine, marked_line, write_json
 
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "programs" / "loop.py"
@@ -54,21 +54,8 @@ STEP_TIMEOUT = 10.0
 MCP_TARGET_RATIO = 1.3
 MCP_TARGET_MS = 15.0
 
-# The initialize arguments DebugSession._handshake sends.
-INITIALIZE = {
-    "clientID": "dap2mcp", "clientName": "dap2mcp", "adapterID": DEBUGPY.adapter_id,
-    "pathFormat": "path", "linesStartAt1": True, "columnsStartAt1": True,
-    "supportsVariableType": True, "supportsRunInTerminalRequest": True,
-    "supportsProgressReporting": False, "supportsInvalidatedEvent": False,
-    "supportsMemoryReferences": True, "locale": "en-us",
-}
-
-
-def breakpoint_line() -> int:
-    for number, text in enumerate(PROGRAM.read_text().splitlines(), 1):
-        if MARKER in text:
-            return number
-    raise SystemExit(f"no line marked {MARKER!r} in {PROGRAM}")
+# The initialize arguments a session sends.
+INITIALIZE = {**CLIENT_CAPABILITIES, "adapterID": DEBUGPY.adapter_id}
 
 
 def target(nodelay: bool) -> Target:
@@ -315,31 +302,12 @@ def summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def machine() -> dict[str, Any]:
-    cpu = "unknown"
-    with contextlib.suppress(OSError), open("/proc/cpuinfo") as handle:
-        for text in handle:
-            if text.startswith("model name"):
-                cpu = text.split(":", 1)[1].strip()
-                break
-    return {
-        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "cpu": cpu,
-        "python": platform.python_version(),
-        "debugpy": importlib.metadata.version("debugpy"),
-        "mcp": importlib.metadata.version("mcp"),
-        "kernel": f"{platform.system()} {platform.release()}",
-    }
 
 
-def leftover_children() -> list[psutil.Process]:
-    with contextlib.suppress(psutil.Error):
-        return psutil.Process().children(recursive=True)
-    return []
 
 
 async def run(options: argparse.Namespace) -> dict[str, Any]:
-    line = breakpoint_line()
+    line = marked_line(PROGRAM, MARKER)
     results: list[dict[str, Any]] = []
     load_before = os.getloadavg()
     for nodelay, steps in ((True, options.steps), (False, options.steps_off)):
@@ -363,7 +331,7 @@ async def run(options: argparse.Namespace) -> dict[str, Any]:
                          "met": stdio["ratio_to_raw"] <= MCP_TARGET_RATIO},
         "median_ms": {"limit": MCP_TARGET_MS, "value": stdio["median_ms"], "met": stdio["median_ms"] < MCP_TARGET_MS},
     }
-    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
+    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine("debugpy", "mcp"),
             "loadavg_1m": {"before": load_before[0], "after": os.getloadavg()[0]},
             "warmup": options.warmup, "steps": options.steps, "steps_off": options.steps_off,
             "results": results, "targets": targets}
@@ -412,23 +380,13 @@ def main() -> int:
     options = parser.parse_args()
     if options.steps < 1 or options.steps_off < 1 or options.warmup < 0:
         parser.error("--steps and --steps-off must be at least 1, --warmup at least 0")
-    stray: list[psutil.Process] = []
     try:
         data = asyncio.run(run(options))
     finally:
-        stray = leftover_children()
-        for proc in stray:  # our own descendants only; there should be none
-            with contextlib.suppress(psutil.Error):
-                proc.kill()
-        if stray:
-            print(f"warning: killed {len(stray)} leftover child process(es): {[p.pid for p in stray]}",
-                  file=sys.stderr)
-    data["leftover_children"] = len(stray)
+        leftovers = kill_leftovers()
+    data["leftover_children"] = leftovers
     report(data)
-    if options.json:
-        Path(options.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(options.json).write_text(json.dumps(data, indent=2) + "\n")
-        print(f"\nwrote {options.json}")
+    write_json(options.json, data)
     return 0
 
 

@@ -8,9 +8,17 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, Resource, ResourceTemplate, SetLevelRequestParams
+from mcp.types import (
+    CallToolResult,
+    Resource,
+    ResourceTemplate,
+    SetLevelRequestParams,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
+)
 from pydantic import ValidationError
 
 from .. import __version__
@@ -21,6 +29,7 @@ from .notices import LogRelay
 from .results import failure
 from .snapshot_tools import register_snapshot_tools
 from .tools import register_tools
+from .updates import ResourceUpdates
 
 log = logging.getLogger(__name__)
 
@@ -36,22 +45,35 @@ class DebugServer(MCPServer[Any]):
 
     relay: LogRelay
     debugger: Debugger
+    updates: ResourceUpdates
 
     async def list_resources(self) -> list[Resource]:
         return resources.listing(self.debugger)
 
     async def list_resource_templates(self) -> list[ResourceTemplate]:
-        return []
+        return resources.templates(self.debugger)
 
     async def read_resource(self, uri: Any, context: Context | None = None) -> Iterable[ReadResourceContents]:
-        return [ReadResourceContents(content=await resources.read(self.debugger, str(uri)), mime_type=resources.MIME)]
+        self.updates.seen(_peer(context))
+        text, mime_type = await resources.read(self.debugger, str(uri))
+        return [ReadResourceContents(content=text, mime_type=mime_type)]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        self.updates.seen(_peer(context))
         with self.relay.call(context):
             try:
                 return await super().call_tool(name, arguments, context)
             except ToolError as exc:
                 return failure(_as_debug_error(name, exc))
+            finally:
+                self.updates.poke()  # breakpoints, snapshots and counts change inside tool calls
+
+
+def _peer(context: Context | None) -> Any:
+    try:
+        return context.request_context.session if context is not None else None
+    except Exception:  # a context outside a request has no session
+        return None
 
 
 def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
@@ -79,17 +101,35 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
         try:
             yield debugger
         finally:  # the client went away: end the session and reap every child
+            updates.close()
             await debugger.close()
 
+    updates = ResourceUpdates(tuple(item.uri for item in resources.LISTED),
+                              fingerprint=lambda uri: resources.fingerprint(debugger, uri),
+                              listed=lambda: debugger.has_session, known=resources.known)
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
-                         log_level="WARNING")
-    server.relay = LogRelay()
-    server.debugger = debugger
-    server._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
-    debugger.notice = server.relay.emit
+                         log_level="WARNING", subscriptions=updates.bus)
+    server.relay, server.debugger, server.updates = LogRelay(), debugger, updates
+    lowlevel = server._lowlevel_server
+    lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
+    lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
+    lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
+    _advertise_list_changes(lowlevel)
+    debugger.notice, debugger.changed = server.relay.emit, updates.poke
     register_tools(server, debugger)
     register_snapshot_tools(server, debugger)
     return server
+
+
+def _advertise_list_changes(lowlevel: Any) -> None:
+    """The SDK says `listChanged: false` for 2025-11-25 unless told otherwise when it builds the
+    initialize result; every transport asks the low-level server for those options, so tell it there."""
+    build = lowlevel.create_initialization_options
+
+    def with_list_changes(notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any) -> Any:
+        return build(notification_options or NotificationOptions(resources_changed=True), *args, **kwargs)
+
+    lowlevel.create_initialization_options = with_list_changes
 
 
 __all__ = ["CallToolResult", "DebugServer", "build_server"]

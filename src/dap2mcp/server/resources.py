@@ -2,7 +2,8 @@
 
 They exist while a session does (the list is empty otherwise). Each read builds its document
 from the session as it is now; threads are fetched at most once per stop and served from that
-cache, marked `stale`, while the program runs.
+cache, marked `stale`, while the program runs. Source files are served through the
+`debugger://source/{+file}` template, only those the debug adapter has referenced.
 """
 
 from __future__ import annotations
@@ -13,17 +14,22 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import unquote
 
-from mcp.server.mcpserver.exceptions import ResourceError
-from mcp.types import Resource
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, Resource, ResourceTemplate
 
-from ..errors import DebugError
+from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
 from ..session.session import DebugSession
 from ..snapshots.model import format_timestamp
 
 MIME = "application/json"
 THREADS_LISTED = 50
+SOURCE_PREFIX = "debugger://source/"
+SOURCE = ResourceTemplate(uri_template=SOURCE_PREFIX + "{+file}", name="Source File", mime_type="text/plain",
+                          description="A source file the debug adapter has referenced (stack frames, loaded sources, "
+                                      "verified breakpoints); other files are refused")
 
 
 @dataclass(frozen=True)
@@ -48,17 +54,50 @@ def listing(debugger: Debugger) -> list[Resource]:
     return [Resource(uri=item.uri, name=item.name, description=item.description, mime_type=MIME) for item in LISTED]
 
 
-async def read(debugger: Debugger, uri: str) -> str:
-    builders = {"debugger://session": _session, "debugger://breakpoints": _breakpoints,
-                "debugger://threads": _threads, "debugger://snapshots": _snapshots, "debugger://output": _output}
-    build = builders.get(uri)
-    if build is None:
-        raise ResourceError(f"Unknown resource: {uri}")
+def templates(debugger: Debugger) -> list[ResourceTemplate]:
+    return [SOURCE] if debugger.has_session else []
+
+
+def known(uri: str) -> bool:
+    return any(uri == item.uri for item in LISTED) or uri.startswith(SOURCE_PREFIX)
+
+
+async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
+    """The resource's text and MIME type. Failures are JSON-RPC errors whose `data` names the code."""
     try:
-        document = await build(debugger.session)
+        if uri.startswith(SOURCE_PREFIX):
+            return debugger.session.sources.read(unquote(uri.removeprefix(SOURCE_PREFIX))), "text/plain"
+        if uri == "debugger://threads":
+            document = await _threads(debugger.session)
+        elif (build := _BUILDERS.get(uri)) is not None:
+            document = build(debugger.session)
+        else:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Unknown resource: {uri}")
     except DebugError as exc:
-        raise ResourceError(f"{exc.code}: {exc.message}") from exc
-    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+        internal = exc.code in (ErrorCode.INTERNAL, ErrorCode.ADAPTER_FAILED, ErrorCode.TIMEOUT)
+        raise MCPError(INTERNAL_ERROR if internal else INVALID_PARAMS, exc.message,
+                       {"uri": uri, "code": exc.code}) from exc
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False), MIME
+
+
+def fingerprint(debugger: Debugger, uri: str) -> object:
+    """A cheap stand-in for the resource's content, without asking the adapter anything: when it
+    differs from the last one notified, subscribers are told the resource was updated."""
+    if not debugger.has_session:
+        return None
+    session = debugger.session
+    if uri == "debugger://threads":
+        return session.stop_count, session.state == "paused"
+    if uri == "debugger://snapshots":
+        store = session.recorder.store
+        return tuple(store.saved), store.kept()
+    if uri == "debugger://output":
+        return session.output.size
+    if uri == "debugger://session":
+        return _session(session)
+    if uri == "debugger://breakpoints":
+        return _breakpoints(session)
+    return session  # a source file: only a new session changes what is served
 
 
 def _location(session: DebugSession) -> dict[str, Any] | None:
@@ -70,7 +109,7 @@ def _location(session: DebugSession) -> dict[str, Any] | None:
             "moduleName": None}
 
 
-async def _session(session: DebugSession) -> dict[str, Any]:
+def _session(session: DebugSession) -> dict[str, Any]:
     target, info = session.target, session.stop_info
     return {
         "processId": session.process.get("systemProcessId") or target.process_id,
@@ -88,7 +127,7 @@ async def _session(session: DebugSession) -> dict[str, Any]:
     }
 
 
-async def _breakpoints(session: DebugSession) -> dict[str, Any]:
+def _breakpoints(session: DebugSession) -> dict[str, Any]:
     listed, exceptions = [], []
     for bp in session.breakpoints.all():
         if bp.temporary:
@@ -149,14 +188,18 @@ async def _capture_threads(session: DebugSession) -> dict[str, Any]:
     return {"threads": threads, "cycle": session.stop_count, "capturedAt": format_timestamp(datetime.now(UTC))}
 
 
-async def _snapshots(session: DebugSession) -> dict[str, Any]:
+def _snapshots(session: DebugSession) -> dict[str, Any]:
     store = session.recorder.store
     saved = [s.metadata() for s in store.saved.values()]
     return {"snapshots": saved, "count": len(saved), "stops": store.kept()}
 
 
-async def _output(session: DebugSession) -> dict[str, Any]:
+def _output(session: DebugSession) -> dict[str, Any]:
     limit = session.limits.output_chars
     end = session.output.size
     page = session.output.page(max(0, end - limit), limit)
     return {"text": page["text"], "offset": page["offset"], "end": end}
+
+
+_BUILDERS = {"debugger://session": _session, "debugger://breakpoints": _breakpoints,
+             "debugger://snapshots": _snapshots, "debugger://output": _output}

@@ -31,6 +31,8 @@ class Debugger:
         self._lifecycle = asyncio.Lock()
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
+        self.changed: Callable[[], None] = lambda: None
+        """Called when the session, or anything it shows, may have changed (the server's resources)."""
 
     @property
     def session(self) -> DebugSession:
@@ -54,16 +56,18 @@ class Debugger:
             if spec.get("file"):
                 resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
         session = new_session(target, adapter, carried, snapshots)
-        session.notice = self.notice
+        session.notice, session.changed = self.notice, self.changed
         session.runtime = await asyncio.to_thread(session.profile.preflight, target)
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current()
             self._session, self._adapter = session, adapter
+            self.changed()
             try:
                 await session.start(breakpoints)
             except BaseException:
                 if self._session is session:
                     self._session = None
+                    self.changed()
                 raise
         if session.state == "running" and (target.stop_on_entry or session.breakpoints.all() or target.mode != "attach"):
             await session.wait_for_stop(0, timeout)
@@ -97,6 +101,7 @@ class Debugger:
     async def _close_current(self) -> None:
         session, self._session = self._session, None
         if session is not None:
+            self.changed()
             await session.close()
 
     # -- execution ---------------------------------------------------------------------------

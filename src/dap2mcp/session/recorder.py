@@ -56,6 +56,8 @@ class StopRecorder:
         self._creating: set[asyncio.Future[Any]] = set()
         self.moving = False
         """Set while the program is being resumed (or the session replaced): no new snapshot may start."""
+        self.recorded: Callable[[], None] = lambda: None
+        """Called when a stop snapshot is in the store."""
 
     # -- the stop snapshot -------------------------------------------------------------------
 
@@ -82,6 +84,7 @@ class StopRecorder:
         self.store.record_stop(make_snapshot(
             snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=0, function_name=function,
             depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run))
+        self.recorded()
         return view
 
     async def settle(self) -> None:

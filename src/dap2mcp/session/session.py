@@ -25,6 +25,7 @@ from .models import BreakpointView, Context, State
 from .output import OutputBuffer
 from .recorder import DEFAULT_FRAMES, StopRecorder
 from .registry import BreakpointRegistry
+from .sources import SourceAllowList
 from .startup import handshake
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,9 @@ class DebugSession:
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities)
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
+        self.changed: Callable[[], None] = lambda: None
+        """Called whenever something a resource shows may have changed (the server compares and notifies)."""
+        self.sources = SourceAllowList()
         self.output = OutputBuffer()
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}
@@ -68,12 +72,14 @@ class DebugSession:
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source())
+        self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
 
     def _notify(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()
+        self.changed()
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "initialized":
@@ -112,6 +118,10 @@ class DebugSession:
             self.process = dict(body)
         elif event == "breakpoint":
             self.breakpoints.on_event(body)
+            self.sources.note_event(event, body)
+        elif event in ("loadedSource", "module"):
+            self.sources.note_event(event, body)
+            return
         elif event == "capabilities":
             self.capabilities.update(body.get("capabilities") or {})
         else:
@@ -134,7 +144,9 @@ class DebugSession:
         return self._client
 
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
-        return await self.client.request(command, arguments, timeout=timeout)
+        body = await self.client.request(command, arguments, timeout=timeout)
+        self.sources.note_response(command, arguments, body)
+        return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""

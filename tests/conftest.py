@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psutil
+import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "tests" / "programs"
@@ -77,3 +86,81 @@ def _cmdline(proc: psutil.Process) -> list[str]:
 def locals_of(context: dict[str, Any]) -> dict[str, str]:
     scope = next(s for s in context["scopes"] if s["name"] == "Locals")
     return {v["name"]: v["value"] for v in scope["variables"]}
+
+
+# -- the HTTP transport ----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def http_server(*options: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`dap2mcp serve --http` in a subprocess; yields its `/mcp` URL once it accepts connections."""
+    port = free_port()
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve", "--http", "--port", str(port), *options],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                                env={**os.environ, **(env or {})})
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                if proc.poll() is not None:
+                    errors.seek(0)
+                    raise RuntimeError(f"the HTTP server exited with {proc.returncode}: {errors.read().decode()}")
+                with socket.socket() as probe:
+                    if probe.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the HTTP server did not start listening within 20 s")
+                time.sleep(0.05)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            assert proc.stdout is not None
+            printed = proc.stdout.read()
+            proc.stdout.close()
+            assert printed == b"", f"the HTTP server wrote to stdout: {printed[:200]!r}"
+
+
+@asynccontextmanager
+async def http_transport(url: str, token: str | None = None, headers: dict[str, str] | None = None) -> AsyncIterator[Any]:
+    sent = {**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})}
+    async with create_mcp_http_client(headers=sent) as http, streamable_http_client(url, http_client=http) as streams:
+        yield streams
+
+
+def connect(transport: str, mode: str, url: str | None = None, **options: Any) -> Client:
+    """An SDK client over `transport` ("stdio", or "http" to the server at `url`)."""
+    if transport == "stdio":
+        return Client(server_params(), mode=mode, **options)
+    assert url is not None, "an HTTP client needs the server's URL"
+    return Client(http_transport(url, options.pop("token", None)), mode=mode, **options)
+
+
+@dataclass
+class Endpoint:
+    """Where a test's server is: a fresh stdio subprocess per client, or one HTTP server."""
+
+    transport: str
+    url: str | None = None
+
+    def client(self, mode: str, **options: Any) -> Client:
+        return connect(self.transport, mode, self.url, **options)
+
+
+@pytest.fixture(params=["stdio", "http"])
+def endpoint(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
+    if request.param == "stdio":
+        yield Endpoint("stdio")
+        return
+    with http_server() as url:
+        yield Endpoint("http", url)

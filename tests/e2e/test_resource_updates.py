@@ -1,6 +1,7 @@
-"""Resource notifications over stdio: `resources/subscribe` on 2025-11-25, `subscriptions/listen` on
-2026-07-28; list_changed on session start and end; updates only for watched resources whose
-content changed, at most one per 300 ms window per resource, and always one after the last change."""
+"""Resource notifications over stdio and HTTP: `resources/subscribe` on 2025-11-25,
+`subscriptions/listen` on 2026-07-28; list_changed on session start and end; updates only for
+watched resources whose content changed, at most one per 300 ms window per resource, and always
+one after the last change."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from mcp.server.subscriptions import ResourcesListChanged, ResourceUpdated
 from mcp.shared.exceptions import MCPError
 from mcp.types import ResourceListChangedNotification, ResourceUpdatedNotification
 
-from conftest import PROGRAMS, Tools, marker, server_params
+from conftest import PROGRAMS, Endpoint, Tools, marker
 
 COUNTER = PROGRAMS / "counter.py"
 MODES = ["legacy", "2026-07-28"]
@@ -54,11 +55,11 @@ class Inbox:
 
 
 @asynccontextmanager
-async def watching(mode: str, uris: Sequence[str]) -> AsyncIterator[tuple[Client, Tools, Inbox]]:
+async def watching(endpoint: Endpoint, mode: str, uris: Sequence[str]) -> AsyncIterator[tuple[Client, Tools, Inbox]]:
     """A client watching list changes and `uris`, the way its protocol version does it."""
     inbox = Inbox()
     handler = inbox.on_message if mode == "legacy" else None  # 2026-07-28: the stream's events, not their tee
-    async with Client(server_params(), mode=mode, message_handler=handler) as client:
+    async with endpoint.client(mode, message_handler=handler) as client:
         if mode == "legacy":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
@@ -90,16 +91,16 @@ async def start(tools: Tools, rounds: int = 200) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_capabilities_advertise_subscribe_and_list_changed(mode: str):
-    async with Client(server_params(), mode="legacy" if mode == "legacy" else "auto") as client:
+async def test_capabilities_advertise_subscribe_and_list_changed(mode: str, endpoint: Endpoint):
+    async with endpoint.client("legacy" if mode == "legacy" else "auto") as client:
         assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
         resources = client.server_capabilities.resources
         assert resources is not None and resources.subscribe is True and resources.list_changed is True
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_list_changed_when_a_session_starts_and_ends(mode: str):
-    async with watching(mode, []) as (client, tools, inbox):
+async def test_list_changed_when_a_session_starts_and_ends(mode: str, endpoint: Endpoint):
+    async with watching(endpoint, mode, []) as (client, tools, inbox):
         await start(tools)
         await inbox.settle()
         assert len(inbox.of(LIST)) == 1
@@ -113,8 +114,8 @@ async def test_list_changed_when_a_session_starts_and_ends(mode: str):
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_only_watched_resources_are_updated_and_only_when_they_changed(mode: str):
-    async with watching(mode, ["debugger://session", "debugger://breakpoints"]) as (client, tools, inbox):
+async def test_only_watched_resources_are_updated_and_only_when_they_changed(mode: str, endpoint: Endpoint):
+    async with watching(endpoint, mode, ["debugger://session", "debugger://breakpoints"]) as (client, tools, inbox):
         await start(tools)
         since = await inbox.settle()
 
@@ -151,8 +152,8 @@ async def test_only_watched_resources_are_updated_and_only_when_they_changed(mod
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_fast_stepping_is_debounced_and_the_last_step_always_notified(mode: str):
-    async with watching(mode, ["debugger://session", "debugger://threads"]) as (client, tools, inbox):
+async def test_fast_stepping_is_debounced_and_the_last_step_always_notified(mode: str, endpoint: Endpoint):
+    async with watching(endpoint, mode, ["debugger://session", "debugger://threads"]) as (client, tools, inbox):
         await start(tools)
         since = await inbox.settle()
         started = []

@@ -9,7 +9,7 @@ import psutil
 import pytest
 from mcp import Client
 
-from conftest import PROGRAMS, Tools, marker, server_params
+from conftest import PROGRAMS, Endpoint, Tools, marker, server_params
 
 COUNTER = PROGRAMS / "counter.py"
 SPIN = PROGRAMS / "spin.py"
@@ -27,8 +27,8 @@ async def read(client: Client, uri: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_resources_exist_with_a_session_and_hold_the_seed_fields(mode: str):
-    async with Client(server_params(), mode=mode) as client:
+async def test_resources_exist_with_a_session_and_hold_the_seed_fields(mode: str, endpoint: Endpoint):
+    async with endpoint.client(mode) as client:
         tools = Tools(client)
         assert (await client.list_resources()).resources == []
         assert (await client.list_resource_templates()).resource_templates == []

@@ -1,0 +1,92 @@
+"""`dap2mcp serve --http`: a real server subprocess, real HTTP clients, both protocol versions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import httpx2
+import pytest
+from mcp import Client
+
+from conftest import PROGRAMS, Tools, connect, free_port, http_server, http_transport, marker
+
+COUNTER = PROGRAMS / "counter.py"
+MODES = ["legacy", "2026-07-28"]
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "test", "version": "1"}}}
+JSON_AND_SSE = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def post(url: str, headers: dict[str, str] | None = None) -> httpx2.Response:
+    return httpx2.post(url, json=INITIALIZE, headers={**JSON_AND_SSE, **(headers or {})}, timeout=10)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_debug_session_over_http(mode: str):
+    with http_server() as url:
+        async with connect("http", mode, url) as client:
+            tools = Tools(client)
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert names[:3] == ["debug", "stop", "restart"] and len(names) == 21
+            stop = await tools.ok("debug", mode="source", path=str(COUNTER), args=["4"],
+                                  breakpoints=[{"file": str(COUNTER), "line": marker(COUNTER, "work")}])
+            assert stop["state"] == "paused" and stop["location"]["function"] == "work"
+            assert (await tools.ok("evaluate", expression="i * 10"))["value"] == "10"
+            assert (await tools.ok("step", mode="out"))["location"]["function"] == "main"
+            await tools.ok("clear-breakpoints", all=True)
+            ended = await tools.ok("continue")
+            assert ended["state"] == "terminated" and ended["exitCode"] == 0
+            assert "total 30" in ended["output"]["text"]
+            await tools.ok("stop")
+
+
+async def test_a_token_is_required_on_every_request_when_set():
+    with http_server("--token", "s3cret") as url:
+        assert post(url).status_code == 401
+        refused = post(url, {"Authorization": "Bearer wrong"})
+        assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+        assert "Authorization: Bearer" in refused.json()["message"]
+        assert post(url, {"Authorization": "Bearer s3cret"}).status_code == 200
+        with pytest.raises(Exception):  # noqa: B017 - the SDK's client surfaces the 401 as its own error type
+            async with Client(http_transport(url), mode="legacy") as client:
+                await client.list_tools()
+        async with connect("http", "legacy", url, token="s3cret") as client:
+            assert len((await client.list_tools()).tools) == 21
+
+
+async def test_the_token_can_come_from_the_environment():
+    with http_server(env={"DAP2MCP_TOKEN": "from-env"}) as url:
+        assert post(url).status_code == 401
+        assert post(url, {"Authorization": "Bearer from-env"}).status_code == 200
+
+
+def test_dns_rebinding_is_refused():
+    with http_server() as url:
+        assert post(url, {"Origin": "http://evil.example"}).status_code == 403
+        assert post(url, {"Origin": "http://localhost.evil.example:80"}).status_code == 403
+        assert post(url, {"Host": "evil.example"}).status_code == 421
+        port = url.split(":")[2].split("/")[0]
+        assert post(url, {"Host": f"attacker.example:{port}"}).status_code == 421
+        assert post(url, {"Origin": f"http://localhost:{port}"}).status_code == 200
+        assert post(url, {"Origin": f"http://127.0.0.1:{port}", "Host": f"localhost:{port}"}).status_code == 200
+
+
+def test_binding_beyond_loopback_needs_a_token():
+    refused = subprocess.run([sys.executable, "-m", "dap2mcp", "serve", "--http", "--host", "0.0.0.0",
+                              "--port", str(free_port())], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "not a loopback address, without a token" in refused.stderr and "--token" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    with http_server("--host", "0.0.0.0", "--token", "t0k") as url:  # with one it serves, and checks it
+        assert post(url).status_code == 401
+        assert post(url, {"Authorization": "Bearer t0k"}).status_code == 200
+
+
+def test_a_named_host_is_accepted_with_the_token():
+    with http_server("--host", "0.0.0.0", "--token", "t", "--allow-host", "debug.internal") as url:
+        port = url.split(":")[2].split("/")[0]
+        auth = {"Authorization": "Bearer t"}
+        assert post(url, {**auth, "Host": f"debug.internal:{port}"}).status_code == 200
+        assert post(url, {**auth, "Host": f"other.internal:{port}"}).status_code == 421

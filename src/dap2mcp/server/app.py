@@ -106,7 +106,7 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
 
     updates = ResourceUpdates(tuple(item.uri for item in resources.LISTED),
                               fingerprint=lambda uri: resources.fingerprint(debugger, uri),
-                              listed=lambda: debugger.has_session, known=resources.known)
+                              listed=lambda: debugger.has_session)
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
                          log_level="WARNING", subscriptions=updates.bus)
     server.relay, server.debugger, server.updates = LogRelay(), debugger, updates

@@ -58,10 +58,6 @@ def templates(debugger: Debugger) -> list[ResourceTemplate]:
     return [SOURCE] if debugger.has_session else []
 
 
-def known(uri: str) -> bool:
-    return any(uri == item.uri for item in LISTED) or uri.startswith(SOURCE_PREFIX)
-
-
 async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
     """The resource's text and MIME type. Failures are JSON-RPC errors whose `data` names the code."""
     try:

@@ -18,8 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChanged, ResourceUpdated, ServerEvent
-from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
+from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 log = logging.getLogger(__name__)
@@ -54,11 +53,10 @@ class ListenBus(InMemorySubscriptionBus):
 
 class ResourceUpdates:
     def __init__(self, uris: tuple[str, ...], fingerprint: Callable[[str], object], listed: Callable[[], bool],
-                 known: Callable[[str], bool], window: float = WINDOW, settle: float = SETTLE) -> None:
+                 window: float = WINDOW, settle: float = SETTLE) -> None:
         self._uris = uris
         self._fingerprint = fingerprint
         self._listed = listed
-        self._known = known
         self._window = window
         self._settle = settle
         self.bus = ListenBus(self._baseline)
@@ -83,7 +81,7 @@ class ResourceUpdates:
         return peer
 
     async def on_subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
-        self._check_uri(params.uri)
+        """Any URI is accepted, as a listen stream honors any: one this server never publishes never fires."""
         if not self._watched():
             self._baseline()
         peer = self.seen(ctx.session)
@@ -92,15 +90,10 @@ class ResourceUpdates:
         return EmptyResult()
 
     async def on_unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
-        self._check_uri(params.uri)
         peer = self.seen(ctx.session)
         if peer is not None:
             self._peers[peer].discard(params.uri)
         return EmptyResult()
-
-    def _check_uri(self, uri: str) -> None:
-        if not self._known(uri):
-            raise MCPError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri, "code": "INVALID_ARGUMENT"})
 
     def _watched(self) -> bool:
         return self.bus.streams > 0 or any(self._peers.values())

@@ -17,9 +17,13 @@ from typing import Any
 import psutil
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+
+from dap2mcp.dap.trace import TRACE_ENV
+
+import wire_check
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "tests" / "programs"
@@ -61,14 +65,27 @@ class Tools:
 
 
 def server_params() -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve"])
+    return StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve"], env=dict(os.environ))
 
 
 @asynccontextmanager
 async def stdio_tools() -> AsyncIterator[Tools]:
     """A real MCP client talking to `dap2mcp serve` in a subprocess over stdio."""
-    async with Client(server_params()) as client:
+    async with connect("stdio", "auto") as client:
         yield Tools(client)
+
+
+@pytest.fixture(autouse=True)
+def wire_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every MCP message a test's client receives and every DAP message sent to an adapter must
+    match its protocol's schema (see wire_check.py)."""
+    trace = tmp_path / "dap-trace.jsonl"
+    monkeypatch.setenv(TRACE_ENV, str(trace))
+    wire_check.PROBLEMS.clear()
+    yield
+    wire_check.check_dap_trace(trace)
+    problems, wire_check.PROBLEMS[:] = list(wire_check.PROBLEMS), []
+    assert not problems, "messages that do not match the protocol schema:\n" + "\n".join(problems[:10])
 
 
 def server_processes() -> list[psutil.Process]:
@@ -139,11 +156,12 @@ async def http_transport(url: str, token: str | None = None, headers: dict[str, 
 
 
 def connect(transport: str, mode: str, url: str | None = None, **options: Any) -> Client:
-    """An SDK client over `transport` ("stdio", or "http" to the server at `url`)."""
+    """An SDK client over `transport` ("stdio", or "http" to the server at `url`), every message
+    it receives checked against the MCP schema."""
     if transport == "stdio":
-        return Client(server_params(), mode=mode, **options)
+        return Client(wire_check.checked(stdio_client(server_params()), mode), mode=mode, **options)
     assert url is not None, "an HTTP client needs the server's URL"
-    return Client(http_transport(url, options.pop("token", None)), mode=mode, **options)
+    return Client(wire_check.checked(http_transport(url, options.pop("token", None)), mode), mode=mode, **options)
 
 
 @dataclass

@@ -6,10 +6,9 @@ import asyncio
 import re
 from typing import Any
 
-from mcp import Client
 from mcp.types import LoggingMessageNotificationParams
 
-from conftest import PROGRAMS, Tools, locals_of, marker, server_params, stdio_tools
+from conftest import PROGRAMS, Tools, connect, locals_of, marker, stdio_tools
 
 COUNTER = PROGRAMS / "counter.py"
 RAISES = PROGRAMS / "raises.py"
@@ -178,7 +177,7 @@ async def collect_logs(mode: str, opt_in: bool) -> list[dict[str, Any]]:
     async def on_log(params: LoggingMessageNotificationParams) -> None:
         received.append(params.data)
 
-    client = Client(server_params(), mode=mode, logging_callback=on_log, log_level="info" if opt_in else None)
+    client = connect("stdio", mode, logging_callback=on_log, log_level="info" if opt_in else None)
     async with client:
         tools = Tools(client)
         if mode == "legacy" and opt_in:

@@ -9,7 +9,7 @@ import psutil
 import pytest
 from mcp import Client
 
-from conftest import PROGRAMS, Endpoint, Tools, marker, server_params
+from conftest import PROGRAMS, Endpoint, Tools, connect, marker
 
 COUNTER = PROGRAMS / "counter.py"
 SPIN = PROGRAMS / "spin.py"
@@ -73,7 +73,7 @@ async def test_resources_exist_with_a_session_and_hold_the_seed_fields(mode: str
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_threads_are_served_stale_from_the_last_stop_while_running(mode: str):
-    async with Client(server_params(), mode=mode) as client:
+    async with connect("stdio", mode) as client:
         tools = Tools(client)
         await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
         paused = await read(client, "debugger://threads")

@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from conftest import PROGRAMS, Tools, marker, server_params
+from conftest import PROGRAMS, Tools, connect, marker
 
 MODES = ["legacy", "2026-07-28"]
 
@@ -43,7 +43,7 @@ def app(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("mode", MODES)
 async def test_only_referenced_files_are_served(mode: str, app: Path):
     program = app / "counter.py"
-    async with Client(server_params(), mode=mode) as client:
+    async with connect("stdio", mode) as client:
         tools = Tools(client)
         message = await refused(client, str(program))
         assert "no debug session" in message
@@ -79,7 +79,7 @@ async def test_only_referenced_files_are_served(mode: str, app: Path):
 async def test_a_new_session_starts_with_nothing_allowed(app: Path):
     program = app / "counter.py"
     other = app / "other.py"
-    async with Client(server_params(), mode="legacy") as client:
+    async with connect("stdio", "legacy") as client:
         tools = Tools(client)
         await tools.ok("debug", mode="source", path=str(program), args=["3"],
                        breakpoints=[{"file": str(program), "line": marker(program, "work")},

@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import DebugError, ErrorCode
 from .framing import FramingError, Message, encode, read_message
 from .terminal import TerminalRunner
+from .trace import from_environment
 from .transport import Transport
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class DapClient:
         self.close_reason: str | None = None
         self._reader_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._trace = from_environment()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -106,6 +108,8 @@ class DapClient:
     # -- wire --------------------------------------------------------------------------------
 
     def _write(self, message: Message) -> None:
+        if self._trace is not None:
+            self._trace("sent", message)
         try:
             self.transport.writer.write(encode(message))
         except (ConnectionError, RuntimeError) as exc:
@@ -129,6 +133,8 @@ class DapClient:
         self._shutdown(f"{reason} ({self.transport.describe_exit()})")
 
     def _dispatch(self, message: Message) -> None:
+        if self._trace is not None:
+            self._trace("received", message)
         kind = message.get("type")
         if kind == "response":
             entry = self._pending.pop(message.get("request_seq", -1), None)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field, model_validator
 
@@ -58,6 +59,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         adapter: Annotated[Literal["debugpy"] | None, Field(description="Debug adapter (default: chosen from the program).")] = None,
         tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
         timeout: Timeout = DEFAULT_WAIT,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Start debugging a program (or attach to a process) and return the context at the first stop."""
         if mode == "attach":
@@ -73,7 +75,8 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
         specs = [b.model_dump(exclude_none=True) for b in breakpoints or []]
         return r.ok(r.ContextResult.model_validate(
-            (await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout)).model_dump()))
+            (await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
+                                  progress=_progress(ctx))).model_dump()))
 
     @tool("stop", destructive=True, idempotent=True)
     async def stop() -> Annotated[CallToolResult, r.StopResult]:
@@ -84,9 +87,10 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     async def restart(
         args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
         timeout: Timeout = DEFAULT_WAIT,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Start the program again with the same breakpoints and return the context at the first stop."""
-        return _context(await debugger.restart(args, timeout))
+        return _context(await debugger.restart(args, timeout, progress=_progress(ctx)))
 
     @tool("breakpoint")
     async def breakpoint(
@@ -228,6 +232,19 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     ) -> Annotated[CallToolResult, r.DisassembleResult]:
         """Disassemble machine code at a memory reference (native adapters only)."""
         return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset, instructionCount)))
+
+
+def _progress(ctx: Context | None) -> Any:
+    """Progress notifications for a slow start, sent only if the client's request asked for them."""
+    steps = 0
+
+    async def report(message: str) -> None:
+        nonlocal steps
+        steps += 1
+        if ctx is not None:
+            with contextlib.suppress(Exception):  # a client that went away must not fail the start
+                await ctx.report_progress(steps, None, message)
+    return report
 
 
 def _context(ctx: Any) -> CallToolResult:

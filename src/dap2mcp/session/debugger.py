@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,6 +22,13 @@ from .models import BreakpointView, Context
 from .session import DebugSession
 
 DEFAULT_WAIT = 30.0
+
+Progress = Callable[[str], Awaitable[None]]
+"""Told what a slow start is doing (the server turns it into MCP progress notifications)."""
+
+
+async def _quiet_progress(message: str) -> None:
+    return None
 
 
 class Debugger:
@@ -48,7 +55,7 @@ class Debugger:
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
                     timeout: float, carried: list[Breakpoint] | None = None,
-                    snapshots: list[Snapshot] | None = None) -> Context:
+                    snapshots: list[Snapshot] | None = None, progress: Progress = _quiet_progress) -> Context:
         # Check everything that can be checked before the current session is given up.
         if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
@@ -57,7 +64,9 @@ class Debugger:
                 resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
         session = new_session(target, adapter, carried, snapshots)
         session.notice, session.changed = self.notice, self.changed
+        await progress("checking the program and its runtime")
         session.runtime = await asyncio.to_thread(session.profile.preflight, target)
+        await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current()
             self._session, self._adapter = session, adapter
@@ -70,6 +79,7 @@ class Debugger:
                     self.changed()
                 raise
         if session.state == "running" and (target.stop_on_entry or session.breakpoints.all() or target.mode != "attach"):
+            await progress("running to the first stop")
             await session.wait_for_stop(0, timeout)
         return await self._result(session, timed_out=session.state == "running")
 
@@ -81,14 +91,14 @@ class Debugger:
         return {"state": "terminated", "exitCode": session.exit_code if ended_by_itself else None,
                 "output": session.output.take_new(session.limits.output_chars).text or None}
 
-    async def restart(self, args: list[str] | None, timeout: float) -> Context:
+    async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:
         old = self.session
         old.recorder.moving = True  # snapshots being taken finish and are carried; no new ones start
         await old.recorder.settle()
         try:
             return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
                                     timeout=timeout, carried=old.breakpoints.all(),
-                                    snapshots=list(old.recorder.store.saved.values()))
+                                    snapshots=list(old.recorder.store.saved.values()), progress=progress)
         except BaseException:
             if self._session is old:  # refused before the old session was given up: it carries on
                 old.recorder.moving = False

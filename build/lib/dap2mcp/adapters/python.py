@@ -1,0 +1,87 @@
+"""debugpy: Python programs, scripts or `-m module` targets, launched or attached by pid."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DebugError, ErrorCode
+from .base import AdapterProfile, AdapterStart, Target
+
+SITE_DIR = str(Path(__file__).parent / "_site")
+
+
+def find_python(requested: str | None) -> str:
+    """The debuggee's interpreter: the one asked for, else the first python3 on PATH (a venv's)."""
+    candidate = requested or shutil.which("python3") or sys.executable
+    resolved = shutil.which(candidate) if os.path.sep not in candidate else candidate
+    if not resolved or not os.access(resolved, os.X_OK):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Python interpreter not found: {candidate}")
+    return resolved
+
+
+@dataclass(frozen=True)
+class DebugpyProfile(AdapterProfile):
+    def preflight(self, target: Target) -> str | None:
+        if target.mode == "attach":
+            return None
+        python = find_python(target.python)
+        try:
+            probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                                   capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
+        if probe.returncode != 0 or not probe.stdout.startswith("3."):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
+        return f"Python {probe.stdout.strip()}"
+
+    def plan(self, target: Target) -> AdapterStart:
+        argv = [sys.executable, "-m", "debugpy.adapter"]
+        common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
+        if target.mode == "attach":
+            return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
+
+        env = dict(target.env)
+        inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (SITE_DIR, inherited) if p)
+        env["DAP2MCP_MERGE_STDERR"] = "1"
+        if target.tcp_nodelay:
+            env["DAP2MCP_TCP_NODELAY"] = "1"
+        arguments = {
+            **common,
+            "request": "launch",
+            "python": [find_python(target.python)],
+            "args": list(target.args),
+            "cwd": target.cwd or os.getcwd(),
+            "env": env,
+            "console": "internalConsole",
+            "stopOnEntry": target.stop_on_entry,
+            # a child Python process would wait for a debugger that nobody attaches
+            "subProcess": False,
+        }
+        if target.module:
+            arguments["module"] = target.module
+        else:
+            arguments["program"] = target.path
+        return AdapterStart(argv, "launch", arguments)
+
+
+DEBUGPY = DebugpyProfile(
+    name="debugpy",
+    adapter_id="debugpy",
+    language="python",
+    extensions=(".py",),
+    start_failure_markers=("Attach to PID failed",),
+    hidden_variables=frozenset({"special variables", "function variables", "class variables",
+                                "protected variables", "len()"}),
+    cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
+    capture_helper="_pydevd_capture.py",
+    exception_category="Python Exceptions",
+    exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
+    log_percent_formats=True,
+    conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
+)

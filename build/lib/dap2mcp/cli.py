@@ -1,0 +1,48 @@
+"""Command line: `dap2mcp [serve]` runs the MCP server on stdio; `dap2mcp demo` shows it working."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dap2mcp", description="A debugger for AI agents, over MCP.")
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", help="run the MCP server on stdio (the default), or on HTTP with --http")
+    serve.add_argument("--http", action="store_true", help="serve MCP Streamable HTTP at /mcp instead of stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind with --http (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="port to bind with --http (default 8765)")
+    serve.add_argument("--token", help="require 'Authorization: Bearer TOKEN' (or set DAP2MCP_TOKEN); "
+                       "needed to bind anything but loopback")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="a further Host header value (and Origin host) to accept with --http; repeatable")
+    demo = sub.add_parser("demo", help="debug the bundled example through a real MCP client session")
+    demo.add_argument("--quiet", action="store_true", help="print only the summary")
+    options = parser.parse_args(argv)
+
+    if options.command in (None, "serve"):
+        from .server import build_server
+
+        if not getattr(options, "http", False):
+            build_server().run("stdio")
+            return 0
+        from .server.http import RefusedToServe, serve_http
+
+        try:
+            serve_http(build_server(), host=options.host, port=options.port, token=options.token,
+                       allowed_hosts=options.allow_host)
+        except RefusedToServe as exc:
+            print(f"dap2mcp: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    if options.command == "demo":
+        from .demo import run_demo
+
+        return run_demo(quiet=options.quiet)
+    parser.error(f"unknown command {options.command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

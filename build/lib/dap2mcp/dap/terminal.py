@@ -1,0 +1,56 @@
+"""The `runInTerminal` reverse request: the adapter asks us to start the debuggee.
+
+There is no terminal behind an MCP server, so the command runs with pipes; what it prints is
+handed to a sink (the session's output buffer) instead of a terminal window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+from .. import processes
+from ..errors import DebugError, ErrorCode
+
+OutputSink = Callable[[str, str], None]  # (category, text)
+
+
+class TerminalRunner:
+    def __init__(self) -> None:
+        self.sink: OutputSink = lambda category, text: None
+        self.processes: list[asyncio.subprocess.Process] = []
+        self._pumps: list[asyncio.Task[None]] = []
+
+    async def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        argv = arguments.get("args") or []
+        if not argv:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "runInTerminal without args")
+        env = processes.environ_with(
+            {k: v for k, v in (arguments.get("env") or {}).items() if v is not None}
+        )
+        for key, value in (arguments.get("env") or {}).items():
+            if value is None:
+                env.pop(key, None)
+        try:
+            proc = await processes.spawn(
+                [str(a) for a in argv], env=env, cwd=arguments.get("cwd") or None, stdin=subprocess.DEVNULL
+            )
+        except OSError as exc:
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"runInTerminal failed: {exc}") from exc
+        self.processes.append(proc)
+        assert proc.stdout is not None and proc.stderr is not None
+        self._pumps.append(asyncio.create_task(self._pump(proc.stdout, "stdout")))
+        self._pumps.append(asyncio.create_task(self._pump(proc.stderr, "stderr")))
+        return {"processId": proc.pid}
+
+    async def _pump(self, stream: asyncio.StreamReader, category: str) -> None:
+        while chunk := await stream.read(65536):
+            self.sink(category, chunk.decode("utf-8", "replace"))
+
+    async def close(self) -> None:
+        for proc in self.processes:
+            await processes.kill_tree(proc)
+        for pump in self._pumps:
+            pump.cancel()

@@ -1,0 +1,39 @@
+"""The one error model: every failure an agent can see is a `DebugError` with a code.
+
+Layers below `server/` raise it; the server turns it into the seed's envelope
+``{"success": false, "error": {"code", "message"}}``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    INVALID_ARGUMENT = "INVALID_ARGUMENT"
+    NO_SESSION = "NO_SESSION"
+    SESSION_EXISTS = "SESSION_EXISTS"
+    NOT_PAUSED = "NOT_PAUSED"
+    NOT_SUPPORTED = "NOT_SUPPORTED"
+    ADAPTER_NOT_FOUND = "ADAPTER_NOT_FOUND"
+    ADAPTER_FAILED = "ADAPTER_FAILED"
+    ADAPTER_ERROR = "ADAPTER_ERROR"
+    FILE_NOT_FOUND = "FILE_NOT_FOUND"
+    BREAKPOINT_NOT_FOUND = "BREAKPOINT_NOT_FOUND"
+    SNAPSHOT_NOT_FOUND = "SNAPSHOT_NOT_FOUND"
+    SNAPSHOT_LIMIT = "SNAPSHOT_LIMIT"
+    TIMEOUT = "TIMEOUT"
+    TERMINATED = "TERMINATED"
+    INTERNAL = "INTERNAL"
+
+
+class DebugError(Exception):
+    """A failure with a stable code an agent can branch on and a message it can read."""
+
+    def __init__(self, code: ErrorCode | str, message: str) -> None:
+        super().__init__(message)
+        self.code = str(code)
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"

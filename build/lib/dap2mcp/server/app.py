@@ -1,0 +1,135 @@
+"""The MCP server: the SDK's `MCPServer`, with every failure mapped onto the one envelope."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import (
+    CallToolResult,
+    Resource,
+    ResourceTemplate,
+    SetLevelRequestParams,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
+)
+from pydantic import ValidationError
+
+from .. import __version__
+from ..errors import DebugError, ErrorCode
+from ..session.debugger import Debugger
+from . import resources
+from .notices import LogRelay
+from .results import failure
+from .snapshot_tools import register_snapshot_tools
+from .tools import register_tools
+from .updates import ResourceUpdates
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "A debugger for Python programs over the Debug Adapter Protocol. Start with `debug` "
+    "(mode source, path, breakpoints); every execution tool returns where the program stopped "
+    "and its variables. Failures come back as {success:false,error:{code,message}}."
+)
+
+
+class DebugServer(MCPServer[Any]):
+    """`MCPServer` whose tool failures all come back as the seed's error envelope."""
+
+    relay: LogRelay
+    debugger: Debugger
+    updates: ResourceUpdates
+
+    async def list_resources(self) -> list[Resource]:
+        return resources.listing(self.debugger)
+
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
+        return resources.templates(self.debugger)
+
+    async def read_resource(self, uri: Any, context: Context | None = None) -> Iterable[ReadResourceContents]:
+        self.updates.seen(_peer(context))
+        text, mime_type = await resources.read(self.debugger, str(uri))
+        return [ReadResourceContents(content=text, mime_type=mime_type)]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        self.updates.seen(_peer(context))
+        with self.relay.call(context):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                return failure(_as_debug_error(name, exc))
+            finally:
+                self.updates.poke()  # breakpoints, snapshots and counts change inside tool calls
+
+
+def _peer(context: Context | None) -> Any:
+    try:
+        return context.request_context.session if context is not None else None
+    except Exception:  # a context outside a request has no session
+        return None
+
+
+def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
+    cause = exc.__cause__
+    while isinstance(cause, ToolError) and cause.__cause__ is not None:
+        cause = cause.__cause__
+    if isinstance(cause, DebugError):
+        return cause
+    if isinstance(cause, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in cause.errors()
+        )
+        return DebugError(ErrorCode.INVALID_ARGUMENT, f"invalid arguments for '{tool}': {problems}")
+    if cause is None and "Unknown tool" in str(exc):
+        return DebugError(ErrorCode.INVALID_ARGUMENT, str(exc))
+    log.error("tool %s failed", tool, exc_info=cause or exc)
+    return DebugError(ErrorCode.INTERNAL, f"internal error in '{tool}': {type(cause or exc).__name__}: {cause or exc}")
+
+
+def build_server(debugger: Debugger | None = None) -> DebugServer:
+    debugger = debugger or Debugger()
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Debugger]:
+        try:
+            yield debugger
+        finally:  # the client went away: end the session and reap every child
+            updates.close()
+            await debugger.close()
+
+    updates = ResourceUpdates(tuple(item.uri for item in resources.LISTED),
+                              fingerprint=lambda uri: resources.fingerprint(debugger, uri),
+                              listed=lambda: debugger.has_session)
+    server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
+                         log_level="WARNING", subscriptions=updates.bus)
+    server.relay, server.debugger, server.updates = LogRelay(), debugger, updates
+    lowlevel = server._lowlevel_server
+    lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
+    lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
+    lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
+    _advertise_list_changes(lowlevel)
+    debugger.notice, debugger.changed = server.relay.emit, updates.poke
+    register_tools(server, debugger)
+    register_snapshot_tools(server, debugger)
+    return server
+
+
+def _advertise_list_changes(lowlevel: Any) -> None:
+    """The SDK says `listChanged: false` for 2025-11-25 unless told otherwise when it builds the
+    initialize result; every transport asks the low-level server for those options, so tell it there."""
+    build = lowlevel.create_initialization_options
+
+    def with_list_changes(notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any) -> Any:
+        return build(notification_options or NotificationOptions(resources_changed=True), *args, **kwargs)
+
+    lowlevel.create_initialization_options = with_list_changes
+
+
+__all__ = ["CallToolResult", "DebugServer", "build_server"]

@@ -1,0 +1,135 @@
+"""The seed's response envelope: `{"success": true, ...}` or `{"success": false, "error": {...}}`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, ConfigDict
+
+from ..errors import DebugError
+from ..session.models import BreakpointView, Context, Opt, lean_schema
+from ..snapshots import Snapshot
+
+
+class Ok(BaseModel):
+    model_config = ConfigDict(json_schema_extra=lean_schema)
+
+    success: Literal[True] = True
+
+
+class ContextResult(Ok, Context):
+    pass
+
+
+class BreakpointResult(Ok, BreakpointView):
+    pass
+
+
+class ClearResult(Ok):
+    removed: list[int]
+    remaining: int
+
+
+class StopResult(Ok):
+    state: Literal["terminated"]
+    exitCode: Opt[int] = None
+    output: Opt[str] = None
+
+
+class ValueResult(Ok):
+    value: str
+    type: Opt[str] = None
+    variablesReference: Opt[int] = None
+    truncated: Opt[bool] = None
+    output: Opt[str] = None
+    """What the program printed while evaluating (and since the last result)."""
+
+
+class SetVariableResult(ValueResult):
+    name: str
+    scope: Opt[str] = None
+
+
+class InfoResult(Ok):
+    type: Literal["sources", "modules"]
+    items: list[dict[str, Any]]
+    total: int
+    truncated: bool
+
+
+class OutputResult(Ok):
+    text: str
+    offset: int
+    nextOffset: int
+    end: int
+    dropped: Opt[int] = None
+    """Characters before `offset` that are no longer kept."""
+
+
+class DisassembleResult(Ok):
+    instructions: list[dict[str, Any]]
+
+
+def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
+
+
+def ok(model: BaseModel) -> CallToolResult:
+    return _result(model.model_dump(mode="json", exclude_none=True))
+
+
+def failure(error: DebugError) -> CallToolResult:
+    return _result({"success": False, "error": {"code": error.code, "message": error.message}}, is_error=True)
+
+
+class SnapshotMeta(BaseModel):
+    model_config = ConfigDict(json_schema_extra=lean_schema)
+
+    id: str
+    label: str
+    timestamp: str
+    threadId: Opt[int] = None
+    frameIndex: int
+    functionName: str
+    variableCount: int
+    depth: int
+    cycle: int
+    """The stop the snapshot was taken at (`@c<cycle>`)."""
+    truncated: Opt[bool] = None
+    """True when bounds cut the capture (children per variable, variables per snapshot)."""
+
+    @classmethod
+    def of(cls, snapshot: Snapshot) -> SnapshotMeta:
+        return cls(**snapshot.metadata(), truncated=snapshot.truncated or None)  # type: ignore[arg-type]
+
+
+class SnapshotResult(Ok):
+    snapshot: SnapshotMeta
+    warning: Opt[str] = None
+
+
+class SnapshotDiffResult(Ok):
+    diff: dict[str, Any]
+    truncated: Opt[bool] = None
+    """True when a list in `diff` was cut to its first 1000 entries (the summary still counts them all)."""
+
+
+class SnapshotListResult(Ok):
+    snapshots: list[SnapshotMeta]
+    count: int
+    stops: Opt[dict[str, int]] = None
+    """The stop snapshots kept: `@c<first>` to `@c<last>`."""
+
+
+class SnapshotDeleteResult(Ok):
+    deleted: str
+    remaining: int
+
+
+class SnapshotExportResult(Ok):
+    snapshotId: str
+    data: str
+    path: Opt[str] = None

@@ -1,0 +1,89 @@
+"""The snapshot tools of seed 000, plus export and import; names and fields as the seed gives them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ..session.debugger import Debugger
+from . import results as r
+from .tools import annotations
+
+DIFF_ENTRIES = 1000
+
+# Free-text parameters are typed plain `str` (empty = absent): the SDK turns a JSON-looking string
+# into an object before validation unless the annotation is exactly `str`, and exported data is JSON.
+
+_REFS = "a snapshot id (`snap-…`), or a stop: `@t0` (the latest), `@t-1` (the one before), `@cN` (stop N)"
+
+
+def _ref(role: str) -> Any:
+    return Annotated[str, Field(min_length=1, max_length=200, description=f"{role}: {_REFS}.")]
+
+
+def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
+    def tool(name: str, title: str, **hints: bool) -> Any:
+        return server.tool(name=name, title=title, annotations=annotations(**hints), structured_output=True)
+
+    @tool("snapshot_create", "Create State Snapshot")
+    async def snapshot_create(
+        label: Annotated[str, Field(max_length=200, description="Human-readable label (default 'snapshot-N').")] = "",
+        thread_id: Annotated[int | None, Field(description="Thread to capture (default: the thread that stopped).")] = None,
+        frame_index: Annotated[int, Field(ge=0, le=10_000, description="Stack frame index (0 = top of stack).")] = 0,
+        depth: Annotated[int, Field(ge=0, le=10, description="Levels of nested objects to expand (0 = top level only).")] = 0,
+    ) -> Annotated[CallToolResult, r.SnapshotResult]:
+        """Capture the current debug state (locals and arguments of a frame) as a named snapshot.
+        Must be called while the process is paused. Every stop is also recorded automatically as `@cN`."""
+        snapshot, warning = await debugger.snapshot_create(label or None, thread_id, frame_index, depth)
+        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning))
+
+    @tool("snapshot_diff", "Compare Two Snapshots", read_only=True, idempotent=True)
+    async def snapshot_diff(
+        snapshot_id_1: _ref("First snapshot (baseline)"),
+        snapshot_id_2: _ref("Second snapshot (comparison)"),
+        format: Annotated[Literal["variables", "pact"], Field(description=(
+            "'variables': added/removed/modified variables with before/after values and a summary; "
+            "'pact': {added: [ids], removed: [ids], changed: [{id, fields}]} plus inferred moves."))] = "variables",
+    ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
+        """Compare two snapshots and return structured differences (added, removed, modified variables with
+        before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`."""
+        body, cut = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, DIFF_ENTRIES)
+        return r.ok(r.SnapshotDiffResult(diff=body, truncated=cut or None))
+
+    @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
+    async def snapshot_list() -> Annotated[CallToolResult, r.SnapshotListResult]:
+        """List all snapshots in the current debug session with their metadata, and which stops are kept."""
+        saved, stops = await debugger.snapshot_list()
+        snapshots = [r.SnapshotMeta.of(s) for s in saved]
+        return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops))
+
+    @tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
+    async def snapshot_delete(
+        snapshot_id: Annotated[str | None, Field(max_length=200, description="Snapshot to delete. If omitted, deletes all snapshots.")] = None,
+    ) -> Annotated[CallToolResult, r.SnapshotDeleteResult]:
+        """Delete a specific snapshot by ID, or clear all snapshots if no ID is provided."""
+        deleted, remaining = await debugger.snapshot_delete(snapshot_id)
+        return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining))
+
+    @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
+    async def snapshot_export(
+        snapshot_id: _ref("Snapshot to export"),
+        path: Annotated[str, Field(description="Also write the data to this file (overwritten).")] = "",
+    ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
+        """Serialize a snapshot as canonical JSON (the same state always gives the same bytes), to keep it as a
+        baseline for a later run; `snapshot_import` reads it back."""
+        snapshot_id_out, data = await debugger.snapshot_export(snapshot_id, path or None)
+        return r.ok(r.SnapshotExportResult(snapshotId=snapshot_id_out, data=data, path=path or None))
+
+    @tool("snapshot_import", "Import Snapshot")
+    async def snapshot_import(
+        data: Annotated[str, Field(description="Exported snapshot text.")] = "",
+        path: Annotated[str, Field(description="File holding exported snapshot text.")] = "",
+    ) -> Annotated[CallToolResult, r.SnapshotResult]:
+        """Load an exported snapshot (give data or path) under a new id, e.g. a baseline from an earlier run to
+        diff against the live program. Tampered or malformed data is refused whole."""
+        snapshot, warning = await debugger.snapshot_import(data or None, path or None)
+        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning))

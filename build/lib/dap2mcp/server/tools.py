@@ -1,0 +1,251 @@
+"""The 13 tools of seed 003, plus `wait` and `output`. Each parses its input, calls the debugger, shapes the result."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, Field, model_validator
+
+from ..adapters import Target
+from ..errors import DebugError, ErrorCode
+from ..session.debugger import DEFAULT_WAIT, Debugger
+from . import results as r
+
+Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait for a stop before returning state 'running'.")]
+ThreadId = Annotated[int | None, Field(description="Thread id (default: the thread that stopped).")]
+FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
+
+
+class Location(BaseModel):
+    """`{file, line}` or `{function}`."""
+
+    file: str | None = None
+    line: int | None = Field(default=None, ge=1)
+    function: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Location:
+        if self.function and (self.file or self.line):
+            raise ValueError("give either function, or file and line, not both")
+        if not self.function and not (self.file and self.line):
+            raise ValueError("give file and line, or function")
+        return self
+
+
+def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
+    return ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive,
+                           idempotent_hint=idempotent, open_world_hint=False)
+
+
+def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
+    def tool(name: str, **hints: bool) -> Any:
+        return server.tool(name=name, annotations=annotations(**hints), structured_output=True)
+
+    @tool("debug", destructive=True)
+    async def debug(
+        mode: Annotated[Literal["source", "binary", "attach"], Field(description="'source' or 'binary' launch a program; 'attach' joins a running process.")],
+        path: Annotated[str | None, Field(description="Program to debug (a .py script, or '-m package.module').")] = None,
+        module: Annotated[str | None, Field(description="Run this module like `python -m` instead of a path.")] = None,
+        processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
+        args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
+        cwd: Annotated[str | None, Field(description="Working directory (default: the server's).")] = None,
+        env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
+        breakpoints: Annotated[list[Location] | None, Field(description="Initial breakpoints: [{file, line}] or [{function}].")] = None,
+        stopOnEntry: Annotated[bool, Field(description="Stop at the first line instead of running to a breakpoint.")] = False,
+        python: Annotated[str | None, Field(description="Interpreter for the program (default: first python3 on PATH).")] = None,
+        adapter: Annotated[Literal["debugpy"] | None, Field(description="Debug adapter (default: chosen from the program).")] = None,
+        tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
+        timeout: Timeout = DEFAULT_WAIT,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Start debugging a program (or attach to a process) and return the context at the first stop."""
+        if mode == "attach":
+            if processId is None:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
+            target = Target(mode="attach", process_id=processId)
+        else:
+            if path and path.startswith("-m ") and not module:
+                module, path = path[3:].strip(), None
+            if not path and not module:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
+            target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
+                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
+        specs = [b.model_dump(exclude_none=True) for b in breakpoints or []]
+        return r.ok(r.ContextResult.model_validate(
+            (await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
+                                  progress=_progress(ctx))).model_dump()))
+
+    @tool("stop", destructive=True, idempotent=True)
+    async def stop() -> Annotated[CallToolResult, r.StopResult]:
+        """End the session: terminate the program (detach if attached) and the debug adapter."""
+        return r.ok(r.StopResult(**await debugger.stop()))
+
+    @tool("restart", destructive=True)
+    async def restart(
+        args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
+        timeout: Timeout = DEFAULT_WAIT,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Start the program again with the same breakpoints and return the context at the first stop."""
+        return _context(await debugger.restart(args, timeout, progress=_progress(ctx)))
+
+    @tool("breakpoint")
+    async def breakpoint(
+        file: Annotated[str | None, Field(description="Source file (with line).")] = None,
+        line: Annotated[int | None, Field(ge=1, description="Line number, from 1.")] = None,
+        function: Annotated[str | None, Field(description="Function name (instead of file and line).")] = None,
+        exception: Annotated[str | None, Field(description=(
+            "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled').")
+        )] = None,
+        exceptionTypes: Annotated[list[str] | None, Field(description=(
+            "With exception: only these exception types (e.g. ['ValueError']).")
+        )] = None,
+        condition: Annotated[str | None, Field(description="Stop only when this expression is true.")] = None,
+        hitCondition: Annotated[str | None, Field(description=(
+            "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth).")
+        )] = None,
+        logMessage: Annotated[str | None, Field(description=(
+            "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop.")
+        )] = None,
+        maxNotifications: Annotated[int | None, Field(ge=1, description=(
+            "A tracepoint logs at most this many times, then turns itself off.")
+        )] = None,
+        enabled: Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")] = None,
+        id: Annotated[int | None, Field(description=(
+            "Change this existing breakpoint instead (enabled, condition, hitCondition, logMessage, ...).")
+        )] = None,
+    ) -> Annotated[CallToolResult, r.BreakpointResult]:
+        """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
+        condition or a log message (a tracepoint, which logs without stopping); or change one by `id`.
+        Returns its id, whether the adapter verified it, and its hit count."""
+        options = {k: v for k, v in {"exceptionTypes": exceptionTypes, "condition": condition,
+                                     "hitCondition": hitCondition, "logMessage": logMessage,
+                                     "maxNotifications": maxNotifications, "enabled": enabled}.items()
+                   if v is not None}
+        if id is not None:
+            if file or line or function or exception:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
+            return r.ok(r.BreakpointResult(**(await debugger.update_breakpoint(id, options)).model_dump()))
+        if exception:
+            if file or line or function:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "give exception, or a place (file and line, function)")
+            spec: dict[str, Any] = {"exception": exception}
+        else:
+            spec = Location(file=file, line=line, function=function).model_dump(exclude_none=True)
+        return r.ok(r.BreakpointResult(**(await debugger.add_breakpoint({**spec, **options})).model_dump()))
+
+    @tool("clear-breakpoints", destructive=True, idempotent=True)
+    async def clear_breakpoints(
+        file: Annotated[str | None, Field(description="Remove every breakpoint in this file.")] = None,
+        ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
+        all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
+    ) -> Annotated[CallToolResult, r.ClearResult]:
+        """Remove breakpoints by file, by ids, or all of them (at least one of the three)."""
+        if not (file or ids or all):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
+        removed = await debugger.clear_breakpoints(file, ids, all)
+        return r.ok(r.ClearResult(removed=removed, remaining=len(debugger.session.breakpoint_views())))
+
+    @tool("continue")
+    async def continue_(
+        threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
+        to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
+        timeout: Timeout = DEFAULT_WAIT,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Resume until the next stop, the end of the program, or the timeout; returns the context."""
+        spec = to.model_dump(exclude_none=True) if to else None
+        return _context(await debugger.continue_(threadId, spec, timeout))
+
+    @tool("step")
+    async def step(
+        mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
+        threadId: ThreadId = None,
+        timeout: Timeout = DEFAULT_WAIT,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Step once and return the context at the new location."""
+        return _context(await debugger.step(mode, threadId, timeout))
+
+    @tool("wait", read_only=True)
+    async def wait(timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
+        """Wait for the running program's next stop without resuming it (after a call that timed out, or
+        while tracepoints log); returns the context at the stop, at the exit, or `running` after the timeout."""
+        return _context(await debugger.wait(timeout))
+
+    @tool("output", read_only=True, idempotent=True)
+    async def output(
+        offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
+        limit: Annotated[int, Field(ge=1, le=100_000, description="Most characters to return.")] = 8000,
+    ) -> Annotated[CallToolResult, r.OutputResult]:
+        """Read the program's whole output (stdout, stderr, tracepoint messages) in pages; `nextOffset` is where
+        the next page starts and `end` how much there is. The last 1,000,000 characters are kept."""
+        return r.ok(r.OutputResult(**debugger.output(offset, limit)))
+
+    @tool("pause", idempotent=True)
+    async def pause(
+        threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
+        timeout: Timeout = 10.0,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Pause the running program and return the context where it stopped."""
+        return _context(await debugger.pause(threadId, timeout))
+
+    @tool("context", read_only=True, idempotent=True)
+    async def context(
+        threadId: ThreadId = None,
+        frameId: FrameId = None,
+        maxFrames: Annotated[int, Field(ge=1, le=1000, description="Most stack frames to return.")] = 20,
+    ) -> Annotated[CallToolResult, r.ContextResult]:
+        """Where the program is: location, stack, variables of the focused frame, exception, threads."""
+        return _context(await debugger.context(threadId, frameId, maxFrames))
+
+    @tool("evaluate", destructive=True)
+    async def evaluate(
+        expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
+        frameId: FrameId = None,
+    ) -> Annotated[CallToolResult, r.ValueResult]:
+        """Evaluate an expression in a frame of the paused program; returns value and type."""
+        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId)))
+
+    @tool("set-variable", destructive=True, idempotent=True)
+    async def set_variable(
+        name: Annotated[str, Field(min_length=1, description="Variable name (or a path like obj.field where supported).")],
+        value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
+        frameId: FrameId = None,
+    ) -> Annotated[CallToolResult, r.SetVariableResult]:
+        """Change a variable in a frame of the paused program; returns the new value and type."""
+        return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId)))
+
+    @tool("info", read_only=True, idempotent=True)
+    async def info(
+        type: Annotated[Literal["sources", "modules"], Field(description="'sources' (loaded source files) or 'modules'.")],
+    ) -> Annotated[CallToolResult, r.InfoResult]:
+        """List the program's loaded sources or modules."""
+        return r.ok(r.InfoResult(**await debugger.info(type)))
+
+    @tool("disassemble", read_only=True, idempotent=True)
+    async def disassemble(
+        memoryReference: Annotated[str, Field(min_length=1, description="Address to start at (e.g. from a frame).")],
+        instructionOffset: int = 0,
+        instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
+    ) -> Annotated[CallToolResult, r.DisassembleResult]:
+        """Disassemble machine code at a memory reference (native adapters only)."""
+        return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset, instructionCount)))
+
+
+def _progress(ctx: Context | None) -> Any:
+    """Progress notifications for a slow start, sent only if the client's request asked for them."""
+    steps = 0
+
+    async def report(message: str) -> None:
+        nonlocal steps
+        steps += 1
+        if ctx is not None:
+            with contextlib.suppress(Exception):  # a client that went away must not fail the start
+                await ctx.report_progress(steps, None, message)
+    return report
+
+
+def _context(ctx: Any) -> CallToolResult:
+    return r.ok(r.ContextResult.model_validate(ctx.model_dump()))

@@ -1,0 +1,189 @@
+"""Breakpoints as the user asked for them: checked against what the adapter can do, before
+anything is sent, so no condition is ever dropped in silence."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+from ..adapters import AdapterProfile
+from ..errors import DebugError, ErrorCode
+from .models import BreakpointView
+
+Kind = Literal["line", "function", "exception"]
+
+_HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
+_EXPRESSION = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass
+class Breakpoint:
+    id: int
+    kind: Kind = "line"
+    file: str | None = None
+    line: int | None = None
+    function: str | None = None
+    exception: str | None = None
+    """An exception filter id of the adapter (`raised`, `uncaught`, …)."""
+    exception_types: tuple[str, ...] = ()
+    condition: str | None = None
+    hit_condition: str | None = None
+    log_message: str | None = None
+    max_notifications: int | None = None
+    enabled: bool = True
+    temporary: bool = False
+    verified: bool = False
+    message: str | None = None
+    adapter_id: int | None = None
+    actual_line: int | None = None
+    hit_count: int = 0
+    notifications_sent: int = 0
+
+    @property
+    def options(self) -> Options:
+        return Options(**{f.name: getattr(self, f.name) for f in fields(Options)})
+
+    def apply(self, options: Options) -> None:
+        for f in fields(Options):
+            setattr(self, f.name, getattr(options, f.name))
+
+    @property
+    def exhausted(self) -> bool:
+        return self.max_notifications is not None and self.notifications_sent >= self.max_notifications
+
+    @property
+    def active(self) -> bool:
+        """Sent to the adapter: enabled, and a tracepoint that has not used up its notifications."""
+        return self.enabled and not self.exhausted
+
+    @property
+    def state(self) -> str:
+        if not self.enabled:
+            return "disabled"
+        if self.exhausted:
+            return "exhausted"
+        return "verified" if self.verified else "pending"
+
+    def view(self) -> BreakpointView:
+        return BreakpointView(
+            id=self.id, type=self.kind if not self.log_message else "tracepoint", verified=self.verified,
+            state=self.state, enabled=self.enabled, file=self.file, line=self.actual_line or self.line,
+            function=self.function, exception=self.exception, exceptionTypes=list(self.exception_types) or None,
+            condition=self.condition, hitCondition=self.hit_condition, logMessage=self.log_message,
+            maxNotifications=self.max_notifications, hitCount=self.hit_count,
+            notificationsSent=self.notifications_sent if self.log_message else None, message=self.message,
+        )
+
+
+@dataclass(frozen=True)
+class Options:
+    """What may be added to a breakpoint's place: each needs a capability of the adapter."""
+
+    condition: str | None = None
+    hit_condition: str | None = None
+    log_message: str | None = None
+    max_notifications: int | None = None
+    enabled: bool = True
+    exception_types: tuple[str, ...] = field(default=())
+
+    @staticmethod
+    def of(spec: dict[str, Any], base: Options | None = None) -> Options:
+        """The options an agent's spec gives; what it leaves out stays as in `base`."""
+        base = base or Options()
+
+        def pick(key: str, current: Any) -> Any:
+            return spec.get(key, current)
+
+        return Options(condition=pick("condition", base.condition) or None,
+                       hit_condition=pick("hitCondition", base.hit_condition) or None,
+                       log_message=pick("logMessage", base.log_message) or None,
+                       max_notifications=pick("maxNotifications", base.max_notifications),
+                       enabled=pick("enabled", base.enabled) is not False,
+                       exception_types=tuple(pick("exceptionTypes", base.exception_types) or ()))
+
+
+def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], profile: AdapterProfile) -> None:
+    """Refuse, naming the missing capability, what the adapter would ignore or get wrong."""
+    adapter = profile.name
+
+    def need(capability: str, what: str) -> None:
+        if not capabilities.get(capability):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} does not support {what} (no {capability})")
+
+    if kind == "exception":
+        if options.log_message or options.hit_condition:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "exception breakpoints take no logMessage or hitCondition")
+        if options.condition:
+            need("supportsExceptionFilterOptions", "conditions on exception breakpoints; use exceptionTypes")
+        if options.exception_types:
+            need("supportsExceptionOptions", "exception types on exception breakpoints")
+    elif options.exception_types:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
+    if options.condition and kind != "exception":
+        need("supportsConditionalBreakpoints", "conditional breakpoints")
+        _check_expression(options.condition, "condition", profile)
+    if options.hit_condition:
+        need("supportsHitConditionalBreakpoints", "hit conditions")
+        hit = _HIT_CONDITION.match(options.hit_condition)
+        if not hit or int(hit.group(2)) == 0:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hit_condition!r} is not one of "
+                             "'N', '== N', '>= N', '> N', '<= N', '< N', '% N' with N a positive number")
+        if options.condition and not profile.conditions_combine:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would stop when either the condition or the hit "
+                             "condition holds, not both; put the count in the condition instead")
+    if options.log_message:
+        if kind == "function":
+            raise DebugError(ErrorCode.NOT_SUPPORTED, "DAP has no tracepoints on functions; use file and line")
+        need("supportsLogPoints", "tracepoints (logMessage)")
+        _check_log_message(options.log_message, profile)
+    if options.max_notifications is not None and not options.log_message:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
+
+
+def _check_expression(text: str, what: str, profile: AdapterProfile) -> None:
+    """Where dap2mcp knows the language, a syntax error is refused here: adapters often just never stop."""
+    if profile.language != "python":
+        return
+    try:
+        compile(text, f"<{what}>", "eval")
+    except (SyntaxError, ValueError) as exc:
+        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{what} {text!r} is not a valid expression: {reason}") from None
+
+
+def _check_log_message(message: str, profile: AdapterProfile) -> None:
+    """`{expression}` parts must each be whole; the adapter would print an error instead of the message."""
+    if "{{" in message or "}}" in message:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "logMessage: '{{' and '}}' are not escapes here; every '{...}' "
+                         "is evaluated")
+    if _EXPRESSION.sub("", message).count("{") or _EXPRESSION.sub("", message).count("}"):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"logMessage {message!r} has unbalanced braces")
+    for expression in _EXPRESSION.findall(message):
+        if not expression.strip():
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "logMessage has an empty '{}'")
+        _check_expression(expression, "logMessage part", profile)
+
+
+def check_exception_filter(name: str, capabilities: dict[str, Any], adapter: str) -> None:
+    filters = [f["filter"] for f in capabilities.get("exceptionBreakpointFilters") or []]
+    if not filters:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no exception breakpoints")
+    if name not in filters:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT,
+                         f"unknown exception filter {name!r}; {adapter} has: {', '.join(filters)}")
+
+
+def resolve_source_line(file: str, line: int, cwd: str | None) -> str:
+    """An absolute, existing file in which `line` exists; else a clear error."""
+    path = os.path.realpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(file)))
+    if not os.path.isfile(path):
+        raise DebugError(ErrorCode.FILE_NOT_FOUND, f"source file not found: {file}")
+    if line < 1:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"line must be 1 or more, got {line}")
+    with open(path, "rb") as handle:
+        count = sum(1 for _ in handle)
+    if line > count:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"line {line} is past the end of {file} ({count} lines)")
+    return path

@@ -1,0 +1,216 @@
+"""Turns a frame's variables, as the adapter reports them, into snapshot nodes.
+
+Deep captures go level by level: every container of a level is expanded at once (up to
+`concurrency` requests in flight), so a capture costs about one round trip per level instead
+of one per container. Cycles stop where a child refers back to an ancestor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
+
+Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
+
+_CUT: list[dict[str, Any]] = []  # a helper reference the helper did not expand
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+
+
+@dataclass(frozen=True)
+class CaptureLimits:
+    value_chars: int = 1000
+    children: int = 1000
+    """Children kept per variable; the rest are cut and the node flagged `truncated`."""
+    nodes: int = 200_000
+    concurrency: int = 16
+    """Requests in flight. debugpy answers them one at a time, so more only queue (and time out) there."""
+    one_request: bool = True
+    """Expand in the debuggee with the adapter's helper, where it has one, instead of request by request."""
+
+
+@dataclass
+class _Pending:
+    raw: dict[str, Any]
+    ancestors: tuple[_Pending, ...]
+    children: list[_Pending] = field(default_factory=list)
+    flags: set[str] = field(default_factory=set)
+
+    @property
+    def reference(self) -> int:
+        return int(self.raw.get("variablesReference") or 0)
+
+    def refers_back(self) -> bool:
+        """The same object as an ancestor: the same reference, or the same address in its value."""
+        value = str(self.raw.get("value", ""))
+        return any(a.reference == self.reference or
+                   (_ADDRESS.search(value) and a.raw.get("value") == value and a.raw.get("type") == self.raw.get("type"))
+                   for a in self.ancestors)
+
+
+def snapshot_scopes(scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The scopes a snapshot holds: locals and arguments, not globals or registers."""
+    cheap = [s for s in scopes if not s.get("expensive") and s.get("variablesReference")]
+    local = [s for s in cheap if s.get("presentationHint") in ("locals", "arguments")
+             or any(word in str(s.get("name", "")).lower() for word in ("local", "argument"))]
+    return local or cheap[:1]
+
+
+def now() -> datetime:
+    moment = datetime.now(UTC)
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def visible(raw: list[dict[str, Any]], hidden: frozenset[str]) -> list[dict[str, Any]]:
+    return [v for v in raw if str(v.get("name", "")) not in hidden]
+
+
+def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) -> list[dict[str, Any]]:
+    """One namespace for the frame: where scopes share a name, the inner (first) scope's wins."""
+    merged: dict[str, dict[str, Any]] = {}
+    for raw in per_scope:
+        for variable in visible(raw, hidden):
+            merged.setdefault(str(variable.get("name", "")), variable)
+    return list(merged.values())
+
+
+async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
+                  limits: CaptureLimits, cut_markers: frozenset[str] = frozenset(),
+                  known: dict[int, list[dict[str, Any]]] | None = None) -> tuple[tuple[Node, ...], bool]:
+    """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated).
+
+    `known` holds replies already in hand (from a capture helper), by reference; the rest are fetched.
+    """
+    with _collector_paused():
+        return await _capture(fetch, top, depth=depth, hidden=hidden, limits=limits, cut_markers=cut_markers,
+                              known=known)
+
+
+async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
+                   limits: CaptureLimits, cut_markers: frozenset[str],
+                   known: dict[int, list[dict[str, Any]]] | None) -> tuple[tuple[Node, ...], bool]:
+    known = known or {}
+    budget = limits.nodes
+    level = [_Pending(v, ()) for v in top[:budget]]
+    truncated = len(top) > budget
+    budget -= len(level)
+    roots = level
+    gate = asyncio.Semaphore(limits.concurrency)
+    for _ in range(depth):
+        expand = []
+        for item in level:
+            if item.reference <= 0:
+                continue
+            if item.refers_back():
+                item.flags.add("cycle")
+            else:
+                expand.append(item)
+        if not expand or budget <= 0:
+            truncated = truncated or bool(expand)
+            break
+        missing = [item.reference for item in expand
+                   if item.reference not in known and item.reference < HELPER_REFERENCES]
+        replies = dict(zip(missing, await asyncio.gather(*(_children(fetch, gate, ref) for ref in missing)), strict=True))
+        fetched = [known.get(item.reference, replies.get(item.reference, _CUT)) for item in expand]
+        level = []
+        for item, raw in zip(expand, fetched, strict=True):
+            if raw is None:
+                item.flags.add("unreadable")
+                continue
+            if raw is _CUT:  # the helper stopped short of it, at the node budget
+                item.flags.add("truncated")
+                truncated = True
+                continue
+            kept = visible(raw, hidden)
+            if cut_markers and any(str(v.get("name", "")) in cut_markers for v in kept):
+                kept = visible(kept, cut_markers)
+                item.flags.add("truncated")
+            if len(kept) > limits.children:
+                kept = kept[: limits.children]
+                item.flags.add("truncated")
+            if len(kept) > budget:
+                kept = kept[:budget]
+                item.flags.add("truncated")
+                truncated = True
+            budget -= len(kept)
+            chain = (*item.ancestors, item)
+            item.children = [_Pending(v, chain) for v in kept]
+            level.extend(item.children)
+    return roots_in_order([_build("", item, limits) for item in roots]), truncated
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Building a big tree allocates enough to set off full garbage collections, which find nothing
+    to free in these acyclic tuples but double the time; so they wait until the tree is built."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> list[dict[str, Any]] | None:
+    async with gate:
+        try:
+            return await fetch(reference)
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter fails the capture, loudly
+                raise
+            return None
+
+
+def _build(parent: str, item: _Pending, limits: CaptureLimits) -> Node:
+    name = str(item.raw.get("name", ""))
+    path = child_path(parent, name)
+    value = str(item.raw.get("value", ""))
+    flags = item.flags
+    if len(value) > limits.value_chars:
+        value = value[: limits.value_chars - 1] + "…"
+        flags.add("valueTruncated")
+    children = [_build(path, c, limits) for c in item.children]
+    return Node.build(parent, name, str(item.raw.get("type") or ""), value, children, flags, path=path)
+
+
+HELPER_NAMES = frozenset({"exec", "locals", "__builtins__", "__import__"})
+"""Names the helper expression calls through: where the frame binds one, the helper is not used."""
+
+HELPER_REFERENCES = 2**31
+"""References at and above this come from a capture helper, never from the adapter."""
+
+
+def one_request_expression(source: str, names: list[str], depth: int, limits: CaptureLimits) -> str:
+    """An expression that runs a helper module's `capture` on the frame's locals, evaluated in the frame."""
+    call = f'ns["capture"](loc, {names!r}, {depth}, {limits.children}, {limits.nodes}, {limits.value_chars})'
+    return f"(lambda ns, loc: (exec({source!r}, ns), {call})[1])({{}}, locals())"
+
+
+def prefetched(reply: str, top: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The helper's reply as `variables` replies by reference, and `top` with the helper's references."""
+    data = json.loads(reply)
+    if "tooLarge" in data:
+        raise ValueError(f"the helper's reply would be {data['tooLarge']:,} bytes")
+    roots: dict[str, int] = data["roots"]
+    children = {int(ref): list(kids) for ref, kids in data["children"].items()}
+    swapped = [{**v, "variablesReference": roots.get(str(v.get("name")), v.get("variablesReference"))} for v in top]
+    return swapped, children
+
+
+def make_snapshot(*, snapshot_id: str, label: str, thread_id: int | None, frame_index: int, function_name: str,
+                  depth: int, cycle: int, roots: tuple[Node, ...], truncated: bool, run: str,
+                  auto: bool = False) -> Snapshot:
+    return Snapshot(id=snapshot_id, label=label, timestamp=now(), thread_id=thread_id, frame_index=frame_index,
+                    function_name=function_name, depth=depth, cycle=cycle, roots=roots, truncated=truncated,
+                    auto=auto, run=run)

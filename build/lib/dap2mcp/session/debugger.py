@@ -1,0 +1,376 @@
+"""The debugger an MCP server holds: at most one session, and every operation a tool offers.
+
+Each method returns plain data or a `Context`; the server only parses input and shapes output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from .. import adapters, processes
+from ..adapters import Target
+from ..errors import DebugError, ErrorCode
+from ..snapshots import Snapshot, codec, diff
+from ..snapshots.store import SnapshotStore, new_id
+from .breakpoints import Breakpoint, resolve_source_line
+from .models import BreakpointView, Context
+from .session import DebugSession
+
+DEFAULT_WAIT = 30.0
+
+Progress = Callable[[str], Awaitable[None]]
+"""Told what a slow start is doing (the server turns it into MCP progress notifications)."""
+
+
+async def _quiet_progress(message: str) -> None:
+    return None
+
+
+class Debugger:
+    def __init__(self) -> None:
+        self._session: DebugSession | None = None
+        self._adapter: str | None = None
+        self._lifecycle = asyncio.Lock()
+        self.notice: Callable[[dict[str, Any]], None] = lambda data: None
+        """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
+        self.changed: Callable[[], None] = lambda: None
+        """Called when the session, or anything it shows, may have changed (the server's resources)."""
+
+    @property
+    def session(self) -> DebugSession:
+        if self._session is None:
+            raise DebugError(ErrorCode.NO_SESSION, "no debug session; start one with `debug`")
+        return self._session
+
+    @property
+    def has_session(self) -> bool:
+        return self._session is not None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
+                    timeout: float, carried: list[Breakpoint] | None = None,
+                    snapshots: list[Snapshot] | None = None, progress: Progress = _quiet_progress) -> Context:
+        # Check everything that can be checked before the current session is given up.
+        if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
+        for spec in breakpoints:
+            if spec.get("file"):
+                resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
+        session = new_session(target, adapter, carried, snapshots)
+        session.notice, session.changed = self.notice, self.changed
+        await progress("checking the program and its runtime")
+        session.runtime = await asyncio.to_thread(session.profile.preflight, target)
+        await progress(f"starting {session.profile.name} and the program ({session.runtime})")
+        async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
+            await self._close_current()
+            self._session, self._adapter = session, adapter
+            self.changed()
+            try:
+                await session.start(breakpoints)
+            except BaseException:
+                if self._session is session:
+                    self._session = None
+                    self.changed()
+                raise
+        if session.state == "running" and (target.stop_on_entry or session.breakpoints.all() or target.mode != "attach"):
+            await progress("running to the first stop")
+            await session.wait_for_stop(0, timeout)
+        return await self._result(session, timed_out=session.state == "running")
+
+    async def stop(self) -> dict[str, Any]:
+        async with self._lifecycle:
+            session = self.session
+            ended_by_itself = session.state == "terminated"
+            await self._close_current()
+        return {"state": "terminated", "exitCode": session.exit_code if ended_by_itself else None,
+                "output": session.output.take_new(session.limits.output_chars).text or None}
+
+    async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:
+        old = self.session
+        old.recorder.moving = True  # snapshots being taken finish and are carried; no new ones start
+        await old.recorder.settle()
+        try:
+            return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
+                                    timeout=timeout, carried=old.breakpoints.all(),
+                                    snapshots=list(old.recorder.store.saved.values()), progress=progress)
+        except BaseException:
+            if self._session is old:  # refused before the old session was given up: it carries on
+                old.recorder.moving = False
+            raise
+
+    async def close(self) -> None:
+        async with self._lifecycle:
+            await self._close_current()
+
+    async def _close_current(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            self.changed()
+            await session.close()
+
+    # -- execution ---------------------------------------------------------------------------
+
+    async def continue_(self, thread_id: int | None, to: dict[str, Any] | None, timeout: float) -> Context:
+        session = self.session
+        temp = await session.add_breakpoint(to, temporary=True) if to else None
+        try:
+            since = await session.resume(thread_id)
+            finished = await session.wait_for_stop(since, timeout)
+            return await self._result(session, timed_out=not finished,
+                                      again="`continue` with the same `to`" if to else None)
+        finally:
+            if temp is not None and session.breakpoints.discard(temp) and session.state != "terminated":
+                await session.remove_breakpoints([temp])
+
+    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
+        session = self.session
+        since = await session.step(mode, thread_id)
+        finished = await session.wait_for_stop(since, timeout)
+        return await self._result(session, timed_out=not finished)
+
+    async def wait(self, timeout: float) -> Context:
+        """The next stop, without resuming: for a program already running (after a timed-out call)."""
+        session = self.session
+        if session.state == "running":
+            finished = await session.wait_for_stop(session.stop_count, timeout)
+            return await self._result(session, timed_out=not finished, again="`wait`")
+        ctx = await self._result(session, timed_out=False)
+        if ctx.state == "paused":
+            ctx.hint = "already paused here; `continue` or `step` to move on"
+        return ctx
+
+    def output(self, offset: int, limit: int) -> dict[str, Any]:
+        return self.session.output.page(offset, limit)
+
+    async def pause(self, thread_id: int | None, timeout: float) -> Context:
+        session = self.session
+        since = await session.pause(thread_id)
+        finished = await session.wait_for_stop(since, timeout)
+        return await self._result(session, timed_out=not finished)
+
+    async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
+        await session.ended()  # an ending program's last output is still on its way
+        # the thread list costs a request per stop; `context` has it, execution results do not
+        ctx = await session.context(consume_output=True, with_threads=False)
+        if timed_out and ctx.state == "running":
+            ctx.hint = (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
+                        "`pause` to stop it, or `context` to look without waiting")
+        elif ctx.exception is not None and "EOFError" in f"{ctx.exception.typeName} {ctx.exception.exceptionId}":
+            ctx.hint = ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
+                        "/dev/null): give the input as arguments, an environment variable or a file")
+        return ctx
+
+    # -- breakpoints -------------------------------------------------------------------------
+
+    async def add_breakpoint(self, spec: dict[str, Any]) -> BreakpointView:
+        return (await self.session.add_breakpoint(spec)).view()
+
+    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> BreakpointView:
+        return (await self.session.update_breakpoint(bp_id, changes)).view()
+
+    async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:
+        session = self.session
+        registry = session.breakpoints
+        if all_:
+            removed = registry.take_all()
+        else:
+            removed = registry.take(ids) if ids else []
+            if file:
+                removed += registry.take_file(file, session.target.cwd)
+        await session.remove_breakpoints(removed)
+        return [bp.id for bp in removed]
+
+    # -- inspection and change ---------------------------------------------------------------
+
+    async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int) -> Context:
+        return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames)
+
+    async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
+        session = self.session
+        frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        await session.recorder.settle()
+        session.recorder.state_changed()
+        body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
+        result = _value(body.get("result", ""), body, session)
+        await session.output.quiet(0.015, 0.1)  # what the evaluation printed
+        out = session.output.take_new(session.limits.output_chars)
+        if out.text:
+            result["output"] = out.text
+        return result
+
+    async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
+        session = self.session
+        frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        await session.recorder.settle()
+        session.recorder.state_changed()
+        caps = session.capabilities
+        if any(c in name for c in ".[") and caps.get("supportsSetExpression"):
+            return {"name": name, **await self._set_expression(session, name, value, frame)}
+        if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
+        scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
+        for scope in scopes:
+            if scope.get("expensive"):
+                continue
+            variables = (await session.request("variables", {"variablesReference": scope["variablesReference"]}))
+            if not any(v.get("name") == name for v in variables.get("variables") or []):
+                continue
+            if caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
+                result = await self._set_expression(session, name, value, frame)
+            else:
+                body = await session.request("setVariable", {
+                    "variablesReference": scope["variablesReference"], "name": name, "value": value})
+                result = _value(body.get("value", ""), body, session)
+            return {"name": name, "scope": scope.get("name"), **result}
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{name}' in frame {frame}")
+
+    async def _set_expression(self, session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
+        body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
+        return _value(body.get("value", ""), body, session)
+
+    async def info(self, kind: Literal["sources", "modules"]) -> dict[str, Any]:
+        session = self.session
+        if kind == "sources":
+            if not session.capabilities.get("supportsLoadedSourcesRequest"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED,
+                                 f"{session.profile.name} does not list loaded sources (no supportsLoadedSourcesRequest)")
+            body = await session.request("loadedSources")
+            items = [{"name": s.get("name"), "path": s.get("path")} for s in body.get("sources") or []]
+        else:
+            if not session.capabilities.get("supportsModulesRequest"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED,
+                                 f"{session.profile.name} does not list modules (no supportsModulesRequest)")
+            body = await session.request("modules", {"startModule": 0, "moduleCount": 0})
+            items = [{k: m[k] for k in ("id", "name", "path", "version", "symbolStatus") if m.get(k) is not None}
+                     for m in body.get("modules") or []]
+        limit = 200
+        return {"type": kind, "items": items[:limit], "total": len(items), "truncated": len(items) > limit}
+
+    async def disassemble(self, memory_reference: str, offset: int, count: int) -> dict[str, Any]:
+        session = self.session
+        if not session.capabilities.get("supportsDisassembleRequest"):
+            raise DebugError(ErrorCode.NOT_SUPPORTED,
+                             f"{session.profile.name} does not support disassembly (no supportsDisassembleRequest)")
+        session.require_paused()
+        body = await session.request("disassemble", {
+            "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count})
+        return {"instructions": [
+            {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
+            for i in body.get("instructions") or []]}
+
+    # -- snapshots ---------------------------------------------------------------------------
+
+    async def snapshot_create(self, label: str | None, thread_id: int | None, frame_index: int,
+                              depth: int) -> tuple[Snapshot, str | None]:
+        session = self.session
+        if session.state == "terminated":
+            session.require_paused()  # says how the program ended
+        if session.state != "paused" or session.stop_info is None:
+            raise DebugError(ErrorCode.NOT_PAUSED,
+                             "Cannot create snapshot while process is running. Pause at a breakpoint first.")
+        cycle = session.stop_count
+        try:
+            return await session.recorder.create(cycle=cycle, thread_id=session.thread(thread_id),
+                                                 frame_index=frame_index, depth=depth, label=label)
+        except DebugError as exc:
+            if session.state == "terminated" or self._session is not session:
+                raise DebugError(ErrorCode.TERMINATED, "the session ended while the snapshot was being taken; "
+                                 "nothing was saved") from exc
+            if exc.code == ErrorCode.ADAPTER_ERROR and (session.state != "paused" or session.stop_count != cycle):
+                raise DebugError(ErrorCode.NOT_PAUSED, "the program moved on while the snapshot was being taken; "
+                                 "nothing was saved") from exc
+            raise
+
+    async def _snapshots(self) -> SnapshotStore:
+        """The store, once the current stop is recorded: `@t0` is always the stop the program is at."""
+        recorder = self.session.recorder
+        await recorder.settle()
+        return recorder.store
+
+    async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
+                            limit: int) -> tuple[dict[str, Any], bool]:
+        store = await self._snapshots()
+        old, new = store.get(ref_a), store.get(ref_b)
+        delta = diff.compare(old, new)
+        body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
+        return diff.bounded(body, limit)
+
+    async def snapshot_list(self) -> tuple[list[Snapshot], dict[str, int] | None]:
+        store = await self._snapshots()
+        return list(store.saved.values()), store.kept()
+
+    async def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
+        return (await self._snapshots()).delete(ref)
+
+    async def snapshot_export(self, ref: str, path: str | None) -> tuple[str, str]:
+        snapshot = (await self._snapshots()).get(ref)
+        data = codec.export(snapshot)
+        if path is not None:
+            target = self._path(path)
+            try:
+                await asyncio.to_thread(target.write_text, data, encoding="utf-8")
+            except OSError as exc:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot write {target}: {exc.strerror or exc}") from None
+        return snapshot.id, data
+
+    def _path(self, path: str) -> Path:
+        """A user's file path, relative to the program's directory; NUL bytes and the like are refused."""
+        if "\x00" in path:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a path cannot contain NUL characters")
+        return Path(self.session.target.cwd or ".") / Path(path).expanduser()
+
+    async def snapshot_import(self, data: str | None, path: str | None) -> tuple[Snapshot, str | None]:
+        session = self.session
+        if (data is None) == (path is None):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give either data or path")
+        if path is not None:
+            data = await asyncio.to_thread(_read_bounded, self._path(path), codec.MAX_IMPORT_BYTES)
+        store = session.recorder.store
+        store.check_room()
+        try:
+            snapshot = codec.parse(data or "", new_id(), session.recorder.capture_limits.nodes)
+        except codec.SnapshotDataError as exc:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
+        return snapshot, store.save(snapshot)
+
+
+def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
+                snapshots: list[Snapshot] | None = None) -> DebugSession:
+    if target.mode != "attach" and target.path and not target.module:
+        path = os.path.join(target.cwd or os.getcwd(), target.path)
+        if not os.path.exists(path):
+            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
+    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots)
+
+
+def _read_bounded(source: Path, limit: int) -> str:
+    """A regular file's text, refused past `limit` bytes; devices and pipes are refused, not read forever."""
+    try:
+        if not stat.S_ISREG(source.stat().st_mode):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{source} is not a regular file")
+        with source.open("rb") as handle:
+            raw = handle.read(limit + 1)
+        if len(raw) > limit:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{source} is larger than a snapshot may be "
+                             f"({limit // (1024 * 1024)} MiB)")
+        return raw.decode("utf-8")
+    except FileNotFoundError:
+        raise DebugError(ErrorCode.FILE_NOT_FOUND, f"no such file: {source}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read {source}: {exc}") from None
+
+
+def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:
+    limit = session.limits.value_chars * 4
+    out: dict[str, Any] = {"value": value[:limit], "type": body.get("type") or None}
+    if len(value) > limit:
+        out["truncated"] = True
+    if body.get("variablesReference"):
+        out["variablesReference"] = body["variablesReference"]
+    return out

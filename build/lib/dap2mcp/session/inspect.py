@@ -1,0 +1,164 @@
+"""Builds the bounded context an agent reads at a stop: frames, scopes, variables, exception.
+
+Requests that do not depend on each other go out together, so a context costs about three
+round trips to the adapter (stack, scopes, variables), the same as a hand-written DAP client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..errors import DebugError, ErrorCode
+from .models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
+
+
+class Requester(Protocol):
+    """Anything that sends a DAP request and returns its body: the client, or a session."""
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None,
+                      timeout: float = ...) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    value_chars: int = 300
+    variables_per_scope: int = 50
+    output_chars: int = 8000
+    threads: int = 50
+
+
+def clip(text: str, limit: int) -> tuple[str, bool]:
+    if len(text) <= limit:
+        return text, False
+    return text[: limit - 1] + "…", True
+
+
+def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
+    value, cut = clip(str(raw.get("value", "")), limits.value_chars)
+    return Variable(
+        name=str(raw.get("name", "")),
+        value=value,
+        type=raw.get("type") or None,
+        variablesReference=raw.get("variablesReference") or None,
+        valueTruncated=cut or None,
+    )
+
+
+def to_frame(raw: dict[str, Any]) -> Frame:
+    source = raw.get("source") or {}
+    return Frame(
+        id=int(raw["id"]),
+        function=str(raw.get("name", "")),
+        file=source.get("path") or source.get("name"),
+        line=raw.get("line") or None,
+        column=raw.get("column") or None,
+    )
+
+
+async def fetch_variables(client: Requester, reference: int) -> list[dict[str, Any]]:
+    body = await client.request("variables", {"variablesReference": reference})
+    return list(body.get("variables") or [])
+
+
+async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The frame's scopes, and the variables of each cheap one (expensive ones stay unexpanded)."""
+    try:
+        body = await client.request("scopes", {"frameId": frame_id})
+    except DebugError as exc:
+        if exc.code == ErrorCode.ADAPTER_ERROR:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
+        raise
+    scopes = list(body.get("scopes") or [])
+    cheap = [s["variablesReference"] for s in scopes if not s.get("expensive") and s.get("variablesReference")]
+    fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
+    return scopes, dict(zip(cheap, fetched, strict=True))
+
+
+def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits) -> list[Scope]:
+    scopes = []
+    for s in raw_scopes:
+        raw = variables.get(s.get("variablesReference") or 0)
+        if raw is not None:
+            shown = [to_variable(v, limits) for v in raw[: limits.variables_per_scope]]
+            scopes.append(Scope(name=s["name"], variables=shown, total=len(raw), truncated=len(raw) > len(shown)))
+        else:  # expensive scopes (registers, big globals) are named but not expanded
+            scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or 0,
+                                truncated=True, expensive=True))
+    return scopes
+
+
+async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> ExceptionDetails:
+    body = await client.request("exceptionInfo", {"threadId": thread_id})
+    details = body.get("details") or {}
+    trace = details.get("stackTrace")
+    return ExceptionDetails(
+        exceptionId=body.get("exceptionId"),
+        description=clip(str(body.get("description") or ""), limits.value_chars * 4)[0] or None,
+        breakMode=body.get("breakMode"),
+        typeName=details.get("fullTypeName") or details.get("typeName"),
+        message=details.get("message"),
+        stackTrace=clip(trace, limits.value_chars * 10)[0] if trace else None,
+    )
+
+
+@dataclass
+class FrameView:
+    """What the adapter said about a stopped thread: its stack, the focused frame's scopes and variables."""
+
+    thread_id: int
+    frames: list[Frame]
+    total_frames: int | None
+    focus: Frame | None
+    scopes: list[dict[str, Any]]
+    variables: dict[int, list[dict[str, Any]]]
+    exception: ExceptionDetails | None
+
+
+async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
+                     max_frames: int, reason: str | None, limits: Limits,
+                     with_threads: bool = False) -> tuple[FrameView, list[dict[str, Any]] | None]:
+    """Fetch a thread's view in about three round trips: independent requests go out together."""
+    stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
+    threads_req = client.request("threads") if with_threads else _none()
+    want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
+    exc_req = fetch_exception(client, thread_id, limits) if want_exception else _none()
+    try:
+        stack, threads, exception = await asyncio.gather(stack_req, threads_req, exc_req)
+    except DebugError as exc:
+        if exc.code == ErrorCode.ADAPTER_ERROR:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
+        raise
+    frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
+    total = stack.get("totalFrames")
+    focus_id = frame_id if frame_id is not None else (frames[0].id if frames else None)
+    focus = next((f for f in frames if f.id == focus_id), None)
+    scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
+    view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
+                     focus=focus, scopes=scopes, variables=variables, exception=exception)
+    return view, (threads.get("threads") or []) if threads is not None else None
+
+
+def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
+                 threads: list[dict[str, Any]] | None) -> Context:
+    focus, frames = view.focus, view.frames
+    return Context(
+        state="paused",
+        reason=reason,
+        description=description,
+        threadId=view.thread_id,
+        location=Location(file=focus.file, line=focus.line, column=focus.column, function=focus.function) if focus else None,
+        frames=frames,
+        totalFrames=view.total_frames,
+        framesTruncated=(view.total_frames is not None and view.total_frames > len(frames)) or None,
+        scopes=to_scopes(view.scopes, view.variables, limits),
+        exception=view.exception,
+        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads[: limits.threads]]
+        if threads is not None else None,
+        threadsTotal=len(threads) if threads is not None else None,
+    )
+
+
+async def _none() -> Any:
+    return None

@@ -1,0 +1,148 @@
+"""What the session hands upward: bounded, typed views of the debuggee's state."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar, Union
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.json_schema import SkipJsonSchema
+
+T = TypeVar("T")
+Opt = Union[T, SkipJsonSchema[None]]  # noqa: UP007 - absent, never null: results leave None fields out
+
+State = Literal["starting", "running", "paused", "terminated"]
+
+
+def lean_schema(schema: dict[str, Any]) -> None:
+    """Drop per-field titles and null defaults: clients validate every result against this schema."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+        if prop.get("default", 0) is None:
+            prop.pop("default")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=lean_schema)
+
+
+class Location(_Model):
+    file: Opt[str] = None
+    line: Opt[int] = None
+    column: Opt[int] = None
+    function: Opt[str] = None
+
+
+class Frame(_Model):
+    id: int
+    function: str
+    file: Opt[str] = None
+    line: Opt[int] = None
+    column: Opt[int] = None
+
+
+class Variable(_Model):
+    name: str
+    value: str
+    type: Opt[str] = None
+    variablesReference: Opt[int] = None
+    """Non-zero when the value has children (pass to `evaluate` or a snapshot to expand)."""
+    valueTruncated: Opt[bool] = None
+
+
+class Scope(_Model):
+    name: str
+    variables: list[Variable]
+    total: int
+    truncated: bool = False
+    expensive: Opt[bool] = None
+
+
+class ExceptionDetails(_Model):
+    exceptionId: Opt[str] = None
+    description: Opt[str] = None
+    breakMode: Opt[str] = None
+    typeName: Opt[str] = None
+    message: Opt[str] = None
+    stackTrace: Opt[str] = None
+
+
+class Thread(_Model):
+    id: int
+    name: str
+
+
+class Output(_Model):
+    text: str
+    truncated: bool = False
+    """True when older text was dropped to stay within the bound."""
+
+
+class VariableChange(_Model):
+    name: str
+    path: str
+    """Where the variable sits under the frame: `order.customer.city`, `items[3]`, `prices["tea"]`."""
+    type: str
+    value: Opt[str] = None
+    oldValue: Opt[str] = None
+    newValue: Opt[str] = None
+    oldType: Opt[str] = None
+
+
+class Changes(_Model):
+    """What changed in the frame's top-level variables since the previous stop."""
+
+    since: int
+    """The stop compared against (`@c<since>`)."""
+    summary: Opt[dict[str, int]] = None
+    added: Opt[list[VariableChange]] = None
+    removed: Opt[list[VariableChange]] = None
+    modified: Opt[list[VariableChange]] = None
+    truncated: Opt[bool] = None
+    frameChanged: Opt[str] = None
+
+
+class Context(_Model):
+    """Where the program is and what it holds, or how it ended."""
+
+    state: State
+    cycle: Opt[int] = None
+    """The stop's number: its snapshot is `@c<cycle>` (and `@t0` while it is the latest)."""
+    reason: Opt[str] = None
+    description: Opt[str] = None
+    threadId: Opt[int] = None
+    location: Opt[Location] = None
+    frames: Opt[list[Frame]] = None
+    totalFrames: Opt[int] = None
+    framesTruncated: Opt[bool] = None
+    scopes: Opt[list[Scope]] = None
+    exception: Opt[ExceptionDetails] = None
+    breakpointIds: Opt[list[int]] = None
+    """Ids of the breakpoints that caused this stop."""
+    threads: Opt[list[Thread]] = None
+    threadsTotal: Opt[int] = None
+    changes: Opt[Changes] = None
+    output: Opt[Output] = None
+    exitCode: Opt[int] = None
+    hint: Opt[str] = None
+
+
+class BreakpointView(_Model):
+    id: int
+    type: Literal["line", "function", "exception", "tracepoint"] = "line"
+    verified: bool
+    state: Opt[str] = None
+    """`verified`, `pending` (not yet bound by the adapter), `disabled`, or `exhausted` (a tracepoint
+    that sent its maxNotifications)."""
+    enabled: Opt[bool] = None
+    file: Opt[str] = None
+    line: Opt[int] = None
+    function: Opt[str] = None
+    exception: Opt[str] = None
+    exceptionTypes: Opt[list[str]] = None
+    condition: Opt[str] = None
+    hitCondition: Opt[str] = None
+    logMessage: Opt[str] = None
+    maxNotifications: Opt[int] = None
+    hitCount: Opt[int] = None
+    notificationsSent: Opt[int] = None
+    message: Opt[str] = None

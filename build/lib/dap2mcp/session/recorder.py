@@ -1,0 +1,220 @@
+"""Records the program's state at every stop, and on demand, as snapshots.
+
+At each stop the recorder fetches the stopped thread's view once (stack, scopes, variables)
+and keeps it: the stop snapshot is built from it without further requests, and the context
+returned by the execution tool reuses it, so recording costs a step nothing extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from ..snapshots import diff
+from ..snapshots.model import Node, Snapshot
+from ..snapshots.store import SnapshotStore, new_id
+from .capture import (
+    HELPER_NAMES,
+    CaptureLimits,
+    capture,
+    make_snapshot,
+    merge_scopes,
+    one_request_expression,
+    prefetched,
+    snapshot_scopes,
+)
+from .inspect import FrameView, Limits, Requester, clip, fetch_variables, fetch_view, to_frame
+from .models import Changes, Frame
+
+log = logging.getLogger(__name__)
+
+DEFAULT_FRAMES = 20
+ONE_REQUEST_TIMEOUT = 60.0
+CHANGES_SHOWN = 20
+
+
+class StopRecorder:
+    def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
+                 limits: Limits, carried: list[Snapshot] | None = None,
+                 capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
+                 helper: str | None = None) -> None:
+        self._requester = requester
+        self._capabilities = capabilities
+        self._hidden = hidden
+        self._cut_markers = cut_markers
+        self._helper = helper
+        self._limits = limits
+        self.capture_limits = capture_limits or CaptureLimits()
+        self.store = SnapshotStore(carried)
+        self.run = new_id()  # stop and created snapshots of this run compare object addresses exactly
+        self._pending: asyncio.Future[FrameView] | None = None
+        self._pending_cycle = 0
+        self._view_fresh = False
+        self._creating: set[asyncio.Future[Any]] = set()
+        self.moving = False
+        """Set while the program is being resumed (or the session replaced): no new snapshot may start."""
+        self.recorded: Callable[[], None] = lambda: None
+        """Called when a stop snapshot is in the store."""
+
+    # -- the stop snapshot -------------------------------------------------------------------
+
+    def on_stop(self, cycle: int, thread_id: int | None, reason: str) -> None:
+        """Start fetching the stop's view now, before anything can change the program's state."""
+        self._pending_cycle = cycle
+        self.moving = False
+        self.store.current_cycle = cycle
+        self._view_fresh = True
+        if thread_id is None:
+            self._pending = None
+            return
+        task = asyncio.ensure_future(self._record(cycle, thread_id, reason))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._pending = task
+
+    async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
+        view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
+                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits)
+        top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
+                           self._hidden)
+        roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)
+        function = view.frames[0].function if view.frames else ""
+        self.store.record_stop(make_snapshot(
+            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=0, function_name=function,
+            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run))
+        self.recorded()
+        return view
+
+    async def settle(self) -> None:
+        """Wait until nothing is reading the stopped program: its stop recording and any snapshot being made.
+
+        Execution tools call this before the program moves, evaluations before they may change it.
+        """
+        while waiting := [t for t in (self._pending, *self._creating) if t is not None and not t.done()]:
+            for task in waiting:  # a snapshot begun while waiting is waited for too
+                await _quietly(task)
+
+    @property
+    def last_view(self) -> FrameView | None:
+        """The current stop's view, once fetched (without waiting for it)."""
+        task = self._pending
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()
+
+    def state_changed(self) -> None:
+        """An evaluation or assignment may have changed variables: the kept view is stale."""
+        self._view_fresh = False
+
+    async def stop_view(self, cycle: int) -> FrameView | None:
+        """The view fetched at stop `cycle`, if it is still what the program holds."""
+        if self._pending is None or cycle != self._pending_cycle or not self._view_fresh:
+            return None
+        return await _quietly(self._pending)  # on failure the context fetch that follows reports it
+
+    def changes(self, cycle: int) -> Changes | None:
+        """What changed at top level from the previous stop to stop `cycle`, bounded."""
+        new, old = self.store.stop(cycle), self.store.stop(cycle - 1)
+        if new is None or old is None:
+            return None
+        if (old.function_name, old.thread_id) != (new.function_name, new.thread_id):
+            return Changes(since=old.cycle, frameChanged=f"the previous stop was in `{old.function_name}` "
+                           f"(thread {old.thread_id}); variables of different frames are not compared")
+        body, cut = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
+        for entry in (*body["added"], *body["removed"], *body["modified"]):
+            for key in ("value", "oldValue", "newValue"):
+                if key in entry:
+                    entry[key] = clip(entry[key], self._limits.value_chars)[0]
+        if not (body["added"] or body["removed"] or body["modified"]):
+            return Changes(since=old.cycle, summary=body["summary"])
+        return Changes(since=old.cycle, summary=body["summary"], added=body["added"], removed=body["removed"],
+                       modified=body["modified"], truncated=cut or None)
+
+    # -- snapshots on demand -----------------------------------------------------------------
+
+    async def create(self, *, cycle: int, thread_id: int, frame_index: int, depth: int,
+                     label: str | None) -> tuple[Snapshot, str | None]:
+        """Capture a frame at `depth`. The program cannot move meanwhile: `settle` waits for this."""
+        self.store.check_room()
+        if self.moving:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the program is being resumed; take the snapshot at the next stop")
+        task = asyncio.ensure_future(self._capture(thread_id, frame_index, depth))
+        self._creating.add(task)
+        try:
+            frame, roots, truncated = await task
+        finally:
+            self._creating.discard(task)
+        if cycle != self._pending_cycle:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the program moved on while the snapshot was being taken; "
+                             "nothing was saved")
+        snapshot = make_snapshot(snapshot_id=new_id(), label=label or self.store.next_label(), thread_id=thread_id,
+                                 frame_index=frame_index, function_name=frame.function, depth=depth, cycle=cycle,
+                                 roots=roots, truncated=truncated, run=self.run)
+        return snapshot, self.store.save(snapshot)
+
+    async def _capture(self, thread_id: int, frame_index: int, depth: int) -> tuple[Frame, tuple[Node, ...], bool]:
+        try:
+            body = await self._requester.request("stackTrace", {"threadId": thread_id, "startFrame": 0,
+                                                                "levels": frame_index + 1})
+        except DebugError as exc:
+            if exc.code == ErrorCode.ADAPTER_ERROR:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
+            raise
+        frames = body.get("stackFrames") or []
+        if frame_index >= len(frames):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT,
+                             f"thread {thread_id} has {len(frames)} frames; frame_index {frame_index} is out of range")
+        frame = to_frame(frames[frame_index])
+        scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
+        per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
+        top = merge_scopes(list(per_scope), self._hidden)
+        known: dict[int, list[dict[str, Any]]] = {}
+        usable = self._helper and not HELPER_NAMES & {str(v.get("name")) for v in top}
+        if depth > 0 and usable and self.capture_limits.one_request:
+            top, known = await self._in_one_request(frame.id, top, depth)
+        roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
+                                         limits=self.capture_limits, cut_markers=self._cut_markers, known=known)
+        return frame, roots, truncated
+
+    async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],
+                              depth: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+        """Let the debuggee expand everything at once; request by request if the helper cannot run."""
+        names = [str(v.get("name", "")) for v in top if v.get("variablesReference")]
+        expression = one_request_expression(self._helper or "", names, depth, self.capture_limits)
+        try:
+            body = await self._requester.request("evaluate", {
+                "expression": expression, "frameId": frame_id, "context": "clipboard", "format": {"rawString": True},
+            }, timeout=ONE_REQUEST_TIMEOUT)
+            return prefetched(str(body.get("result", "")), top)
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            log.info("capture helper failed, expanding request by request: %s", exc.message)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.info("capture helper gave an unusable reply, expanding request by request: %r", exc)
+        return top, {}
+
+    async def _fetch(self, reference: int) -> list[dict[str, Any]]:
+        return await fetch_variables(self._requester, reference)
+
+    def cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+
+
+async def _quietly(task: asyncio.Future[Any]) -> Any:
+    """The task's result, or None if it failed or was cancelled (the session closing under it).
+
+    Only the task's own cancellation is swallowed: if the caller is being cancelled, that goes on.
+    """
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if task.cancelled():
+            return None
+        raise
+    except Exception:
+        return None
+

@@ -1,0 +1,251 @@
+"""The breakpoints of a session, with stable ids, kept in step with the adapter, and counted.
+
+DAP replaces all breakpoints of a file (or all function or exception breakpoints) at once, and
+adapters renumber them; so the registry owns the ids an agent sees and re-sends whole lists.
+A tracepoint's message goes out with an invisible tag naming its breakpoint, so the output it
+comes back as can be counted against the right one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from ..adapters import AdapterProfile
+from ..errors import DebugError, ErrorCode
+from .breakpoints import Breakpoint, Kind, Options, check_exception_filter, check_options, resolve_source_line
+from .models import BreakpointView
+
+Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start of its message
+
+
+class BreakpointRegistry:
+    def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
+                 capabilities: Callable[[], dict[str, Any]] = dict) -> None:
+        self._items: dict[int, Breakpoint] = {}
+        for bp in carried:  # a new run: verified again, counted afresh
+            if not bp.temporary:
+                self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None,
+                                             hit_count=0, notifications_sent=0)
+        self._profile = profile
+        nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
+        self._tag = f"{TAG}{nonce}:{{}}{TAG}"
+        self._tagged = re.compile(f"^{TAG}{nonce}:(\\d+){TAG}")
+        self._counted_cycle = 0
+        self._last_exception: set[int] = set()
+        self._ids = itertools.count(max(self._items, default=0) + 1)
+        self._temporary_ids = itertools.count(-1, -1)  # hidden ones do not use up the ids agents see
+        self._capabilities = capabilities
+
+    def all(self) -> list[Breakpoint]:
+        return list(self._items.values())
+
+    def views(self) -> list[BreakpointView]:
+        return [bp.view() for bp in self._items.values() if not bp.temporary]
+
+    def default_filters(self) -> list[str]:
+        """The adapter's exception filters that are on by default and not also set by the agent."""
+        own = {bp.exception for bp in self._items.values() if bp.kind == "exception"}
+        return [f["filter"] for f in self._capabilities().get("exceptionBreakpointFilters") or []
+                if f.get("default") and f["filter"] not in own]
+
+    def get(self, bp_id: int) -> Breakpoint:
+        bp = self._items.get(bp_id)
+        if bp is None or bp.temporary:
+            raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {bp_id}")
+        return bp
+
+    def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, **place: Any) -> Breakpoint:
+        bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), kind=kind, temporary=temporary,
+                        **place)
+        bp.apply(options or Options())
+        self._items[bp.id] = bp
+        return bp
+
+    def register(self, spec: dict[str, Any], cwd: str | None, *, temporary: bool = False) -> Breakpoint:
+        """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
+        options, capabilities, profile = Options.of(spec), self._capabilities(), self._profile
+        adapter = profile.name
+        if spec.get("exception"):
+            check_exception_filter(str(spec["exception"]), capabilities, adapter)
+            check_options("exception", options, capabilities, profile)
+            return self.new("exception", options, exception=str(spec["exception"]))
+        if spec.get("function"):
+            if not capabilities.get("supportsFunctionBreakpoints"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints")
+            check_options("function", options, capabilities, profile)
+            return self.new("function", options, temporary=temporary, function=str(spec["function"]))
+        file, line = spec.get("file"), spec.get("line")
+        if not file or line is None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
+        check_options("line", options, capabilities, profile)
+        path = resolve_source_line(str(file), int(line), cwd)
+        if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and
+                                            bp.file == path and bp.line == int(line)), None)):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "
+                             f"adapter keeps one per line); change it with `breakpoint` and id {same.id}")
+        return self.new("line", options, temporary=temporary, file=path, line=int(line))
+
+    def change(self, bp_id: int, changes: dict[str, Any]) -> tuple[Breakpoint, Breakpoint]:
+        """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""
+        bp = self.get(bp_id)
+        merged = Options.of(changes, bp.options)
+        check_options(bp.kind, merged, self._capabilities(), self._profile)
+        before = replace(bp)
+        bp.apply(merged)
+        return bp, before
+
+    def discard(self, bp: Breakpoint) -> bool:
+        """Forget one breakpoint, hidden or not; False if it was already gone."""
+        return self._items.pop(bp.id, None) is not None
+
+    def take(self, ids: Iterable[int]) -> list[Breakpoint]:
+        """Remove breakpoints the agent named; hidden (temporary) ones are not the agent's to name."""
+        ids = list(ids)
+        missing = [i for i in ids if i not in self._items or self._items[i].temporary]
+        if missing:
+            raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {', '.join(map(str, missing))}")
+        return [self._items.pop(i) for i in ids]
+
+    def take_file(self, file: str, cwd: str | None) -> list[Breakpoint]:
+        path = os.path.realpath(os.path.join(cwd or os.getcwd(), file))
+        return self.take([bp.id for bp in self._items.values() if bp.file == path and not bp.temporary])
+
+    def take_all(self) -> list[Breakpoint]:
+        return self.take([bp.id for bp in self._items.values() if not bp.temporary])
+
+    # -- counting ----------------------------------------------------------------------------
+
+    def count_stop(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
+        """The agent's breakpoints the adapter named for a stop, each counted once more."""
+        wanted = set(adapter_ids)
+        hit = [bp for bp in self._items.values()
+               if not bp.temporary and bp.adapter_id is not None and bp.adapter_id in wanted]
+        for bp in hit:
+            bp.hit_count += 1
+        return hit
+
+    def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None) -> list[Breakpoint]:
+        """The exception breakpoints behind an exception stop (adapters do not name them), counted once."""
+        if cycle == self._counted_cycle:
+            return [bp for bp in self._items.values() if bp.id in self._last_exception]
+        filters = {mode: name for name, mode in self._profile.exception_modes}
+        shown = (type_name or "").split()[0].rsplit(".", 1)[-1] if type_name else ""
+        hit = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active
+               and (not break_mode or filters.get(break_mode, bp.exception) == bp.exception)
+               and (not bp.exception_types or shown in bp.exception_types)]
+        for bp in hit:
+            bp.hit_count += 1
+        self._counted_cycle, self._last_exception = cycle, {bp.id for bp in hit}
+        return hit
+
+    def take_tracepoint(self, text: str) -> tuple[Breakpoint | None, str]:
+        """If `text` is a tracepoint's message: that tracepoint, counted, and the text without its tag."""
+        tagged = self._tagged.match(text)
+        if tagged is None:
+            return None, text
+        bp = self._items.get(int(tagged.group(1)))
+        if bp is None:
+            return None, text[tagged.end():]
+        bp.hit_count += 1
+        if bp.exhausted:  # logged while the adapter was being told to stop: the limit holds anyway
+            return None, ""
+        bp.notifications_sent += 1
+        return bp, text[tagged.end():]
+
+    def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
+        wanted = set(adapter_ids)
+        return [bp for bp in self._items.values() if bp.adapter_id in wanted]
+
+    # -- talking to the adapter --------------------------------------------------------------
+
+    async def sync(self, request: Request, touched: Iterable[Breakpoint]) -> None:
+        """Re-send every list a change touched (removed breakpoints need their list re-sent too)."""
+        touched = list(touched)
+        for path in sorted({bp.file for bp in touched if bp.file}):
+            await self._sync_file(request, path)
+        if any(bp.kind == "function" for bp in touched):
+            await self._sync_functions(request)
+        if any(bp.kind == "exception" for bp in touched):
+            await self.sync_exceptions(request)
+
+    async def sync_everything(self, request: Request) -> None:
+        await self.sync(request, self._items.values())
+        if not any(bp.kind == "exception" for bp in self._items.values()):
+            await self.sync_exceptions(request)  # the adapter's default filters
+
+    async def _sync_file(self, request: Request, path: str) -> None:
+        bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
+        body = await request("setBreakpoints", {"source": {"path": path},
+                                                "breakpoints": [{"line": bp.line, **self._extras(bp)} for bp in bps]})
+        self._apply(bps, body.get("breakpoints") or [])
+
+    async def _sync_functions(self, request: Request) -> None:
+        bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
+        body = await request("setFunctionBreakpoints",
+                             {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in bps]})
+        self._apply(bps, body.get("breakpoints") or [])
+
+    async def sync_exceptions(self, request: Request) -> None:
+        filters = self._capabilities().get("exceptionBreakpointFilters")
+        if filters is None:
+            return
+        defaults = [f["filter"] for f in filters if f.get("default")]
+        bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
+        arguments: dict[str, Any]
+        if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
+            modes, root = dict(self._profile.exception_modes), [{"names": [self._profile.exception_category]}]
+            options = [{"path": root, "breakMode": modes[name]} for name in defaults if name in modes]
+            options += [{"path": root + ([{"names": list(bp.exception_types)}] if bp.exception_types else []),
+                         "breakMode": modes.get(bp.exception or "", "always")} for bp in bps]
+            arguments = {"filters": [], "exceptionOptions": options}
+        else:
+            names = dict.fromkeys(defaults + [bp.exception for bp in bps if bp.exception and not bp.condition])
+            arguments = {"filters": list(names)}
+        if conditional := [bp for bp in bps if bp.condition]:
+            arguments["filterOptions"] = [{"filterId": bp.exception, "condition": bp.condition} for bp in conditional]
+        body = await request("setExceptionBreakpoints", arguments)
+        answers = body.get("breakpoints")
+        if answers:
+            self._apply(bps, answers)
+        else:
+            for bp in bps:
+                bp.verified, bp.message = True, None
+
+    def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
+        for bp, answer in zip(bps, answers, strict=False):
+            bp.verified = bool(answer.get("verified"))
+            bp.message = answer.get("message")
+            bp.adapter_id = answer.get("id")
+            bp.actual_line = answer.get("line") or bp.actual_line
+
+    def on_event(self, body: dict[str, Any]) -> None:
+        """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""
+        answer = body.get("breakpoint") or {}
+        if answer.get("id") is None:
+            return
+        for bp in self._items.values():
+            if bp.adapter_id == answer["id"]:
+                bp.verified = bool(answer.get("verified", bp.verified))
+                bp.message = answer.get("message", bp.message)
+                bp.actual_line = answer.get("line") or bp.actual_line
+
+    def _extras(self, bp: Breakpoint) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if bp.condition:
+            out["condition"] = bp.condition
+        if bp.hit_condition:
+            out["hitCondition"] = bp.hit_condition
+        if bp.log_message:
+            message = bp.log_message
+            if self._profile.log_percent_formats and "{" in message:
+                message = message.replace("%", "%%")  # the adapter %-formats messages with expressions
+            out["logMessage"] = self._tag.format(bp.id) + message
+        return out

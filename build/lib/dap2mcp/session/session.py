@@ -1,0 +1,408 @@
+"""One debug session: the adapter handshake, the run/pause state machine, and waiting for stops.
+
+Nothing here holds a lock across a wait: a `continue` waiting for a stop and a `pause` or
+`context` issued meanwhile all proceed, and all wake on the same `stopped` event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from .. import processes
+from ..adapters import AdapterProfile, Target
+from ..dap import DapClient, spawn_stdio
+from ..errors import DebugError, ErrorCode
+from ..snapshots import Snapshot
+from .breakpoints import Breakpoint
+from .inspect import Limits, fetch_view, view_context
+from .models import BreakpointView, Context, State
+from .output import OutputBuffer
+from .recorder import DEFAULT_FRAMES, StopRecorder
+from .registry import BreakpointRegistry
+from .sources import SourceAllowList
+from .startup import handshake
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StopInfo:
+    reason: str
+    thread_id: int | None
+    description: str | None = None
+    hit_breakpoint_ids: list[int] = field(default_factory=list)
+
+
+class DebugSession:
+    def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
+                 snapshots: list[Snapshot] | None = None, limits: Limits | None = None) -> None:
+        self.target = target
+        self.profile = profile
+        self.limits = limits or Limits()
+        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities)
+        self.notice: Callable[[dict[str, Any]], None] = lambda data: None
+        """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
+        self.changed: Callable[[], None] = lambda: None
+        """Called whenever something a resource shows may have changed (the server compares and notifies)."""
+        self.sources = SourceAllowList()
+        self.output = OutputBuffer()
+        self.state: State = "starting"
+        self.capabilities: dict[str, Any] = {}
+        self.stop_info: StopInfo | None = None
+        self.stop_count = 0
+        self.exit_code: int | None = None
+        self.process: dict[str, Any] = {}
+        """The adapter's `process` event: the debuggee's name and system pid."""
+        self.runtime: str | None = None
+        self.started_at = datetime.now(UTC)
+        self.threads_cache: dict[str, Any] | None = None
+        """The threads as of the last stop they were read at (the threads resource serves it)."""
+        self._client: DapClient | None = None
+        self._changed = asyncio.Event()
+        self.initialized = asyncio.Event()
+        self.start_failed = asyncio.Event()
+        self._closing: asyncio.Task[None] | None = None
+        self._known_frames: set[int] = set()  # frame ids handed out since the last stop
+        self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
+                                     carried=snapshots, cut_markers=profile.cut_markers,
+                                     helper=profile.helper_source())
+        self.recorder.recorded = lambda: self.changed()
+
+    # -- state changes, driven by adapter events ---------------------------------------------
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+        self.changed()
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "initialized":
+            self.initialized.set()
+        elif event == "stopped":
+            self.stop_info = StopInfo(
+                reason=str(body.get("reason", "unknown")),
+                thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
+                description=body.get("description") or body.get("text"),
+                hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []),
+            )
+            self.state = "paused"
+            self.stop_count += 1
+            self._known_frames.clear()
+            self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
+            for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids):
+                self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
+                             "cycle": self.stop_count})
+        elif event == "continued":
+            if self.state == "paused":
+                self.state = "running"
+        elif event == "exited":
+            self.exit_code = body.get("exitCode")
+        elif event in ("terminated", "_closed"):
+            if self.state != "terminated":
+                self.state = "terminated"
+                self._closing = asyncio.ensure_future(self._release_adapter())
+        elif event == "output":
+            tracepoint, text = self.breakpoints.take_tracepoint(str(body.get("output", "")))
+            self.output.append(str(body.get("category", "console")), text)
+            if tracepoint is not None:
+                self._traced(tracepoint, text)
+            if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
+                self.start_failed.set()
+        elif event == "process":
+            self.process = dict(body)
+        elif event == "breakpoint":
+            self.breakpoints.on_event(body)
+            self.sources.note_event(event, body)
+        elif event in ("loadedSource", "module"):
+            self.sources.note_event(event, body)
+            return
+        elif event == "capabilities":
+            self.capabilities.update(body.get("capabilities") or {})
+        else:
+            return
+        self._notify()
+
+    def _traced(self, bp: Breakpoint, text: str) -> None:
+        self.notice({"event": "tracepoint", "breakpointId": bp.id,
+                     "message": text.rstrip("\n")[: self.limits.value_chars * 4],
+                     "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
+        if bp.exhausted and self._client is not None and not self._client.closed:  # it has said enough
+            asyncio.ensure_future(self.breakpoints.sync(self.tolerant_request, [bp]))
+
+    # -- start and end -----------------------------------------------------------------------
+
+    @property
+    def client(self) -> DapClient:
+        if self._client is None or self._client.closed:
+            raise DebugError(ErrorCode.TERMINATED, "the debug session has ended; use `restart` or `debug`")
+        return self._client
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        body = await self.client.request(command, arguments, timeout=timeout)
+        self.sources.note_response(command, arguments, body)
+        return body
+
+    async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
+        """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
+        plan = self.profile.plan(self.target)
+        transport = await spawn_stdio(plan.argv, env=processes.environ_with(plan.env))
+        client = DapClient(transport)
+        client.on_event(self._on_event)
+        client.terminal.sink = self.output.append
+        client.start()
+        self._client = client
+        try:
+            await handshake(self, client, plan.request, plan.arguments, initial or [])
+        except BaseException:
+            await self.close()
+            raise
+        if self.state == "starting":
+            self.state = "running"
+            self._notify()
+
+    def client_close_reason(self) -> str | None:
+        return self._client.close_reason if self._client else None
+
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Initial breakpoints that the adapter rejects become unverified, not a failed start."""
+        try:
+            return await self.request(command, arguments)
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            count = len(arguments.get("breakpoints") or [])
+            return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
+
+    async def ended(self, most: float = 1.0) -> None:
+        """Once the program has ended, wait (a little) until its last output is in."""
+        if self._closing is not None and not self._closing.done():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._closing), most)
+
+    async def _release_adapter(self) -> None:
+        """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`; but first let
+        the output it is still forwarding (from another thread than its events) come in."""
+        if self._client is not None and not self._client.closed:
+            await self.output.quiet(0.05, 1.0)
+        if self._client is not None and not self._client.closed:
+            with contextlib.suppress(DebugError):
+                await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=0.5)
+        if self._client is not None:
+            await self._client.close()
+
+    async def close(self) -> None:
+        """End the debuggee (unless attached) and the adapter; reap every child process."""
+        self.recorder.cancel()
+        client = self._client
+        if client is not None and not client.closed:
+            with contextlib.suppress(DebugError):
+                await client.request("disconnect", {"terminateDebuggee": self.target.mode != "attach"}, timeout=3)
+        if client is not None:
+            await client.close()
+        if self._closing is not None:
+            with contextlib.suppress(BaseException):
+                await self._closing
+        if self.state != "terminated":
+            self.state = "terminated"
+            self._notify()
+
+    # -- waiting -----------------------------------------------------------------------------
+
+    async def wait_for_stop(self, since: int, timeout: float) -> bool:
+        """Wait until a stop after stop number `since`, or the end; False if `timeout` ran out."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.stop_count <= since and self.state != "terminated":
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        return True
+
+    # -- execution ---------------------------------------------------------------------------
+
+    def require_paused(self) -> StopInfo:
+        if self.state == "terminated":
+            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+        if self.state != "paused" or self.stop_info is None:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
+        return self.stop_info
+
+    def thread(self, thread_id: int | None) -> int:
+        if thread_id is not None:
+            return thread_id
+        if self.stop_info and self.stop_info.thread_id is not None:
+            return self.stop_info.thread_id
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "no current thread; pass threadId")
+
+    async def resume(self, thread_id: int | None) -> int:
+        """Send `continue`; returns the stop count to wait beyond."""
+        if self.state == "running":
+            return self.stop_count
+        self.require_paused()
+        single = thread_id is not None
+        if single and not self.capabilities.get("supportsSingleThreadExecutionRequests"):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} resumes all threads together "
+                             "(no supportsSingleThreadExecutionRequests); omit threadId")
+        return await self._move("continue", {"threadId": self.thread(thread_id), "singleThread": single})
+
+    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
+        self.require_paused()
+        command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
+        return await self._move(command, {"threadId": self.thread(thread_id)})
+
+    async def _move(self, command: str, arguments: dict[str, Any]) -> int:
+        """Let the program run; it counts as running from now, so waiters see the next stop."""
+        self.recorder.moving = True
+        await self.recorder.settle()
+        since = self.stop_count
+        self.state = "running"
+        self._notify()
+        try:
+            await self.request(command, arguments)
+        except DebugError:
+            if self.stop_count == since and self.state == "running":
+                self.state = "paused"
+                self.recorder.moving = False
+            raise
+        return since
+
+    async def pause(self, thread_id: int | None) -> int:
+        since = self.stop_count
+        if self.state == "terminated":
+            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+        if self.state == "paused":
+            return since - 1
+        thread = thread_id
+        if thread is None:
+            threads = (await self.request("threads")).get("threads") or []
+            if not threads:
+                raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
+            thread = threads[0]["id"]
+        await self.request("pause", {"threadId": thread})
+        return since
+
+    # -- breakpoints -------------------------------------------------------------------------
+
+    def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
+        return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)
+
+    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
+        """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
+        bp, before = self.breakpoints.change(bp_id, changes)
+        if self._client is not None and not self._client.closed:
+            try:
+                await self.breakpoints.sync(self.tolerant_request, [bp])
+            except DebugError:
+                bp.__dict__.update(before.__dict__)
+                raise
+        return bp
+
+    async def add_breakpoint(self, spec: dict[str, Any], *, temporary: bool = False) -> Breakpoint:
+        bp = self.register(spec, temporary)
+        if self.state == "terminated":  # kept for `restart`
+            if temporary:
+                self.breakpoints.discard(bp)
+                raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+            bp.message = "the program has ended; the breakpoint will be set on `restart`"
+            return bp
+        try:
+            await self.breakpoints.sync(self.tolerant_request, [bp])
+        except DebugError:
+            self.breakpoints.discard(bp)
+            raise
+        return bp
+
+    async def remove_breakpoints(self, removed: list[Breakpoint]) -> None:
+        if self._client is not None and not self._client.closed:
+            await self.breakpoints.sync(self.tolerant_request, removed)
+
+    def breakpoint_views(self) -> list[BreakpointView]:
+        return self.breakpoints.views()
+
+    # -- inspection --------------------------------------------------------------------------
+
+    async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
+                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True) -> Context:
+        ctx = None
+        if self.state == "paused" and self.stop_info is not None:
+            try:
+                ctx = await self._paused_context(self.stop_info, thread_id, frame_id, max_frames, with_threads)
+            except DebugError:
+                if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
+                    raise
+        if ctx is None:
+            ctx = Context(state=self.state)
+            if self.state == "terminated":
+                ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())
+        take = self.output.take_new if consume_output else self.output.peek_new
+        out = take(self.limits.output_chars)
+        if out.text or out.truncated:
+            ctx.output = out
+        return ctx
+
+    async def _paused_context(self, info: StopInfo, thread_id: int | None, frame_id: int | None, max_frames: int,
+                              with_threads: bool) -> Context:
+        thread = self.thread(thread_id)
+        reason = info.reason if thread == info.thread_id else "pause"
+        cycle = self.stop_count
+        view, threads = None, None
+        if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
+            view = await self.recorder.stop_view(cycle)
+        if view is None:
+            view, threads = await fetch_view(self, self.capabilities, thread_id=thread, frame_id=frame_id,
+                                             max_frames=max_frames, reason=reason, limits=self.limits,
+                                             with_threads=with_threads)
+        elif with_threads:
+            threads = (await self.request("threads")).get("threads") or []
+        ctx = view_context(view, reason=reason, description=info.description, limits=self.limits, threads=threads)
+        ctx.cycle = cycle
+        ctx.changes = self.recorder.changes(cycle)
+        self._known_frames.update(f.id for f in ctx.frames or [])
+        hit = self.breakpoints.hit(info.hit_breakpoint_ids)
+        if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
+            ctx.description = "reached the `to` location of `continue`"
+        if info.reason == "exception" and ctx.exception is not None and thread == info.thread_id:
+            hit = self.breakpoints.count_exception(cycle, ctx.exception.typeName, ctx.exception.breakMode)
+        if visible := [bp.id for bp in hit if not bp.temporary]:
+            ctx.breakpointIds = visible
+        return ctx
+
+    def _at_temporary(self, ctx: Context) -> bool:
+        """Adapters do not always name the breakpoint they hit (debugpy's function ones)."""
+        here = ctx.location
+        if here is None or ctx.reason not in ("breakpoint", "function breakpoint"):
+            return False
+        return any(bp.temporary and ((bp.file == here.file and bp.line == here.line) or
+                                     (bp.function and bp.function == here.function))
+                   for bp in self.breakpoints.all())
+
+    def check_frame(self, frame_id: int) -> int:
+        self.require_paused()
+        if frame_id not in self._known_frames:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT,
+                             f"unknown frameId {frame_id}; use a frame id from `context` at this stop")
+        return frame_id
+
+    async def top_frame_id(self) -> int:
+        info = self.require_paused()
+        body = await self.request("stackTrace", {"threadId": self.thread(None), "startFrame": 0, "levels": 1})
+        frames = body.get("stackFrames") or []
+        if not frames:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
+        self._known_frames.add(int(frames[0]["id"]))
+        return int(frames[0]["id"])
+
+    def _ended_text(self) -> str:
+        if self.exit_code is not None:
+            return f"the program exited with code {self.exit_code}"
+        if self._client is not None and self._client.close_reason and self.state == "terminated":
+            return f"the debug session ended: {self._client.close_reason}"
+        return "the program has terminated"
+

@@ -1,0 +1,66 @@
+"""The DAP handshake that takes a session from a spawned adapter to a running (or stopped) program.
+
+initialize → launch/attach (sent, not awaited: adapters answer it only after configuration)
+→ `initialized` event → breakpoints → configurationDone → the launch/attach response. Whichever
+way it fails (an error response, the adapter exiting, a failure it only prints, a timeout), the
+error says which.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ..errors import DebugError, ErrorCode
+
+if TYPE_CHECKING:
+    from ..dap import DapClient
+    from .session import DebugSession
+
+HANDSHAKE_TIMEOUT = 30.0
+
+CLIENT_CAPABILITIES = {
+    "clientID": "dap2mcp", "clientName": "dap2mcp", "pathFormat": "path", "linesStartAt1": True,
+    "columnsStartAt1": True, "supportsVariableType": True, "supportsRunInTerminalRequest": True,
+    "supportsProgressReporting": False, "supportsInvalidatedEvent": False, "supportsMemoryReferences": True,
+    "locale": "en-us",
+}
+
+
+async def handshake(session: DebugSession, client: DapClient, request: str, arguments: dict[str, Any],
+                    initial: list[dict[str, Any]]) -> None:
+    session.capabilities = await client.request(
+        "initialize", {**CLIENT_CAPABILITIES, "adapterID": session.profile.adapter_id}, timeout=HANDSHAKE_TIMEOUT)
+    started = client.send(request, arguments)
+    await _first_of(session, session.initialized.wait(), started, what=f"'{request}' / initialized")
+    for spec in initial:
+        session.register(spec)
+    await session.breakpoints.sync_everything(session.tolerant_request)
+    if session.capabilities.get("supportsConfigurationDoneRequest"):
+        await client.request("configurationDone")
+    await client.wait(request, started, HANDSHAKE_TIMEOUT)
+
+
+async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Future[Any], *, what: str) -> None:
+    waiter = asyncio.ensure_future(awaitable)
+    closed = asyncio.ensure_future(session.client.wait_closed())
+    failed = asyncio.ensure_future(session.start_failed.wait())
+    done, _ = await asyncio.wait({waiter, started, closed, failed}, timeout=HANDSHAKE_TIMEOUT,
+                                 return_when=asyncio.FIRST_COMPLETED)
+    for task in (waiter, closed, failed):
+        task.cancel()
+    if started in done and started.exception() is not None:
+        raise started.exception()  # type: ignore[misc]
+    if failed in done:
+        raise DebugError(ErrorCode.ADAPTER_FAILED, f"{session.profile.name} could not start: {_failure_lines(session)}")
+    if closed in done:
+        raise DebugError(ErrorCode.ADAPTER_FAILED, session.client_close_reason() or "adapter gone")
+    if not done:
+        raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not finish {what} within {HANDSHAKE_TIMEOUT:g}s")
+
+
+def _failure_lines(session: DebugSession) -> str:
+    text = session.output.read(0, 20_000).text
+    words = ("failed", "error", "couldn't", "no symbol", "denied", "not permitted")
+    lines = [ln.strip()[:200] for ln in text.splitlines() if any(w in ln.lower() for w in words)]
+    return " | ".join(dict.fromkeys(lines[:6])) or text.strip()[-600:]

@@ -1,0 +1,69 @@
+"""What a well-made MCP server does in any client: progress for slow starts, a stable tool order,
+an install that pipx can make, logs on stderr only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import INVOICE, ROOT, Endpoint, Tools, marker
+
+MODES = ["legacy", "2026-07-28"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_debug_and_restart_report_progress_when_asked(mode: str, endpoint: Endpoint):
+    async with endpoint.client(mode) as client:
+        seen: list[tuple[float, str | None]] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            seen.append((progress, message))
+
+        arguments = {"mode": "source", "path": str(INVOICE),
+                     "breakpoints": [{"file": str(INVOICE), "line": marker(INVOICE, "loop")}]}
+        result = await client.call_tool("debug", arguments, progress_callback=on_progress)
+        assert result.structured_content["state"] == "paused"
+        assert [p for p, _ in seen] == [1, 2, 3]  # increasing, one per stage
+        assert "runtime" in seen[0][1] and "debugpy" in seen[1][1] and "first stop" in seen[2][1]
+
+        seen.clear()
+        await client.call_tool("restart", {}, progress_callback=on_progress)
+        assert len(seen) == 3 and "debugpy" in seen[1][1]
+
+        seen.clear()  # no token, no progress: the plain call still works
+        assert (await Tools(client).ok("stop"))["state"] == "terminated"
+
+
+async def test_tools_are_listed_in_the_same_order_everywhere(endpoint: Endpoint):
+    orders = []
+    for mode in MODES:
+        async with endpoint.client(mode) as client:
+            orders.append([t.name for t in (await client.list_tools()).tools])
+    assert orders[0] == orders[1]
+    assert orders[0][:4] == ["debug", "stop", "restart", "breakpoint"] and len(set(orders[0])) == 21
+
+
+def test_pipx_installs_a_working_command(tmp_path: Path):
+    """`pipx install .` from this checkout, then the installed `dap2mcp` answers over stdio."""
+    env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(tmp_path / "bin"),
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    installed = subprocess.run([sys.executable, "-m", "pipx", "install", str(ROOT)], capture_output=True,
+                               text=True, env=env, timeout=600)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    command = tmp_path / "bin" / "dap2mcp"
+    assert command.exists()
+    probe = ("import asyncio, sys\n"
+             "from mcp import Client\n"
+             "from mcp.client.stdio import StdioServerParameters\n"
+             "async def main():\n"
+             f"    async with Client(StdioServerParameters(command={str(command)!r}, args=['serve'])) as c:\n"
+             "        print(len((await c.list_tools()).tools))\n"
+             "asyncio.run(main())\n")
+    answered = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert answered.stdout.strip() == "21", answered.stderr[-3000:]
+    helped = subprocess.run([str(command), "--help"], capture_output=True, text=True, timeout=60)
+    assert helped.returncode == 0 and "serve" in helped.stdout

@@ -76,11 +76,12 @@ async def stdio_tools() -> AsyncIterator[Tools]:
 
 
 @pytest.fixture(autouse=True)
-def wire_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every MCP message a test's client receives and every DAP message sent to an adapter must
-    match its protocol's schema (see wire_check.py)."""
+def wire_checked(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every MCP message a test's client receives and every DAP message sent to a real adapter must
+    match its protocol's schema (see wire_check.py). Unit tests talk to scripted peers on purpose."""
     trace = tmp_path / "dap-trace.jsonl"
-    monkeypatch.setenv(TRACE_ENV, str(trace))
+    if "unit" not in request.node.path.parts:
+        monkeypatch.setenv(TRACE_ENV, str(trace))
     wire_check.PROBLEMS.clear()
     yield
     wire_check.check_dap_trace(trace)

@@ -23,7 +23,11 @@ def uri(path: str) -> str:
 async def refused(client: Client, path: str) -> str:
     with pytest.raises(MCPError) as caught:
         await client.read_resource(uri(path))
-    return caught.value.error.message
+    error = caught.value.error
+    if "no debug session" not in error.message:
+        assert error.code == -1, error  # seed 004's code for a refused source file
+        assert error.data["code"] in ("INVALID_ARGUMENT", "FILE_NOT_FOUND") and error.data["uri"] == uri(path)
+    return error.message
 
 
 @pytest.fixture
@@ -35,6 +39,7 @@ def app(tmp_path: Path) -> Path:
     (folder / "other.py").write_text("def other():\n    return 1\n")
     (folder / "unrelated.py").write_text("SECRET = 'not for the agent'\n")
     (folder / "sub").mkdir()
+    (folder / "a%41.py").write_text("PERCENT = True\n")
     os.symlink("/etc/passwd", folder / "notes.py")
     os.symlink(folder / "counter.py", folder / "alias.py")
     return folder
@@ -65,10 +70,19 @@ async def test_only_referenced_files_are_served(mode: str, app: Path):
             assert "is not referenced by the debug adapter" in message, (trick, message)
             assert "root:" not in message and "SECRET" not in message
 
-        # A breakpoint the adapter verified references its file, though no frame is in it yet.
+        for nul in (f"{program}%00", "%00", f"{app}/%00/../../../../etc/passwd"):
+            assert "is not referenced by the debug adapter" in await refused(client, nul)
+
+        # A breakpoint the adapter verified references its file, though no frame is in it yet...
         assert "not referenced" in await refused(client, str(app / "other.py"))
         assert (await tools.ok("breakpoint", file=str(app / "other.py"), line=2))["verified"] is True
         assert (await client.read_resource(uri(str(app / "other.py")))).contents[0].text.startswith("def other")
+        literal = app / "a%41.py"  # `{+file}` passes `%41` through: the literal name is found as given
+        assert (await tools.ok("breakpoint", file=str(literal), line=1))["verified"] is True
+        assert (await client.read_resource(uri(str(literal)))).contents[0].text == "PERCENT = True\n"
+        # ... but only in a source file of the program's language: debugpy verifies one anywhere.
+        assert (await tools.ok("breakpoint", file="/etc/passwd", line=1))["verified"] is True
+        assert "not referenced" in await refused(client, "/etc/passwd")
 
         program.rename(app / "moved.py")
         assert await refused(client, str(program)) == (

@@ -44,7 +44,32 @@ async def test_tools_are_listed_in_the_same_order_everywhere(endpoint: Endpoint)
         async with endpoint.client(mode) as client:
             orders.append([t.name for t in (await client.list_tools()).tools])
     assert orders[0] == orders[1]
+    async with endpoint.client("legacy") as client:
+        for tool in (await client.list_tools()).tools:  # one paragraph, written for the agent reading it
+            assert tool.description and "\n" not in tool.description and "  " not in tool.description, tool.name
+            assert len(tool.description) > 60, tool.name
     assert orders[0][:4] == ["debug", "stop", "restart", "breakpoint"] and len(set(orders[0])) == 21
+
+
+def answers_over_stdio(command: str, *args: str, env: dict[str, str] | None = None) -> int:
+    """How many tools a server started as `command args` lists to a real MCP client."""
+    probe = ("import asyncio, sys, json\n"
+             "from mcp import Client\n"
+             "from mcp.client.stdio import StdioServerParameters\n"
+             "async def main():\n"
+             f"    params = StdioServerParameters(command={command!r}, args={list(args)!r}, env={env!r})\n"
+             "    async with Client(params) as c:\n"
+             "        print(len((await c.list_tools()).tools))\n"
+             "asyncio.run(main())\n")
+    answered = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert answered.returncode == 0, answered.stderr[-3000:]
+    return int(answered.stdout.strip())
+
+
+def test_uvx_runs_the_server_from_a_checkout(tmp_path: Path):
+    uvx = Path(sys.executable).parent / "uvx"
+    env = {**os.environ, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_TOOL_DIR": str(tmp_path / "uv-tools")}
+    assert answers_over_stdio(str(uvx), "--from", str(ROOT), "dap2mcp", "serve", env=env) == 21
 
 
 def test_pipx_installs_a_working_command(tmp_path: Path):
@@ -56,14 +81,6 @@ def test_pipx_installs_a_working_command(tmp_path: Path):
     assert installed.returncode == 0, installed.stderr[-3000:]
     command = tmp_path / "bin" / "dap2mcp"
     assert command.exists()
-    probe = ("import asyncio, sys\n"
-             "from mcp import Client\n"
-             "from mcp.client.stdio import StdioServerParameters\n"
-             "async def main():\n"
-             f"    async with Client(StdioServerParameters(command={str(command)!r}, args=['serve'])) as c:\n"
-             "        print(len((await c.list_tools()).tools))\n"
-             "asyncio.run(main())\n")
-    answered = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
-    assert answered.stdout.strip() == "21", answered.stderr[-3000:]
+    assert answers_over_stdio(str(command), "serve") == 21
     helped = subprocess.run([str(command), "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and "serve" in helped.stdout

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from ..session.debugger import Debugger
 from . import results as r
-from .tools import annotations
+from .tools import tool_decorator
 
 DIFF_ENTRIES = 1000
 
@@ -26,7 +26,7 @@ def _ref(role: str) -> Any:
 
 def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     def tool(name: str, title: str, **hints: bool) -> Any:
-        return server.tool(name=name, title=title, annotations=annotations(**hints), structured_output=True)
+        return tool_decorator(server, name, title, **hints)
 
     @tool("snapshot_create", "Create State Snapshot")
     async def snapshot_create(

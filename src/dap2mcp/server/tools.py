@@ -40,9 +40,18 @@ def annotations(*, read_only: bool = False, destructive: bool = False, idempoten
                            idempotent_hint=idempotent, open_world_hint=False)
 
 
+def tool_decorator(server: MCPServer[Any], name: str, title: str | None = None, **hints: bool) -> Any:
+    """Register a tool; its docstring, as one paragraph, is the description an agent reads."""
+    def register(fn: Any) -> Any:
+        description = " ".join((fn.__doc__ or "").split())
+        return server.tool(name=name, title=title, description=description, annotations=annotations(**hints),
+                           structured_output=True)(fn)
+    return register
+
+
 def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
     def tool(name: str, **hints: bool) -> Any:
-        return server.tool(name=name, annotations=annotations(**hints), structured_output=True)
+        return tool_decorator(server, name, **hints)
 
     @tool("debug", destructive=True)
     async def debug(
@@ -61,7 +70,10 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Start debugging a program (or attach to a process) and return the context at the first stop."""
+        """Start debugging: launch a Python script or module (modes source, binary) or attach to a running
+        process (mode attach), with initial breakpoints. Call it first; it ends any current session. Returns the
+        context at the first stop (location, stack, variables, output so far), `state: running` if nothing
+        stopped within `timeout`, or the exit code and output if the program ended."""
         if mode == "attach":
             if processId is None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
@@ -80,7 +92,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("stop", destructive=True, idempotent=True)
     async def stop() -> Annotated[CallToolResult, r.StopResult]:
-        """End the session: terminate the program (detach if attached) and the debug adapter."""
+        """End the debug session: terminate the program (detach if attached) and the debug adapter. Call it
+        when done or before debugging something else. Returns the exit code if the program had ended by itself,
+        and output not yet shown."""
         return r.ok(r.StopResult(**await debugger.stop()))
 
     @tool("restart", destructive=True)
@@ -89,7 +103,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Start the program again with the same breakpoints and return the context at the first stop."""
+        """Run the program again from the start with the same breakpoints and saved snapshots, with new `args`
+        or the previous ones; use it to reproduce again after learning something. Returns the context at the
+        first stop, as `debug` does."""
         return _context(await debugger.restart(args, timeout, progress=_progress(ctx)))
 
     @tool("breakpoint")
@@ -143,7 +159,8 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
         all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
     ) -> Annotated[CallToolResult, r.ClearResult]:
-        """Remove breakpoints by file, by ids, or all of them (at least one of the three)."""
+        """Remove breakpoints: those in `file`, those with `ids`, or `all` (give at least one). Returns the ids
+        removed and how many remain."""
         if not (file or ids or all):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
         removed = await debugger.clear_breakpoints(file, ids, all)
@@ -155,7 +172,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
         timeout: Timeout = DEFAULT_WAIT,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Resume until the next stop, the end of the program, or the timeout; returns the context."""
+        """Resume the paused program until it stops again (a breakpoint, an exception, or `to`: run to
+        {file, line} or {function}), ends, or `timeout` passes. Returns the context at the stop, the exit code and
+        final output at the end, or `state: running` (then `wait` or `pause`)."""
         spec = to.model_dump(exclude_none=True) if to else None
         return _context(await debugger.continue_(threadId, spec, timeout))
 
@@ -165,7 +184,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         threadId: ThreadId = None,
         timeout: Timeout = DEFAULT_WAIT,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Step once and return the context at the new location."""
+        """Step the paused program: `over` runs the current line, `in` enters the call on it, `out` finishes the
+        current function. Returns the context at the new location, with `changes`: the variables that changed
+        since the previous stop."""
         return _context(await debugger.step(mode, threadId, timeout))
 
     @tool("wait", read_only=True)
@@ -188,7 +209,8 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
         timeout: Timeout = 10.0,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Pause the running program and return the context where it stopped."""
+        """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
+        the context where it stopped."""
         return _context(await debugger.pause(threadId, timeout))
 
     @tool("context", read_only=True, idempotent=True)
@@ -197,7 +219,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         frameId: FrameId = None,
         maxFrames: Annotated[int, Field(ge=1, le=1000, description="Most stack frames to return.")] = 20,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Where the program is: location, stack, variables of the focused frame, exception, threads."""
+        """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
+        `frames`, default the top one), exception details, threads. Execution tools already return this; use it
+        to look at another frame or thread."""
         return _context(await debugger.context(threadId, frameId, maxFrames))
 
     @tool("evaluate", destructive=True)
@@ -205,7 +229,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
         frameId: FrameId = None,
     ) -> Annotated[CallToolResult, r.ValueResult]:
-        """Evaluate an expression in a frame of the paused program; returns value and type."""
+        """Evaluate an expression in the paused program (top frame, or `frameId`), e.g. to inspect a value or
+        call a function; it may change program state. Returns the value (bounded, `truncated` if cut), its type,
+        and what the program printed meanwhile."""
         return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId)))
 
     @tool("set-variable", destructive=True, idempotent=True)
@@ -214,14 +240,16 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
         frameId: FrameId = None,
     ) -> Annotated[CallToolResult, r.SetVariableResult]:
-        """Change a variable in a frame of the paused program; returns the new value and type."""
+        """Change a variable of the paused program (top frame, or `frameId`) to test a fix without restarting;
+        `value` is an expression. Returns the new value and type."""
         return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId)))
 
     @tool("info", read_only=True, idempotent=True)
     async def info(
         type: Annotated[Literal["sources", "modules"], Field(description="'sources' (loaded source files) or 'modules'.")],
     ) -> Annotated[CallToolResult, r.InfoResult]:
-        """List the program's loaded sources or modules."""
+        """List what the program has loaded: `sources` (files) or `modules`, e.g. to find a file's path for a
+        breakpoint. At most 200 items, with the total."""
         return r.ok(r.InfoResult(**await debugger.info(type)))
 
     @tool("disassemble", read_only=True, idempotent=True)

@@ -53,15 +53,15 @@ class AdapterProfile:
     capture_helper: str | None = None
     """A module in this package that the debuggee can run (via `evaluate`) to expand variables in one reply."""
     cut_markers: frozenset[str] = frozenset()
+    """Names of the child an adapter appends where it stopped listing a container's items."""
     exception_category: str | None = None
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
+    """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
     log_percent_formats: bool = False
     """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
     conditions_combine: bool = True
     """Whether a condition and a hit condition on one breakpoint must both hold (as DAP means)."""
-    """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
-    """Names of the child an adapter appends where it stopped listing a container's items."""
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

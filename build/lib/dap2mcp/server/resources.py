@@ -27,6 +27,8 @@ from ..snapshots.model import format_timestamp
 MIME = "application/json"
 THREADS_LISTED = 50
 SOURCE_PREFIX = "debugger://source/"
+SOURCE_REFUSED = -1
+"""Seed 004's JSON-RPC code for a source file refused (not referenced, or gone from disk)."""
 SOURCE = ResourceTemplate(uri_template=SOURCE_PREFIX + "{+file}", name="Source File", mime_type="text/plain",
                           description="A source file the debug adapter has referenced (stack frames, loaded sources, "
                                       "verified breakpoints); other files are refused")
@@ -62,7 +64,7 @@ async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
     """The resource's text and MIME type. Failures are JSON-RPC errors whose `data` names the code."""
     try:
         if uri.startswith(SOURCE_PREFIX):
-            return debugger.session.sources.read(unquote(uri.removeprefix(SOURCE_PREFIX))), "text/plain"
+            return _source(debugger.session, uri.removeprefix(SOURCE_PREFIX)), "text/plain"
         if uri == "debugger://threads":
             document = await _threads(debugger.session)
         elif (build := _BUILDERS.get(uri)) is not None:
@@ -70,10 +72,20 @@ async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
         else:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Unknown resource: {uri}")
     except DebugError as exc:
-        internal = exc.code in (ErrorCode.INTERNAL, ErrorCode.ADAPTER_FAILED, ErrorCode.TIMEOUT)
-        raise MCPError(INTERNAL_ERROR if internal else INVALID_PARAMS, exc.message,
-                       {"uri": uri, "code": exc.code}) from exc
+        if uri.startswith(SOURCE_PREFIX) and exc.code in (ErrorCode.INVALID_ARGUMENT, ErrorCode.FILE_NOT_FOUND):
+            code = SOURCE_REFUSED
+        elif exc.code in (ErrorCode.INTERNAL, ErrorCode.ADAPTER_FAILED, ErrorCode.TIMEOUT):
+            code = INTERNAL_ERROR
+        else:
+            code = INVALID_PARAMS
+        raise MCPError(code, exc.message, {"uri": uri, "code": exc.code}) from exc
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False), MIME
+
+
+def _source(session: DebugSession, path: str) -> str:
+    """`{+file}` leaves `%XX` as it is, so a path with a literal `%` arrives undecoded: take the path
+    as given if the adapter referenced it that way, and the percent-decoded one otherwise."""
+    return session.sources.read(path if path in session.sources else unquote(path))
 
 
 def fingerprint(debugger: Debugger, uri: str) -> object:
@@ -93,7 +105,7 @@ def fingerprint(debugger: Debugger, uri: str) -> object:
         return _session(session)
     if uri == "debugger://breakpoints":
         return _breakpoints(session)
-    return session  # a source file: only a new session changes what is served
+    return None
 
 
 def _location(session: DebugSession) -> dict[str, Any] | None:

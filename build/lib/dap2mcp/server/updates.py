@@ -63,7 +63,8 @@ class ResourceUpdates:
         self._peers: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
         """2025-11-25 connections seen, with the URIs each subscribed to."""
         self._was_listed = False
-        self._notified: dict[str, object] = {}
+        self._seen: dict[str, object] = {}
+        """Each resource's fingerprint when last compared."""
         self._sent_at: dict[str, float] = {}
         self._held: dict[str, asyncio.TimerHandle] = {}
         self._check_due = False
@@ -102,7 +103,7 @@ class ResourceUpdates:
         """Someone starts watching: what resources hold now is what they know."""
         for uri in self._uris:
             if uri not in self._held:
-                self._notified[uri] = self._fingerprint(uri)
+                self._seen[uri] = self._fingerprint(uri)
 
     # -- what changed ------------------------------------------------------------------------
 
@@ -122,19 +123,23 @@ class ResourceUpdates:
             return
         loop = asyncio.get_running_loop()
         for uri in self._uris:
-            if uri in self._held or self._fingerprint(uri) == self._notified.get(uri):
+            if uri in self._held:
+                continue  # a notification is due anyway; it goes out after whatever happens until then
+            content = self._fingerprint(uri)
+            if content == self._seen.get(uri):
                 continue
+            self._seen[uri] = content
             now = loop.time()
             wait = max(self._settle, self._sent_at.get(uri, now - self._window) + self._window - now)
             self._held[uri] = loop.call_later(wait, self._release, uri)
 
     def _release(self, uri: str) -> None:
+        """Sent even if the content is back to what the last notification announced: a client may have
+        read it in between, so only a notification after the last change lets it see the final state."""
         del self._held[uri]
-        content = self._fingerprint(uri)
-        if content != self._notified.get(uri):
-            self._notified[uri] = content
-            self._sent_at[uri] = asyncio.get_running_loop().time()
-            self._publish(ResourceUpdated(uri))
+        self._seen[uri] = self._fingerprint(uri)
+        self._sent_at[uri] = asyncio.get_running_loop().time()
+        self._publish(ResourceUpdated(uri))
 
     def _publish(self, event: ResourcesListChanged | ResourceUpdated) -> None:
         self._send(self.bus.publish(event))

@@ -50,7 +50,7 @@ class DebugSession:
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
-        self.sources = SourceAllowList()
+        self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}

@@ -5,12 +5,16 @@ that, and a debugger's server may run on another machine). So a file is served o
 adapter has referenced it, in a stack frame, a loaded source, a module or a breakpoint it
 verified; and every path is compared after resolving `..`, symlinks and, where the file system
 ignores it, case, so neither a `../` trick nor a symlink planted beside a referenced file gets out.
+
+A verified breakpoint counts only in a source file of the adapter's language: debugpy verifies a
+breakpoint in any file that exists, `/etc/passwd` included, and a breakpoint is the agent's own
+request, not the adapter's word that the program uses the file.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import stat
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
@@ -18,24 +22,37 @@ from ..errors import DebugError, ErrorCode
 MAX_BYTES = 4 * 1024 * 1024
 
 
-def canonical(path: str) -> str:
+def canonical(path: str) -> str | None:
+    if "\0" in path:
+        return None
     return os.path.normcase(os.path.realpath(path))
 
 
 class SourceAllowList:
-    def __init__(self) -> None:
+    def __init__(self, breakpoint_suffixes: tuple[str, ...] = ()) -> None:
         self._files: set[str] = set()
+        self._breakpoint_suffixes = tuple(s.lower() for s in breakpoint_suffixes)
 
     def __contains__(self, path: str) -> bool:
-        return canonical(path) in self._files
+        return self.resolve(path) is not None
+
+    def resolve(self, path: str) -> str | None:
+        """The canonical path of `path` if it is referenced, else None."""
+        found = canonical(path)
+        return found if found is not None and found in self._files else None
 
     def add(self, path: Any) -> None:
-        if isinstance(path, str) and os.path.isabs(path) and "\0" not in path:
-            self._files.add(canonical(path))
+        if isinstance(path, str) and os.path.isabs(path) and (found := canonical(path)) is not None:
+            self._files.add(found)
 
     def _add_source(self, source: Any) -> None:
         if isinstance(source, dict):
             self.add(source.get("path"))
+
+    def _add_breakpoint_source(self, source: Any) -> None:
+        path = source.get("path") if isinstance(source, dict) else None
+        if isinstance(path, str) and path.lower().endswith(self._breakpoint_suffixes) and self._breakpoint_suffixes:
+            self.add(path)
 
     def note_response(self, command: str, arguments: dict[str, Any] | None, body: dict[str, Any]) -> None:
         """Take the files a response names (called for every response the session receives)."""
@@ -51,9 +68,9 @@ class SourceAllowList:
         elif command == "setBreakpoints":
             verified = [bp for bp in body.get("breakpoints") or [] if bp.get("verified")]
             for bp in verified:
-                self._add_source(bp.get("source"))
+                self._add_breakpoint_source(bp.get("source"))
             if verified and arguments:
-                self._add_source(arguments.get("source"))
+                self._add_breakpoint_source(arguments.get("source"))
 
     def note_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "loadedSource" and body.get("reason") != "removed":
@@ -61,26 +78,32 @@ class SourceAllowList:
         elif event == "module" and body.get("reason") != "removed":
             self._note_module(body.get("module") or {})
         elif event == "breakpoint" and (body.get("breakpoint") or {}).get("verified"):
-            self._add_source(body["breakpoint"].get("source"))
+            self._add_breakpoint_source(body["breakpoint"].get("source"))
 
     def _note_module(self, module: dict[str, Any]) -> None:
         self.add(module.get("path"))
         self.add(module.get("symbolFilePath"))
 
     def read(self, requested: str) -> str:
-        """The text of a referenced file; anything else is refused with the reason."""
-        if requested not in self:
+        """The text of a referenced file; anything else is refused with the reason.
+
+        The path is resolved once and opened without following a final symlink and without
+        blocking, so a file swapped for a symlink or a FIFO after the check cannot get out or hang."""
+        path = self.resolve(requested)
+        if path is None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
                              f"File path '{requested}' is not referenced by the debug adapter")
-        path = Path(canonical(requested))
+        gone = DebugError(ErrorCode.FILE_NOT_FOUND,
+                          f"Source file '{requested}' referenced by the debug adapter but not found on disk")
         try:
-            size = path.stat().st_size
-            if not path.is_file():
-                raise FileNotFoundError(requested)
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
-            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"Source file '{requested}' referenced by the debug "
-                             "adapter but not found on disk") from None
-        if size > MAX_BYTES:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Source file '{requested}' is {size} bytes; the source "
-                             f"resource serves files up to {MAX_BYTES} bytes")
-        return path.read_bytes().decode("utf-8", errors="replace")
+            raise gone from None
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise gone
+            if info.st_size > MAX_BYTES:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Source file '{requested}' is {info.st_size} bytes; "
+                                 f"the source resource serves files up to {MAX_BYTES} bytes")
+            return handle.read(MAX_BYTES + 1)[:MAX_BYTES].decode("utf-8", errors="replace")

@@ -19,7 +19,7 @@ BIN = NPM / ".bin"
 CONFORMANCE = NPM / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 SERVE = [sys.executable, "-m", "dap2mcp", "serve"]
 SCENARIOS = ["server-initialize", "tools-list", "resources-list", "resources-subscribe", "resources-unsubscribe",
-             "ping", "dns-rebinding-protection", "logging-set-level"]
+             "ping", "dns-rebinding-protection", "logging-set-level", "server-sse-multiple-streams"]
 
 
 def node_env() -> dict[str, str]:

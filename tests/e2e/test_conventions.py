@@ -4,6 +4,7 @@ an install that pipx can make, logs on stderr only."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -66,17 +67,26 @@ def answers_over_stdio(command: str, *args: str, env: dict[str, str] | None = No
     return int(answered.stdout.strip())
 
 
+def checkout_copy(tmp_path: Path) -> Path:
+    """The project's files in a scratch directory: building a package writes `build/` and
+    `*.egg-info` beside the sources, which must not land in the checkout."""
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "*.egg-info",
+                                                                "__pycache__", ".hypothesis", "bench"))
+    return copy
+
+
 def test_uvx_runs_the_server_from_a_checkout(tmp_path: Path):
     uvx = Path(sys.executable).parent / "uvx"
     env = {**os.environ, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_TOOL_DIR": str(tmp_path / "uv-tools")}
-    assert answers_over_stdio(str(uvx), "--from", str(ROOT), "dap2mcp", "serve", env=env) == 21
+    assert answers_over_stdio(str(uvx), "--from", str(checkout_copy(tmp_path)), "dap2mcp", "serve", env=env) == 21
 
 
 def test_pipx_installs_a_working_command(tmp_path: Path):
     """`pipx install .` from this checkout, then the installed `dap2mcp` answers over stdio."""
     env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(tmp_path / "bin"),
            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    installed = subprocess.run([sys.executable, "-m", "pipx", "install", str(ROOT)], capture_output=True,
+    installed = subprocess.run([sys.executable, "-m", "pipx", "install", str(checkout_copy(tmp_path))], capture_output=True,
                                text=True, env=env, timeout=600)
     assert installed.returncode == 0, installed.stderr[-3000:]
     command = tmp_path / "bin" / "dap2mcp"

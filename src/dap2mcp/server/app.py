@@ -25,7 +25,7 @@ from .. import __version__
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
 from . import resources
-from .notices import LogRelay
+from .notices import LogRelay, request_session
 from .results import failure
 from .snapshot_tools import register_snapshot_tools
 from .tools import register_tools
@@ -54,12 +54,12 @@ class DebugServer(MCPServer[Any]):
         return resources.templates(self.debugger)
 
     async def read_resource(self, uri: Any, context: Context | None = None) -> Iterable[ReadResourceContents]:
-        self.updates.seen(_peer(context))
+        self.updates.seen(request_session(context))
         text, mime_type = await resources.read(self.debugger, str(uri))
         return [ReadResourceContents(content=text, mime_type=mime_type)]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
-        self.updates.seen(_peer(context))
+        self.updates.seen(request_session(context))
         with self.relay.call(context):
             try:
                 return await super().call_tool(name, arguments, context)
@@ -67,13 +67,6 @@ class DebugServer(MCPServer[Any]):
                 return failure(_as_debug_error(name, exc))
             finally:
                 self.updates.poke()  # breakpoints, snapshots and counts change inside tool calls
-
-
-def _peer(context: Context | None) -> Any:
-    try:
-        return context.request_context.session if context is not None else None
-    except Exception:  # a context outside a request has no session
-        return None
 
 
 def _as_debug_error(tool: str, exc: ToolError) -> DebugError:

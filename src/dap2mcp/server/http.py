@@ -39,7 +39,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def security(host: str, allowed_hosts: list[str]) -> TransportSecuritySettings | None:
+def security(host: str, allowed_hosts: list[str]) -> TransportSecuritySettings:
     """Which `Host` and `Origin` values to accept: loopback names, the bound address, and any the
     user named. A wildcard bind without named hosts accepts any `Host` (the token guards it)."""
     wildcard = host in ("0.0.0.0", "::", "")

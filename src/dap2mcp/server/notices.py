@@ -28,6 +28,14 @@ HIT_LEVEL = "info"
 LOGGER = "dap2mcp"
 
 
+def request_session(context: Context[Any, Any] | None) -> Any:
+    """The SDK session of the request `context` belongs to; None outside a request."""
+    try:
+        return context.request_context.session if context is not None else None
+    except Exception:  # a context outside a request has no session
+        return None
+
+
 class LogRelay:
     def __init__(self) -> None:
         self.level: str | None = None
@@ -45,8 +53,7 @@ class LogRelay:
         if context is None:
             yield
             return
-        with contextlib.suppress(Exception):  # a context outside a request has no session
-            self._session = context.request_context.session
+        self._session = request_session(context) or self._session
         self._calls.append(context)
         try:
             yield

@@ -85,27 +85,14 @@ async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
 def _source(session: DebugSession, path: str) -> str:
     """`{+file}` leaves `%XX` as it is, so a path with a literal `%` arrives undecoded: take the path
     as given if the adapter referenced it that way, and the percent-decoded one otherwise."""
-    return session.sources.read(path if path in session.sources else unquote(path))
+    return session.sources.read(path, unquote(path))
 
 
 def fingerprint(debugger: Debugger, uri: str) -> object:
     """A cheap stand-in for the resource's content, without asking the adapter anything: when it
-    differs from the last one notified, subscribers are told the resource was updated."""
-    if not debugger.has_session:
-        return None
-    session = debugger.session
-    if uri == "debugger://threads":
-        return session.stop_count, session.state == "paused"
-    if uri == "debugger://snapshots":
-        store = session.recorder.store
-        return tuple(store.saved), store.kept()
-    if uri == "debugger://output":
-        return session.output.size
-    if uri == "debugger://session":
-        return _session(session)
-    if uri == "debugger://breakpoints":
-        return _breakpoints(session)
-    return None
+    differs from the last one compared, subscribers are told the resource was updated."""
+    take = _FINGERPRINTS.get(uri)
+    return take(debugger.session) if take is not None and debugger.has_session else None
 
 
 def _location(session: DebugSession) -> dict[str, Any] | None:
@@ -211,3 +198,10 @@ def _output(session: DebugSession) -> dict[str, Any]:
 
 _BUILDERS = {"debugger://session": _session, "debugger://breakpoints": _breakpoints,
              "debugger://snapshots": _snapshots, "debugger://output": _output}
+_FINGERPRINTS = {
+    "debugger://session": _session,
+    "debugger://breakpoints": _breakpoints,
+    "debugger://threads": lambda session: (session.stop_count, session.state == "paused"),
+    "debugger://snapshots": lambda session: (tuple(session.recorder.store.saved), session.recorder.store.kept()),
+    "debugger://output": lambda session: session.output.size,
+}

@@ -86,9 +86,8 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
         specs = [b.model_dump(exclude_none=True) for b in breakpoints or []]
-        return r.ok(r.ContextResult.model_validate(
-            (await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
-                                  progress=_progress(ctx))).model_dump()))
+        return _context(await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
+                                             progress=_progress(ctx)))
 
     @tool("stop", destructive=True, idempotent=True)
     async def stop() -> Annotated[CallToolResult, r.StopResult]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict
@@ -146,3 +147,13 @@ class BreakpointView(_Model):
     hitCount: Opt[int] = None
     notificationsSent: Opt[int] = None
     message: Opt[str] = None
+
+
+@dataclass
+class StopInfo:
+    """What the adapter's `stopped` event said about the current stop."""
+
+    reason: str
+    thread_id: int | None
+    description: str | None = None
+    hit_breakpoint_ids: list[int] = field(default_factory=list)

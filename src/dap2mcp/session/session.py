@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -21,7 +20,7 @@ from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot
 from .breakpoints import Breakpoint
 from .inspect import Limits, fetch_view, view_context
-from .models import BreakpointView, Context, State
+from .models import BreakpointView, Context, State, StopInfo
 from .output import OutputBuffer
 from .recorder import DEFAULT_FRAMES, StopRecorder
 from .registry import BreakpointRegistry
@@ -29,14 +28,6 @@ from .sources import SourceAllowList
 from .startup import handshake
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class StopInfo:
-    reason: str
-    thread_id: int | None
-    description: str | None = None
-    hit_breakpoint_ids: list[int] = field(default_factory=list)
 
 
 class DebugSession:

@@ -51,7 +51,7 @@ class SourceAllowList:
 
     def _add_breakpoint_source(self, source: Any) -> None:
         path = source.get("path") if isinstance(source, dict) else None
-        if isinstance(path, str) and path.lower().endswith(self._breakpoint_suffixes) and self._breakpoint_suffixes:
+        if isinstance(path, str) and path.lower().endswith(self._breakpoint_suffixes):
             self.add(path)
 
     def note_response(self, command: str, arguments: dict[str, Any] | None, body: dict[str, Any]) -> None:
@@ -84,12 +84,17 @@ class SourceAllowList:
         self.add(module.get("path"))
         self.add(module.get("symbolFilePath"))
 
-    def read(self, requested: str) -> str:
-        """The text of a referenced file; anything else is refused with the reason.
+    def read(self, *spellings: str) -> str:
+        """The text of a referenced file, by the first of its `spellings` that the adapter referenced;
+        anything else is refused with the reason (naming the last spelling).
 
         The path is resolved once and opened without following a final symlink and without
         blocking, so a file swapped for a symlink or a FIFO after the check cannot get out or hang."""
-        path = self.resolve(requested)
+        requested, path = spellings[-1], None
+        for spelling in spellings:
+            if (path := self.resolve(spelling)) is not None:
+                requested = spelling
+                break
         if path is None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
                              f"File path '{requested}' is not referenced by the debug adapter")

@@ -32,7 +32,7 @@ INVOICE = ROOT / "examples" / "python" / "invoice.py"
 
 def marker(path: Path, name: str) -> int:
     for number, text in enumerate(path.read_text().splitlines(), start=1):
-        if f"# marker: {name}" in text:
+        if f"marker: {name}" in text:
             return number
     raise LookupError(f"no marker {name} in {path}")
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+import re
+import shutil
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-Mode = Literal["source", "binary", "attach"]
+from ..errors import DebugError, ErrorCode
+
+Mode = Literal["source", "binary", "attach", "connect"]
 
 
 @dataclass(frozen=True)
@@ -17,27 +22,73 @@ class Target:
     path: str | None = None
     module: str | None = None
     process_id: int | None = None
+    address: tuple[str, int] | None = None
+    """Where an adapter already listens (mode `connect`)."""
     args: tuple[str, ...] = ()
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     stop_on_entry: bool = False
     python: str | None = None
     tcp_nodelay: bool = True
+    program: str | None = None
+    """The executable actually run: `path` itself, or what `path` was compiled into."""
 
     def with_args(self, args: list[str] | None) -> Target:
-        if args is None:
-            return self
-        return Target(**{**self.__dict__, "args": tuple(args)})
+        return self if args is None else replace(self, args=tuple(args))
+
+    def absolute(self, path: str) -> str:
+        return os.path.abspath(os.path.join(self.cwd or os.getcwd(), os.path.expanduser(path)))
 
 
 @dataclass(frozen=True)
 class AdapterStart:
-    """How to start the adapter process and what to send it to begin debugging."""
+    """How to reach the adapter and what to send it to begin debugging.
+
+    Three ways in: `argv` alone speaks DAP on its stdio; `argv` with `listen` prints the address
+    it listens on (matched by `listen`'s groups host, port); `address` alone is already listening.
+    """
 
     argv: list[str]
     request: Literal["launch", "attach"]
     arguments: dict[str, Any]
     env: dict[str, str] | None = None
+    listen: re.Pattern[str] | None = None
+    address: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A program a profile needs, and how `doctor` reports it."""
+
+    role: str
+    """What it is for: "adapter", "debugger", "compiler"."""
+    commands: tuple[str, ...]
+    """Names or absolute paths to try, first found wins."""
+    version_argv: tuple[str, ...] = ("--version",)
+    install: str = ""
+
+    def find(self) -> str | None:
+        for command in self.commands:
+            found = shutil.which(command) if os.path.sep not in command else (command if os.access(command, os.X_OK) else None)
+            if found:
+                return found
+        return None
+
+    def require(self, profile: str) -> str:
+        found = self.find()
+        if found is None:
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} needs {self.commands[0]} ({self.role}), which is "
+                             f"not installed; install it with: {self.install} (or run `dap2mcp doctor`)")
+        return found
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """How mode `source` turns a source file into an executable to debug."""
+
+    tool: Tool
+    argv: tuple[str, ...]
+    """Arguments after the compiler, with {source} and {output} filled in."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +97,31 @@ class AdapterProfile:
     adapter_id: str
     language: str
     extensions: tuple[str, ...]
+    tools: tuple[Tool, ...] = ()
+    """What must be installed to debug with this adapter (checked before anything starts)."""
+    compilers: dict[str, Compiler] = field(default_factory=dict)
+    """Source extension → the compiler mode `source` runs before debugging."""
+    build_failure_markers: tuple[str, ...] = ()
+    """Texts in a failed launch's message by which the adapter says its own build of the program failed."""
     start_failure_markers: tuple[str, ...] = ()
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
+    exit_pattern: re.Pattern[str] | None = None
+    """Where the adapter sends no `exited` event: output giving the exit code (group `code`; none means 0)."""
+    exit_code_base: int = 10
+    stray_step_stops: bool = False
+    """After a step cut short by a breakpoint, the adapter later reports the abandoned step as a stop of its own."""
+    entry_function: str | None = None
+    """Where `stopOnEntry` stops: the program's own entry, not the loader's (native and Go adapters)."""
+    evaluate_context: str = "repl"
+    """The `evaluate` context that gives a plain value (lldb-dap's repl prints `(type) $1 = value`)."""
+    terminal_output: bool = False
+    """The debuggee writes to a pseudo-terminal, so its lines end in CRLF."""
+    quiet_start: bool = False
+    """Drop what the adapter prints before the program runs (gdb's banner and its console advice)."""
+    console_noise: re.Pattern[str] | None = None
+    """Console lines from the adapter itself that say nothing about the program."""
+    symbol_suffix: re.Pattern[str] | None = None
+    """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     hidden_variables: frozenset[str] = frozenset()
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
     capture_helper: str | None = None
@@ -69,6 +143,38 @@ class AdapterProfile:
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError
 
-    def preflight(self, target: Target) -> str | None:
-        """Blocking checks that turn a doomed start into a clear error before anything is spawned;
-        returns what runs the program (e.g. "Python 3.11.7") where it can tell."""
+    def prepare(self, target: Target) -> tuple[Target, str | None]:
+        """Blocking work before anything is spawned: find the tools, build the program. Returns the target
+        to run and what runs it (e.g. "Python 3.11.7", "cc 12.2.0") where it can tell."""
+        for tool in self.tools:
+            tool.require(self.name)
+        if target.mode in ("attach", "connect") or not target.path:
+            return target, None
+        program = target.absolute(target.path)
+        compiler = self.compilers.get(os.path.splitext(program)[1].lower()) if target.mode == "source" else None
+        if compiler is None:
+            return replace(target, program=program), None
+        from .build import build  # only the native profiles compile
+
+        return replace(target, program=build(self.name, compiler, program)), compiler.tool.commands[0]
+
+    def entry(self, target: Target) -> str | None:
+        """The function `stopOnEntry` stops in, where the adapter's own entry stop is the loader's."""
+        return self.entry_function
+
+    def shown_output(self, category: str, text: str, starting: bool) -> str:
+        """The part of an output event worth showing the agent."""
+        if self.quiet_start and starting:
+            return ""
+        if self.terminal_output and category in ("stdout", "stderr"):
+            text = text.replace("\r\n", "\n")
+        if self.console_noise is not None and category == "console":
+            text = self.console_noise.sub("", text)
+        return text
+
+    def exit_code(self, text: str) -> int | None:
+        match = self.exit_pattern.search(text) if self.exit_pattern else None
+        if match is None:
+            return None
+        code = match.group("code")
+        return int(code, self.exit_code_base) if code else 0

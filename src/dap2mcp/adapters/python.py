@@ -1,4 +1,5 @@
-"""debugpy: Python programs, scripts or `-m module` targets, launched or attached by pid."""
+"""debugpy: Python programs, scripts or `-m module` targets, launched, attached by pid, or reached where
+`debugpy --listen` runs."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ def find_python(requested: str | None) -> str:
 
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
-    def preflight(self, target: Target) -> str | None:
-        if target.mode == "attach":
-            return None
+    def prepare(self, target: Target) -> tuple[Target, str | None]:
+        if target.mode in ("attach", "connect"):
+            return target, None
         python = find_python(target.python)
         try:
             probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
@@ -37,13 +38,15 @@ class DebugpyProfile(AdapterProfile):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
         if probe.returncode != 0 or not probe.stdout.startswith("3."):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
-        return f"Python {probe.stdout.strip()}"
+        return target, f"Python {probe.stdout.strip()}"
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
         common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
         if target.mode == "attach":
             return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
+        if target.mode == "connect":  # `python -m debugpy --listen host:port prog.py` runs an adapter there
+            return AdapterStart([], "attach", {**common, "request": "attach"}, address=target.address)
 
         env = dict(target.env)
         inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))

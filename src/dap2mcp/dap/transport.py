@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .. import processes
@@ -20,6 +22,7 @@ class Transport:
     process: asyncio.subprocess.Process | None = None
     stderr_tail: bytearray = field(default_factory=bytearray)
     _stderr_task: asyncio.Task[None] | None = None
+    _stdout_task: asyncio.Task[None] | None = None
 
     def describe_exit(self) -> str:
         """A short reason for the adapter going away, for error messages."""
@@ -36,8 +39,9 @@ class Transport:
             self.writer.close()
         if self.process is not None:
             await processes.kill_tree(self.process)
-        if self._stderr_task is not None:
-            self._stderr_task.cancel()
+        for task in (self._stderr_task, self._stdout_task):
+            if task is not None:
+                task.cancel()
 
 
 async def spawn_stdio(
@@ -63,7 +67,51 @@ async def connect_tcp(host: str, port: int, *, timeout: float = 10.0) -> Transpo
     return Transport(reader=reader, writer=writer)
 
 
-async def _drain(stream: asyncio.StreamReader, tail: bytearray) -> None:
-    while chunk := await stream.read(4096):
+async def spawn_listening(
+    argv: Sequence[str], listening: re.Pattern[str], *, env: Mapping[str, str] | None = None,
+    on_output: Callable[[str, str], None], timeout: float = 30.0,
+) -> Transport:
+    """Start an adapter that prints the address it listens on (`listening`, groups host and port), then
+    connect. Whatever it prints afterwards is its debuggee's output (Delve's): `on_output(category, text)`."""
+    try:
+        proc = await processes.spawn(argv, env=env)
+    except OSError as exc:
+        raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"cannot start {argv[0]!r}: {exc}") from exc
+    assert proc.stdout is not None and proc.stderr is not None
+    stderr_tail = bytearray()
+    stderr_task = asyncio.create_task(_drain(proc.stderr, stderr_tail, lambda text: on_output("stderr", text)))
+    seen: list[str] = []
+    try:
+        match = await asyncio.wait_for(_address(proc.stdout, listening, seen), timeout)
+    except (TimeoutError, DebugError) as exc:
+        stderr_task.cancel()
+        await processes.kill_tree(proc)
+        said = ("".join(seen) + stderr_tail.decode("utf-8", "replace")).strip()[-600:]
+        raise DebugError(ErrorCode.ADAPTER_FAILED, f"{argv[0]} did not say where it listens"
+                         f"{f' within {timeout:g}s' if isinstance(exc, TimeoutError) else ''}: {said or 'no output'}") from exc
+    try:
+        transport = await connect_tcp(match["host"], int(match["port"]))
+    except DebugError:
+        stderr_task.cancel()
+        await processes.kill_tree(proc)
+        raise
+    transport.process, transport.stderr_tail, transport._stderr_task = proc, stderr_tail, stderr_task
+    transport._stdout_task = asyncio.create_task(_drain(proc.stdout, bytearray(), lambda text: on_output("stdout", text)))
+    return transport
+
+
+async def _address(stdout: asyncio.StreamReader, listening: re.Pattern[str], seen: list[str]) -> re.Match[str]:
+    while line := (await stdout.readline()).decode("utf-8", "replace"):
+        seen.append(line)
+        if match := listening.search(line):
+            return match
+    raise DebugError(ErrorCode.ADAPTER_FAILED, "adapter exited")
+
+
+async def _drain(stream: asyncio.StreamReader, tail: bytearray, sink: Callable[[str], None] | None = None) -> None:
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    while chunk := await stream.read(65536):
         tail.extend(chunk)
         del tail[:-_STDERR_KEEP]
+        if sink is not None:
+            sink(decoder.decode(chunk))

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import DebugError, ErrorCode
 from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
+from .inspect import unexpanded
 
 Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
 
@@ -60,7 +61,7 @@ class _Pending:
 
 def snapshot_scopes(scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The scopes a snapshot holds: locals and arguments, not globals or registers."""
-    cheap = [s for s in scopes if not s.get("expensive") and s.get("variablesReference")]
+    cheap = [s for s in scopes if s.get("variablesReference") and not unexpanded(s)]
     local = [s for s in cheap if s.get("presentationHint") in ("locals", "arguments")
              or any(word in str(s.get("name", "")).lower() for word in ("local", "argument"))]
     return local or cheap[:1]

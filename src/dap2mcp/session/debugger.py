@@ -18,6 +18,7 @@ from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
 from .breakpoints import Breakpoint, resolve_source_line
+from .inspect import unexpanded
 from .models import BreakpointView, Context
 from .session import DebugSession
 
@@ -65,7 +66,7 @@ class Debugger:
         session = new_session(target, adapter, carried, snapshots)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
-        session.runtime = await asyncio.to_thread(session.profile.preflight, target)
+        session.target, session.runtime = await asyncio.to_thread(session.profile.prepare, target)
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current()
@@ -78,9 +79,11 @@ class Debugger:
                     self._session = None
                     self.changed()
                 raise
-        if session.state == "running" and (target.stop_on_entry or session.breakpoints.all() or target.mode != "attach"):
+        if session.state == "running" and (target.stop_on_entry or session.breakpoints.all()
+                                           or target.mode in ("source", "binary")):
             await progress("running to the first stop")
             await session.wait_for_stop(0, timeout)
+        await session.drop_entry()
         return await self._result(session, timed_out=session.state == "running")
 
     async def stop(self) -> dict[str, Any]:
@@ -196,7 +199,8 @@ class Debugger:
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         await session.recorder.settle()
         session.recorder.state_changed()
-        body = await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
+        body = await session.request("evaluate", {"expression": expression, "frameId": frame,
+                                                   "context": session.profile.evaluate_context})
         result = _value(body.get("result", ""), body, session)
         await session.output.quiet(0.015, 0.1)  # what the evaluation printed
         out = session.output.take_new(session.limits.output_chars)
@@ -216,7 +220,7 @@ class Debugger:
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
         scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
         for scope in scopes:
-            if scope.get("expensive"):
+            if unexpanded(scope):
                 continue
             variables = (await session.request("variables", {"variablesReference": scope["variablesReference"]}))
             if not any(v.get("name") == name for v in variables.get("variables") or []):
@@ -226,7 +230,7 @@ class Debugger:
             else:
                 body = await session.request("setVariable", {
                     "variablesReference": scope["variablesReference"], "name": name, "value": value})
-                result = _value(body.get("value", ""), body, session)
+                result = _value(body.get("value", body.get("result", "")), body, session)  # lldb-dap 19: result
             return {"name": name, "scope": scope.get("name"), **result}
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{name}' in frame {frame}")
 

@@ -71,9 +71,15 @@ async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str,
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
         raise
     scopes = list(body.get("scopes") or [])
-    cheap = [s["variablesReference"] for s in scopes if not s.get("expensive") and s.get("variablesReference")]
+    cheap = [s["variablesReference"] for s in scopes if s.get("variablesReference") and not unexpanded(s)]
     fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
     return scopes, dict(zip(cheap, fetched, strict=True))
+
+
+def unexpanded(scope: dict[str, Any]) -> bool:
+    """Scopes shown by name only: the adapter calls them expensive, or they hold CPU registers."""
+    return bool(scope.get("expensive")) or scope.get("presentationHint") == "registers" \
+        or str(scope.get("name", "")).lower() == "registers"
 
 
 def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits) -> list[Scope]:

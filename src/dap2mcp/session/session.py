@@ -13,9 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from .. import processes
 from ..adapters import AdapterProfile, Target
-from ..dap import DapClient, spawn_stdio
+from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot
 from .breakpoints import Breakpoint
@@ -25,7 +24,7 @@ from .output import OutputBuffer
 from .recorder import DEFAULT_FRAMES, StopRecorder
 from .registry import BreakpointRegistry
 from .sources import SourceAllowList
-from .startup import handshake
+from .startup import handshake, open_transport
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +59,9 @@ class DebugSession:
         self.start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
         self._known_frames: set[int] = set()  # frame ids handed out since the last stop
+        self._entry: Breakpoint | None = None  # the temporary breakpoint standing in for stopOnEntry
+        self._last_move = ""
+        self._launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source())
@@ -76,6 +78,8 @@ class DebugSession:
         if event == "initialized":
             self.initialized.set()
         elif event == "stopped":
+            if self._stray_step(body):
+                return
             self.stop_info = StopInfo(
                 reason=str(body.get("reason", "unknown")),
                 thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
@@ -99,8 +103,12 @@ class DebugSession:
                 self.state = "terminated"
                 self._closing = asyncio.ensure_future(self._release_adapter())
         elif event == "output":
-            tracepoint, text = self.breakpoints.take_tracepoint(str(body.get("output", "")))
+            text = self.profile.shown_output(str(body.get("category", "console")), str(body.get("output", "")),
+                                             self.state == "starting")
+            tracepoint, text = self.breakpoints.take_tracepoint(text)
             self.output.append(str(body.get("category", "console")), text)
+            if self.exit_code is None and (code := self.profile.exit_code(text)) is not None:
+                self.exit_code = code
             if tracepoint is not None:
                 self._traced(tracepoint, text)
             if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
@@ -118,6 +126,20 @@ class DebugSession:
         else:
             return
         self._notify()
+
+    def _program_output(self, category: str, text: str) -> None:
+        """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
+        self.output.append(category, text)
+        self._notify()
+
+    def _stray_step(self, body: dict[str, Any]) -> bool:
+        """lldb-dap finishes a `next` that a breakpoint cut short at the next `continue`, and reports that as
+        a step stop: nobody asked for it, so the program just goes on."""
+        if not (self.profile.stray_step_stops and body.get("reason") == "step" and self._last_move == "continue"):
+            return False
+        log.debug("continuing past a stray step stop")
+        asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.get("threadId")}))
+        return True
 
     def _traced(self, bp: Breakpoint, text: str) -> None:
         self.notice({"event": "tracepoint", "breakpointId": bp.id,
@@ -137,12 +159,19 @@ class DebugSession:
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
         body = await self.client.request(command, arguments, timeout=timeout)
         self.sources.note_response(command, arguments, body)
+        if command == "stackTrace" and self.profile.symbol_suffix is not None:
+            for frame in body.get("stackFrames") or []:
+                frame["name"] = self.profile.symbol_suffix.sub("", str(frame.get("name", "")))
         return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         plan = self.profile.plan(self.target)
-        transport = await spawn_stdio(plan.argv, env=processes.environ_with(plan.env))
+        entry = self.profile.entry(self.target) if self.target.stop_on_entry else None
+        if entry:  # the adapter's own entry stop would be in the loader or the runtime, not the program
+            self._entry = self.register({"function": entry}, temporary=True)
+        self._launched = plan.request == "launch"
+        transport = await open_transport(plan, self._program_output)
         client = DapClient(transport)
         client.on_event(self._on_event)
         client.terminal.sink = self.output.append
@@ -193,7 +222,7 @@ class DebugSession:
         client = self._client
         if client is not None and not client.closed:
             with contextlib.suppress(DebugError):
-                await client.request("disconnect", {"terminateDebuggee": self.target.mode != "attach"}, timeout=3)
+                await client.request("disconnect", {"terminateDebuggee": self._launched}, timeout=3)
         if client is not None:
             await client.close()
         if self._closing is not None:
@@ -254,6 +283,7 @@ class DebugSession:
         await self.recorder.settle()
         since = self.stop_count
         self.state = "running"
+        self._last_move = command
         self._notify()
         try:
             await self.request(command, arguments)
@@ -280,6 +310,12 @@ class DebugSession:
         return since
 
     # -- breakpoints -------------------------------------------------------------------------
+
+    async def drop_entry(self) -> None:
+        """Once the program has stopped on entry (or ended), its stand-in breakpoint goes."""
+        bp, self._entry = self._entry, None
+        if bp is not None and self.breakpoints.discard(bp) and self.state != "terminated":
+            await self.remove_breakpoints([bp])
 
     def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
         return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)

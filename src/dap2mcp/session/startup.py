@@ -11,10 +11,15 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from .. import processes
+from ..dap import connect_tcp, spawn_listening, spawn_stdio
 from ..errors import DebugError, ErrorCode
 
 if TYPE_CHECKING:
-    from ..dap import DapClient
+    from collections.abc import Callable
+
+    from ..adapters import AdapterStart
+    from ..dap import DapClient, Transport
     from .session import DebugSession
 
 HANDSHAKE_TIMEOUT = 30.0
@@ -25,6 +30,16 @@ CLIENT_CAPABILITIES = {
     "supportsProgressReporting": False, "supportsInvalidatedEvent": False, "supportsMemoryReferences": True,
     "locale": "en-us",
 }
+
+
+async def open_transport(plan: AdapterStart, on_output: Callable[[str, str], None]) -> Transport:
+    """Reach the adapter the way its profile says: its stdio, the port it announces, or a given address."""
+    if plan.address and not plan.argv:
+        return await connect_tcp(*plan.address)
+    env = processes.environ_with(plan.env)
+    if plan.listen is not None:
+        return await spawn_listening(plan.argv, plan.listen, env=env, on_output=on_output)
+    return await spawn_stdio(plan.argv, env=env)
 
 
 async def handshake(session: DebugSession, client: DapClient, request: str, arguments: dict[str, Any],
@@ -38,7 +53,19 @@ async def handshake(session: DebugSession, client: DapClient, request: str, argu
     await session.breakpoints.sync_everything(session.tolerant_request)
     if session.capabilities.get("supportsConfigurationDoneRequest"):
         await client.request("configurationDone")
-    await client.wait(request, started, HANDSHAKE_TIMEOUT)
+    try:
+        await client.wait(request, started, HANDSHAKE_TIMEOUT)
+    except DebugError as exc:
+        raise _explained(session, exc) from None
+
+
+def _explained(session: DebugSession, exc: BaseException) -> BaseException:
+    """An adapter that builds the program (Delve) fails the launch on a compile error: say so, with the
+    compiler's words, which arrive as output before the failed response."""
+    if isinstance(exc, DebugError) and any(m in exc.message for m in session.profile.build_failure_markers):
+        said = session.output.read(0, 8000).text.strip()
+        return DebugError(ErrorCode.BUILD_FAILED, f"{exc.message}\n{said}".strip())
+    return exc
 
 
 async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Future[Any], *, what: str) -> None:
@@ -50,7 +77,7 @@ async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Futu
     for task in (waiter, closed, failed):
         task.cancel()
     if started in done and started.exception() is not None:
-        raise started.exception()  # type: ignore[misc]
+        raise _explained(session, started.exception())  # type: ignore[arg-type]
     if failed in done:
         raise DebugError(ErrorCode.ADAPTER_FAILED, f"{session.profile.name} could not start: {_failure_lines(session)}")
     if closed in done:

@@ -1,0 +1,3 @@
+module example.com/invoice
+
+go 1.19

@@ -1,0 +1,59 @@
+"""Go: Delve's DAP server. It speaks DAP only over TCP, so it is started listening on a free loopback
+port and the address is read from its first line of output; Delve builds `source` programs itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .base import AdapterProfile, AdapterStart, Target, Tool
+from .build import output_for
+
+DLV = Tool("adapter", ("dlv",), version_argv=("version",), install="apt-get install -y delve")
+GO = Tool("compiler", ("go",), version_argv=("version",), install="apt-get install -y golang-go")
+
+
+@dataclass(frozen=True)
+class DelveProfile(AdapterProfile):
+    def prepare(self, target: Target) -> tuple[Target, str | None]:
+        target, _ = super().prepare(target)
+        return target, ("go (through dlv)" if target.mode == "source" else None)
+
+    def plan(self, target: Target) -> AdapterStart:
+        argv = [DLV.require(self.name), "dap", "--listen=127.0.0.1:0"]
+        common: dict[str, Any] = {"name": "dap2mcp", "type": "go"}
+        if target.mode == "attach":
+            return AdapterStart(argv, "attach", {**common, "request": "attach", "mode": "local",
+                                                 "processId": target.process_id}, listen=LISTENING)
+        if target.mode == "connect" and not target.path:  # a `dlv --headless` already debugging something
+            return AdapterStart([], "attach", {**common, "request": "attach", "mode": "remote"},
+                                address=target.address)
+        program = target.program or target.path or ""
+        arguments = {**common, "request": "launch", "program": program, "args": list(target.args),
+                     "cwd": target.cwd or (program if os.path.isdir(program) else os.path.dirname(program)),
+                     "env": dict(target.env)}
+        if target.mode == "binary":
+            arguments["mode"] = "exec"
+        else:
+            arguments |= {"mode": "debug", "output": str(output_for(program))}
+        if target.mode == "connect":
+            return AdapterStart([], "launch", arguments, address=target.address)
+        return AdapterStart(argv, "launch", arguments, listen=LISTENING)
+
+
+LISTENING = re.compile(r"listening at:?\s*\[?(?P<host>[\w.:]+?)\]?:(?P<port>\d+)")
+
+DELVE = DelveProfile(
+    name="delve",
+    adapter_id="delve",
+    language="go",
+    extensions=(".go",),
+    tools=(DLV, GO),
+    build_failure_markers=("Build error", "build failed", "could not build"),
+    entry_function="main.main",
+    exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
+    console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching)\n", re.MULTILINE),
+)

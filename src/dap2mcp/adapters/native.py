@@ -1,0 +1,91 @@
+"""C, C++ and Rust: lldb-dap (the default) and cdt-gdb-adapter on gdb (adapter 'gdb').
+
+Both take an executable; mode `source` compiles one source file first (see `build`). What differs
+between the two is only how they spell the launch and attach arguments, and their quirks, as data.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
+
+NATIVE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++", ".rs")
+
+C_FLAGS = ("-g", "-O0", "-o", "{output}", "{source}")
+C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -y gcc"), C_FLAGS)
+CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get install -y g++"), C_FLAGS)
+RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
+                ("-g", "-C", "opt-level=0", "-o", "{output}", "{source}"))
+COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
+
+
+@dataclass(frozen=True)
+class NativeProfile(AdapterProfile):
+    launch_keys: dict[str, str] = field(default_factory=dict)
+    """How this adapter spells program, args, cwd, env and the attach pid (DAP leaves them to adapters)."""
+    fixed: dict[str, Any] = field(default_factory=dict)
+    """Arguments this adapter always needs (cdt-gdb-adapter: which gdb)."""
+
+    def entry(self, target: Target) -> str | None:
+        if target.path and target.path.lower().endswith(".rs"):
+            return os.path.splitext(os.path.basename(target.path))[0].replace("-", "_") + "::main"
+        return self.entry_function
+
+    def plan(self, target: Target) -> AdapterStart:
+        keys = self.launch_keys
+        argv = [self.tools[0].require(self.name)]
+        common: dict[str, Any] = {"name": "dap2mcp", "type": self.adapter_id, **self.fixed}
+        if target.mode == "attach":
+            pid: Any = str(target.process_id) if keys.get("pid_as_text") else target.process_id
+            return AdapterStart(argv, "attach", {**common, "request": "attach", keys["pid"]: pid})
+        arguments = {**common, "request": "launch", "program": target.program or target.path,
+                     "cwd": target.cwd or os.getcwd()}
+        if keys["args"] == "arguments":  # one command-line string
+            arguments["arguments"] = shlex.join(target.args)
+        else:
+            arguments["args"] = list(target.args)
+        if target.env:
+            arguments[keys["env"]] = ([f"{k}={v}" for k, v in target.env.items()] if keys.get("env_as_list")
+                                      else dict(target.env))
+        if target.mode == "connect":
+            return AdapterStart([], "launch", arguments, address=target.address)
+        return AdapterStart(argv, "launch", arguments)
+
+
+LLDB = NativeProfile(
+    name="lldb",
+    adapter_id="lldb-dap",
+    language="c/c++/rust",
+    extensions=NATIVE_EXTENSIONS,
+    tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
+                version_argv=("--version",), install="apt-get install -y lldb-19"),),
+    compilers=COMPILERS,
+    stray_step_stops=True,
+    evaluate_context="watch",
+    terminal_output=True,
+    symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
+    entry_function="main",
+    launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
+)
+
+GDB = NativeProfile(
+    name="gdb",
+    adapter_id="cdt-gdb",
+    language="c/c++",
+    extensions=NATIVE_EXTENSIONS,
+    tools=(Tool("adapter", ("cdtDebugAdapter",), version_argv=(), install="npm install -g cdt-gdb-adapter@1.7.0"),
+           Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
+    compilers=COMPILERS,
+    # gdb reports the end only as console text, its exit code in octal: "[Inferior 1 (process 9) exited with code 03]"
+    exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"),
+    exit_code_base=8,
+    quiet_start=True,
+    entry_function="main",
+    launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
+    fixed={"gdb": "gdb"},
+)

@@ -4,14 +4,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The debug adapters and toolchains for every language (`dap2mcp doctor` checks the same list).
 need_apt=()
-command -v gdb >/dev/null || need_apt+=(gdb)          # debugpy attaches to a pid through gdb
+command -v gdb >/dev/null || need_apt+=(gdb)          # debugpy attaches to a pid through gdb; cdt-gdb-adapter drives it
+command -v lldb-dap-19 >/dev/null || need_apt+=(lldb-19)   # C, C++, Rust
+command -v dlv >/dev/null || need_apt+=(delve)        # Go
+command -v go >/dev/null || need_apt+=(golang-go)
+command -v cc >/dev/null || need_apt+=(gcc)
+command -v c++ >/dev/null || need_apt+=(g++)
+command -v rustc >/dev/null || need_apt+=(rustc)
+command -v npm >/dev/null || need_apt+=(nodejs npm)   # cdt-gdb-adapter is an npm package
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 if ((${#need_apt[@]})); then
     echo "install: apt packages ${need_apt[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+CDT_GDB_ADAPTER=cdt-gdb-adapter@1.7.0
+if ! command -v cdtDebugAdapter >/dev/null; then
+    echo "install: npm package $CDT_GDB_ADAPTER (global)" >&2
+    npm install -g --no-audit --no-fund --loglevel=error "$CDT_GDB_ADAPTER" >/dev/null
 fi
 
 PYTHON=${PYTHON:-python3}

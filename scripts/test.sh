@@ -3,11 +3,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh || exit 1
-# The independent MCP clients the tests run (Inspector CLI, conformance suite) and Node 22 for them.
-if ! command -v npm >/dev/null; then
-    echo "test: installing nodejs and npm (apt)" >&2
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } || exit 1
-fi
+# The independent MCP clients the tests run (Inspector CLI, conformance suite) and Node 22 for them;
+# install.sh has put npm on the machine.
 if [ ! -x tests/npm/node_modules/.bin/node ] || [ tests/npm/package-lock.json -nt tests/npm/node_modules/.package-lock.json ]; then
     npm ci --prefix tests/npm --no-audit --no-fund --loglevel=error || exit 1
 fi

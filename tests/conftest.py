@@ -102,7 +102,7 @@ def _cmdline(proc: psutil.Process) -> list[str]:
 
 
 def locals_of(context: dict[str, Any]) -> dict[str, str]:
-    scope = next(s for s in context["scopes"] if s["name"] == "Locals")
+    scope = next(s for s in context["scopes"] if s["name"] in ("Locals", "Local"))  # gdb says Local
     return {v["name"]: v["value"] for v in scope["variables"]}
 
 

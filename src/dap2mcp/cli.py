@@ -1,4 +1,5 @@
-"""Command line: `dap2mcp [serve]` runs the MCP server on stdio; `dap2mcp demo` shows it working."""
+"""Command line: `dap2mcp [serve]` runs the MCP server on stdio; `dap2mcp doctor` checks the adapters;
+`dap2mcp demo` shows it working."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ def main(argv: list[str] | None = None) -> int:
                        "needed to bind anything but loopback")
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                        help="a further Host header value (and Origin host) to accept with --http; repeatable")
+    sub.add_parser("doctor", help="list each language's debug adapter and toolchain: found, version, how to install")
     demo = sub.add_parser("demo", help="debug the bundled example through a real MCP client session")
     demo.add_argument("--quiet", action="store_true", help="print only the summary")
     options = parser.parse_args(argv)
@@ -36,6 +38,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"dap2mcp: {exc}", file=sys.stderr)
             return 2
         return 0
+    if options.command == "doctor":
+        from .adapters import PROFILES
+        from .adapters.doctor import run
+
+        return run(list(PROFILES.values()))
     if options.command == "demo":
         from .demo import run_demo
 

@@ -65,6 +65,8 @@ class Tool:
     commands: tuple[str, ...]
     """Names or absolute paths to try, first found wins."""
     version_argv: tuple[str, ...] = ("--version",)
+    version_command: tuple[str, ...] = ()
+    """A whole command that tells the version, where the tool itself cannot (lldb-dap, cdt-gdb-adapter)."""
     install: str = ""
 
     def find(self) -> str | None:

@@ -14,7 +14,8 @@ from typing import Any
 
 from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
 
-NATIVE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++", ".rs")
+C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
+NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
 
 C_FLAGS = ("-g", "-O0", "-o", "{output}", "{source}")
 C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -y gcc"), C_FLAGS)
@@ -63,7 +64,7 @@ LLDB = NativeProfile(
     language="c/c++/rust",
     extensions=NATIVE_EXTENSIONS,
     tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
-                version_argv=("--version",), install="apt-get install -y lldb-19"),),
+                version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),
     compilers=COMPILERS,
     stray_step_stops=True,
     evaluate_context="watch",
@@ -77,10 +78,11 @@ GDB = NativeProfile(
     name="gdb",
     adapter_id="cdt-gdb",
     language="c/c++",
-    extensions=NATIVE_EXTENSIONS,
-    tools=(Tool("adapter", ("cdtDebugAdapter",), version_argv=(), install="npm install -g cdt-gdb-adapter@1.7.0"),
+    extensions=C_EXTENSIONS,
+    tools=(Tool("adapter", ("cdtDebugAdapter",), version_command=("npm", "ls", "-g", "--depth=0", "cdt-gdb-adapter"),
+                install="npm install -g cdt-gdb-adapter@1.7.0"),
            Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
-    compilers=COMPILERS,
+    compilers={ext: COMPILERS[ext] for ext in C_EXTENSIONS},
     # gdb reports the end only as console text, its exit code in octal: "[Inferior 1 (process 9) exited with code 03]"
     exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"),
     exit_code_base=8,

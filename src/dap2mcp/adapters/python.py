@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DebugError, ErrorCode
-from .base import AdapterProfile, AdapterStart, Target
+from .base import AdapterProfile, AdapterStart, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 
@@ -78,6 +78,8 @@ DEBUGPY = DebugpyProfile(
     adapter_id="debugpy",
     language="python",
     extensions=(".py",),
+    # the adapter is the debugpy package beside dap2mcp itself; the program runs on the user's python3
+    tools=(Tool("runtime", ("python3",), install="apt-get install -y python3"),),
     start_failure_markers=("Attach to PID failed",),
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),

@@ -55,29 +55,45 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("debug", destructive=True)
     async def debug(
-        mode: Annotated[Literal["source", "binary", "attach"], Field(description="'source' or 'binary' launch a program; 'attach' joins a running process.")],
-        path: Annotated[str | None, Field(description="Program to debug (a .py script, or '-m package.module').")] = None,
-        module: Annotated[str | None, Field(description="Run this module like `python -m` instead of a path.")] = None,
+        mode: Annotated[Literal["source", "binary", "attach", "connect"], Field(description=(
+            "'source' builds (C, C++, Rust; Go through Delve) and launches a program, 'binary' launches an "
+            "executable or script as is, 'attach' joins a running process, 'connect' reaches a debug adapter "
+            "already listening at `address`."))],
+        path: Annotated[str | None, Field(description=(
+            "Program to debug: a .py script or '-m package.module', a .c/.cpp/.rs source file, a Go file or "
+            "package directory, or an executable (mode 'binary').") )] = None,
+        module: Annotated[str | None, Field(description="Run this Python module like `python -m` instead of a path.")] = None,
         processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
+        address: Annotated[str | None, Field(description=(
+            "host:port of a listening adapter (mode 'connect'), e.g. a `python -m debugpy --listen` or "
+            "`dlv dap --listen`."))] = None,
         args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
         cwd: Annotated[str | None, Field(description="Working directory (default: the server's).")] = None,
         env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
         breakpoints: Annotated[list[Location] | None, Field(description="Initial breakpoints: [{file, line}] or [{function}].")] = None,
-        stopOnEntry: Annotated[bool, Field(description="Stop at the first line instead of running to a breakpoint.")] = False,
-        python: Annotated[str | None, Field(description="Interpreter for the program (default: first python3 on PATH).")] = None,
-        adapter: Annotated[Literal["debugpy"] | None, Field(description="Debug adapter (default: chosen from the program).")] = None,
+        stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`) instead of running to a breakpoint.")] = False,
+        python: Annotated[str | None, Field(description="Interpreter for a Python program (default: first python3 on PATH).")] = None,
+        adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve"] | None, Field(description=(
+            "Debug adapter (default: chosen from the program: debugpy for Python, lldb for C/C++/Rust, delve for "
+            "Go; 'gdb' debugs C/C++ with gdb)."))] = None,
         tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Start debugging: launch a Python script or module (modes source, binary) or attach to a running
-        process (mode attach), with initial breakpoints. Call it first; it ends any current session. Returns the
-        context at the first stop (location, stack, variables, output so far), `state: running` if nothing
-        stopped within `timeout`, or the exit code and output if the program ended."""
+        """Start debugging: launch a program in Python, C, C++, Rust or Go (modes source, binary), attach to a
+        running process (mode attach) or connect to a debug adapter listening elsewhere (mode connect), with
+        initial breakpoints. Call it first; it ends any current session. Returns the context at the first stop
+        (location, stack, variables, output so far), `state: running` if nothing stopped within `timeout`, or
+        the exit code and output if the program ended."""
         if mode == "attach":
             if processId is None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
-            target = Target(mode="attach", process_id=processId)
+            target = Target(mode="attach", process_id=processId, path=path)
+        elif mode == "connect":
+            if not address:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")
+            target = Target(mode="connect", address=parse_address(address), path=path, args=tuple(args or ()),
+                            cwd=cwd, env=dict(env or {}))
         else:
             if path and path.startswith("-m ") and not module:
                 module, path = path[3:].strip(), None
@@ -276,3 +292,12 @@ def _progress(ctx: Context | None) -> Any:
 
 def _context(ctx: Any) -> CallToolResult:
     return r.ok(r.ContextResult.model_validate(ctx.model_dump()))
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """'host:port' or '[v6]:port' to a (host, port) pair."""
+    host, sep, port = address.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"address must be host:port, got {address!r}")
+    return host, int(port)

@@ -1,0 +1,64 @@
+"""`dap2mcp doctor`: which languages can be debugged here, with what, and how to install what is missing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from .base import AdapterProfile, Tool
+
+
+@dataclass(frozen=True)
+class Finding:
+    profile: str
+    language: str
+    role: str
+    command: str
+    path: str | None
+    version: str | None
+    install: str
+
+
+def examine(profiles: list[AdapterProfile]) -> list[Finding]:
+    found: list[Finding] = []
+    for profile in profiles:
+        tools = list(profile.tools) + list(dict.fromkeys(c.tool for c in profile.compilers.values()))
+        for tool in tools:
+            path = tool.find()
+            found.append(Finding(profile.name, profile.language, tool.role, tool.commands[0], path,
+                                 _version(path, tool) if path else None, tool.install))
+    return found
+
+
+def _version(path: str, tool: Tool) -> str | None:
+    argv = list(tool.version_command) or ([path, *tool.version_argv] if tool.version_argv else [])
+    if not argv:
+        return None
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL, errors="replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = [ln.strip() for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
+    versioned = [ln.lstrip("`|-+ └├─") for ln in lines if any(ch.isdigit() for ch in ln)]
+    return (versioned or lines or [None])[0]
+
+
+def render(findings: list[Finding]) -> str:
+    lines = []
+    for f in findings:
+        state = f"ok       {f.path}" + (f"  ({f.version})" if f.version else "") if f.path else \
+            f"MISSING  install with: {f.install}"
+        lines.append(f"{f.language:<11} {f.profile:<8} {f.role:<9} {f.command:<16} {state}")
+    missing = [f for f in findings if not f.path]
+    lines.append("")
+    lines.append("everything is installed" if not missing else
+                 f"{len(missing)} missing; adapters whose tools are missing answer `debug` with ADAPTER_NOT_FOUND")
+    return "\n".join(lines)
+
+
+def run(profiles: list[AdapterProfile]) -> int:
+    findings = examine(profiles)
+    print(render(findings), file=sys.stdout)
+    return 0 if all(f.path for f in findings) else 1

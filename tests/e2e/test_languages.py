@@ -1,0 +1,86 @@
+"""The same bug hunt as for Python, in C, C++, Rust and Go, through each real adapter, over MCP stdio.
+
+Every adapter must be installed (scripts/install.sh does it): a missing one fails here, loudly.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT, locals_of, marker, stdio_tools
+
+EXAMPLES = ROOT / "examples"
+HUNTS = [
+    pytest.param("lldb", EXAMPLES / "c" / "invoice.c", "invoice_total", "line_total", id="c-lldb"),
+    pytest.param("lldb", EXAMPLES / "cpp" / "invoice.cpp", "invoice_total", "line_total", id="cpp-lldb"),
+    pytest.param("lldb", EXAMPLES / "rust" / "invoice.rs", "invoice::invoice_total", "invoice::line_total",
+                 id="rust-lldb"),
+    pytest.param("gdb", EXAMPLES / "c" / "invoice.c", "invoice_total", "line_total", id="c-gdb"),
+    pytest.param("gdb", EXAMPLES / "cpp" / "invoice.cpp", "invoice_total", "line_total", id="cpp-gdb"),
+    pytest.param("delve", EXAMPLES / "go" / "main.go", "main.invoiceTotal", "main.lineTotal", id="go-delve"),
+]
+
+
+def _is(function: str, expected: str) -> bool:
+    """C++ frames carry the parameter list: `line_total(const Item &)`."""
+    return function == expected or function.startswith(expected + "(")
+
+
+@pytest.mark.parametrize(("adapter", "source", "outer", "inner"), HUNTS)
+async def test_bug_hunt(adapter: str, source, outer: str, inner: str) -> None:
+    loop, in_line_total = marker(source, "loop"), marker(source, "line_total")
+    async with stdio_tools() as tools:
+        explicit = {"adapter": adapter} if adapter == "gdb" else {}  # lldb and delve are chosen from the file
+        ctx = await tools.ok("debug", mode="source", path=str(source), **explicit,
+                             breakpoints=[{"file": str(source), "line": loop}], timeout=120)
+        assert ctx["state"] == "paused" and ctx["reason"] == "breakpoint", ctx
+        assert ctx["location"]["file"] == str(source) and ctx["location"]["line"] == loop
+        assert _is(ctx["location"]["function"], outer)
+        assert locals_of(ctx)["total"] == "0"
+        assert not any(s["variables"] for s in ctx["scopes"] if s["name"].lower() == "registers")
+
+        ctx = await tools.ok("step", mode="in")
+        # Delve stops on the function's opening line first, the others on its first statement
+        assert _is(ctx["location"]["function"], inner) and ctx["location"]["line"] in (in_line_total - 1, in_line_total)
+        ctx = await tools.ok("step", mode="out")
+        assert _is(ctx["location"]["function"], outer)
+        if ctx["location"]["line"] == loop:  # back in the middle of the line that called it
+            ctx = await tools.ok("step", mode="over")
+        assert ctx["location"]["line"] == loop + 1  # total += subtotal
+        ctx = await tools.ok("step", mode="over")
+        assert locals_of(ctx)["total"] == "1000"
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1="@t-1", snapshot_id_2="@t0"))["diff"]
+        assert {m["path"]: (m["oldValue"], m["newValue"]) for m in diff["modified"]}["total"] == ("0", "1000")
+        ctx = await tools.ok("step", mode="over")
+        assert locals_of(ctx)["total"] == "900"  # the bug: discounted inside the loop
+
+        value = await tools.ok("evaluate", expression="total * 2")
+        assert value["value"] == "1800"
+        changed = await tools.ok("set-variable", name="total", value="5")
+        assert changed["value"] == "5"
+        assert (await tools.ok("evaluate", expression="total"))["value"] == "5"
+
+        await tools.ok("clear-breakpoints", all=True)
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["exitCode"] == 1, end
+        assert "invoice total: 24.3" not in end["output"]["text"]  # the changed total took effect
+        assert "invoice total:" in end["output"]["text"] and "expected:      27.00" in end["output"]["text"]
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize(("adapter", "source"), [
+    pytest.param("lldb", "broken.c", id="c"), pytest.param("lldb", "broken.rs", id="rust"),
+    pytest.param("delve", "broken.go", id="go")])
+async def test_compile_error_is_build_failed_with_the_compilers_words(adapter: str, source: str, tmp_path) -> None:
+    program = tmp_path / source
+    program.write_text({
+        "broken.c": "int main(void) { return undeclared_thing; }\n",
+        "broken.rs": "fn main() { let x: i32 = \"text\"; }\n",
+        "broken.go": "package main\n\nfunc main() { var x int = \"text\" }\n",
+    }[source])
+    async with stdio_tools() as tools:
+        message = await tools.error("debug", "BUILD_FAILED", mode="source", path=str(program), timeout=120)
+        assert source in message
+        assert {"broken.c": "undeclared_thing", "broken.rs": "mismatched types",
+                "broken.go": "cannot use"}[source] in message
+        ok = await tools.ok("debug", mode="source", path=str(EXAMPLES / "c" / "invoice.c"), args=["0"])
+        assert ok["state"] == "terminated" and ok["exitCode"] == 0  # the server carries on

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -51,6 +52,10 @@ class Tools:
         if not data["success"]:
             assert set(data["error"]) == {"code", "message"} and data["error"]["message"], data
         return data
+
+    async def read_json(self, uri: str) -> Any:
+        result = await self.client.read_resource(uri)
+        return json.loads(result.contents[0].text)
 
     async def ok(self, tool: str, /, **arguments: Any) -> dict[str, Any]:
         data = await self(tool, **arguments)

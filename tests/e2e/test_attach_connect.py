@@ -1,0 +1,114 @@
+"""Attach to running native and Go processes; connect to an adapter already listening on a TCP port."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from conftest import INVOICE, PROGRAMS, free_port, locals_of, marker, stdio_tools
+
+TICKER_C = PROGRAMS / "ticker.c"
+TICKER_GO = PROGRAMS / "ticker_go"
+
+
+@contextmanager
+def running(argv: list[str], cwd: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline()  # it has started
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _build_c(tmp_path: Path) -> str:
+    exe = tmp_path / "ticker"
+    subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(TICKER_C)], check=True)
+    return str(exe)
+
+
+def _build_go(tmp_path: Path) -> str:
+    exe = tmp_path / "ticker_go"
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", str(exe), "."], cwd=TICKER_GO, check=True)
+    return str(exe)
+
+
+async def test_attach_to_a_running_c_process_and_detach(tmp_path: Path) -> None:
+    with running([_build_c(tmp_path)]) as proc:
+        async with stdio_tools() as tools:
+            ctx = await tools.ok("debug", mode="attach", processId=proc.pid,
+                                 breakpoints=[{"file": str(TICKER_C), "line": marker(TICKER_C, "tick")}])
+            assert ctx["state"] == "paused" and ctx["location"]["function"] == "tick", ctx
+            before = int(locals_of(ctx)["n"])
+            ctx = await tools.ok("continue")
+            assert int(locals_of(ctx)["n"]) == before + 1
+            session = await tools.read_json("debugger://session")
+            assert session["launchMode"] == "Attach" and session["processId"] == proc.pid
+            stopped = await tools.ok("stop")
+            assert stopped["state"] == "terminated"
+        assert proc.poll() is None, "detaching must leave the process running"
+
+
+async def test_attach_to_a_running_go_process_shows_goroutines(tmp_path: Path) -> None:
+    with running([_build_go(tmp_path)]) as proc:
+        async with stdio_tools() as tools:
+            source = TICKER_GO / "main.go"
+            ctx = await tools.ok("debug", mode="attach", processId=proc.pid,
+                                 breakpoints=[{"file": str(source), "line": marker(source, "tick")}])
+            assert ctx["state"] == "paused" and ctx["location"]["function"] == "main.tick", ctx
+            ctx = await tools.ok("context")
+            names = [t["name"] for t in ctx["threads"]]
+            assert len(names) >= 2 and any("main.tick" in n for n in names), names  # main and the worker, at least
+            assert len(set(names)) == len(names) and all(n.lstrip("* ").startswith("[Go ") for n in names), names
+            await tools.ok("stop")
+        assert proc.poll() is None, "detaching must leave the process running"
+
+
+async def test_connect_to_debugpy_listening_on_a_port() -> None:
+    port = free_port()
+    loop = marker(INVOICE, "loop")
+    argv = [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", str(INVOICE)]
+    listener = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        async with stdio_tools() as tools:
+            ctx = await _connect_when_listening(tools, f"127.0.0.1:{port}",
+                                                breakpoints=[{"file": str(INVOICE), "line": loop}])
+            assert ctx["state"] == "paused" and ctx["location"]["line"] == loop, ctx
+            assert locals_of(ctx)["total"] == "0.0"
+            ctx = await tools.ok("step", mode="over")
+            assert ctx["location"]["line"] == loop + 1
+            await tools.ok("clear-breakpoints", all=True)
+            end = await tools.ok("continue")
+            assert end["reason"] == "exception" and end["exception"]["typeName"] == "SystemExit"  # sys.exit(1)
+            end = await tools.ok("continue")
+            assert end["state"] == "terminated"
+        assert listener.wait(timeout=20) == 1  # the program ran to its end (the bug makes it exit 1)
+    finally:
+        listener.kill()
+        listener.wait()
+
+
+async def test_connect_to_nothing_is_a_clear_error() -> None:
+    async with stdio_tools() as tools:
+        message = await tools.error("debug", "ADAPTER_FAILED", mode="connect", address=f"127.0.0.1:{free_port()}")
+        assert "cannot connect" in message
+        await tools.error("debug", "INVALID_ARGUMENT", mode="connect", address="nonsense")
+        await tools.error("debug", "INVALID_ARGUMENT", mode="connect")
+        ok = await tools.ok("debug", mode="source", path=str(INVOICE), args=["0"])
+        assert ok["state"] == "terminated"
+
+
+async def _connect_when_listening(tools, address: str, **arguments):
+    import asyncio
+
+    for _ in range(100):  # debugpy takes a moment to open its port
+        data = await tools("debug", mode="connect", address=address, **arguments)
+        if data["success"] or "cannot connect" not in data["error"]["message"]:
+            assert data["success"], data
+            return data
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"nothing listened at {address}")

@@ -1,0 +1,3 @@
+module example.com/ticker
+
+go 1.19

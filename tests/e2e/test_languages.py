@@ -84,3 +84,20 @@ async def test_compile_error_is_build_failed_with_the_compilers_words(adapter: s
                 "broken.go": "cannot use"}[source] in message
         ok = await tools.ok("debug", mode="source", path=str(EXAMPLES / "c" / "invoice.c"), args=["0"])
         assert ok["state"] == "terminated" and ok["exitCode"] == 0  # the server carries on
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_continue_after_a_step_cut_short_by_a_breakpoint_reports_no_phantom_step(adapter: str) -> None:
+    """lldb-dap keeps the `next` that a breakpoint interrupted and later reports its end as a step stop."""
+    source = EXAMPLES / "c" / "invoice.c"
+    loop, inner = marker(source, "loop"), marker(source, "line_total")
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(source), adapter=adapter,
+                             breakpoints=[{"file": str(source), "line": loop}, {"file": str(source), "line": inner}])
+        assert ctx["location"]["line"] == loop and locals_of(ctx)["i"] == "0"
+        ctx = await tools.ok("step", mode="over")  # the call runs into the breakpoint in line_total
+        assert ctx["reason"] == "breakpoint" and ctx["location"]["line"] == inner
+        ctx = await tools.ok("continue")
+        assert (ctx["reason"], ctx["location"]["line"]) == ("breakpoint", loop), ctx
+        assert locals_of(ctx)["i"] == "1"
+        await tools.ok("stop")

@@ -6,6 +6,7 @@ Every adapter must be installed (scripts/install.sh does it): a missing one fail
 from __future__ import annotations
 
 import pytest
+
 from conftest import ROOT, locals_of, marker, stdio_tools
 
 EXAMPLES = ROOT / "examples"
@@ -101,3 +102,44 @@ async def test_continue_after_a_step_cut_short_by_a_breakpoint_reports_no_phanto
         assert (ctx["reason"], ctx["location"]["line"]) == ("breakpoint", loop), ctx
         assert locals_of(ctx)["i"] == "1"
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize(("adapter", "source"), [
+    pytest.param("lldb", EXAMPLES / "c" / "invoice.c", id="lldb"),
+    pytest.param("gdb", EXAMPLES / "c" / "invoice.c", id="gdb"),
+    pytest.param("delve", EXAMPLES / "go" / "main.go", id="delve")])
+async def test_disassemble_and_what_the_program_loaded(adapter: str, source) -> None:
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(source), adapter=adapter,
+                             breakpoints=[{"file": str(source), "line": marker(source, "loop")}], timeout=120)
+        here = ctx["frames"][0]["instructionPointer"]
+        assert here.startswith("0x"), ctx["frames"][0]
+        code = (await tools.ok("disassemble", instructionCount=5))["instructions"]
+        assert len(code) == 5 and int(code[0]["address"], 16) == int(here, 16)
+        assert all(i["instruction"] for i in code)
+        same = (await tools.ok("disassemble", memoryReference=here, instructionCount=5))["instructions"]
+        assert same == code
+
+        for kind in ("modules", "sources"):
+            listed = await tools("info", type=kind)
+            if (adapter, kind) == ("lldb", "modules"):  # the only one of these adapters with either capability
+                assert listed["success"] and any(m["name"] == "invoice" for m in listed["items"]), listed
+            else:
+                assert listed["error"]["code"] == "NOT_SUPPORTED" and "supports" in listed["error"]["message"]
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize(("adapter", "source", "function"), [
+    pytest.param("lldb", EXAMPLES / "rust" / "invoice.rs", "invoice::main", id="rust-lldb"),
+    pytest.param("gdb", EXAMPLES / "cpp" / "invoice.cpp", "main", id="cpp-gdb"),
+    pytest.param("delve", EXAMPLES / "go", "main.main", id="go-delve")])
+async def test_stop_on_entry_stops_in_the_programs_main(adapter: str, source, function: str) -> None:
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(source), adapter=adapter, stopOnEntry=True, timeout=120)
+        assert ctx["reason"] == "entry" and ctx["location"]["function"] == function, ctx
+        assert (await tools.ok("breakpoint", function="nothing_such", ))["success"]
+        listed = await tools.read_json("debugger://breakpoints")
+        assert all(b.get("function") != function.rsplit(".", 1)[-1] for b in listed["breakpoints"])
+        end = await tools.ok("continue")  # the stand-in breakpoint is gone: straight to the end
+        assert end["state"] == "terminated" and end["exitCode"] == 1
+

@@ -54,6 +54,8 @@ class AdapterStart:
     env: dict[str, str] | None = None
     listen: re.Pattern[str] | None = None
     address: tuple[str, int] | None = None
+    cwd: str | None = None
+    """Where the adapter itself runs (Delve builds the program there, so it must be the Go module's)."""
 
 
 @dataclass(frozen=True)

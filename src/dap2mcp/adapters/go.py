@@ -32,16 +32,16 @@ class DelveProfile(AdapterProfile):
             return AdapterStart([], "attach", {**common, "request": "attach", "mode": "remote"},
                                 address=target.address)
         program = target.program or target.path or ""
+        home = program if os.path.isdir(program) else os.path.dirname(program)
         arguments = {**common, "request": "launch", "program": program, "args": list(target.args),
-                     "cwd": target.cwd or (program if os.path.isdir(program) else os.path.dirname(program)),
-                     "env": dict(target.env)}
+                     "cwd": target.cwd or home, "env": dict(target.env)}
         if target.mode == "binary":
             arguments["mode"] = "exec"
         else:
             arguments |= {"mode": "debug", "output": str(output_for(program))}
         if target.mode == "connect":
             return AdapterStart([], "launch", arguments, address=target.address)
-        return AdapterStart(argv, "launch", arguments, listen=LISTENING)
+        return AdapterStart(argv, "launch", arguments, listen=LISTENING, cwd=home or None)
 
 
 LISTENING = re.compile(r"listening at:?\s*\[?(?P<host>[\w.:]+?)\]?:(?P<port>\d+)")

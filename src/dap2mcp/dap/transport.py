@@ -69,12 +69,12 @@ async def connect_tcp(host: str, port: int, *, timeout: float = 10.0) -> Transpo
 
 async def spawn_listening(
     argv: Sequence[str], listening: re.Pattern[str], *, env: Mapping[str, str] | None = None,
-    on_output: Callable[[str, str], None], timeout: float = 30.0,
+    cwd: str | None = None, on_output: Callable[[str, str], None], timeout: float = 30.0,
 ) -> Transport:
     """Start an adapter that prints the address it listens on (`listening`, groups host and port), then
     connect. Whatever it prints afterwards is its debuggee's output (Delve's): `on_output(category, text)`."""
     try:
-        proc = await processes.spawn(argv, env=env)
+        proc = await processes.spawn(argv, env=env, cwd=cwd)
     except OSError as exc:
         raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"cannot start {argv[0]!r}: {exc}") from exc
     assert proc.stdout is not None and proc.stderr is not None

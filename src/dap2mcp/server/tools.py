@@ -269,11 +269,14 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("disassemble", read_only=True, idempotent=True)
     async def disassemble(
-        memoryReference: Annotated[str, Field(min_length=1, description="Address to start at (e.g. from a frame).")],
-        instructionOffset: int = 0,
+        memoryReference: Annotated[str | None, Field(min_length=1, description=(
+            "Address to start at, e.g. a frame's instructionPointer (default: the current instruction)."))] = None,
+        instructionOffset: Annotated[int, Field(ge=-100_000, le=100_000, description=(
+            "Instructions to skip from the address (negative: before it)."))] = 0,
         instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
     ) -> Annotated[CallToolResult, r.DisassembleResult]:
-        """Disassemble machine code at a memory reference (native adapters only)."""
+        """Disassemble machine code at a memory reference, by default where the program is paused (C, C++, Rust
+        and Go; debugpy answers NOT_SUPPORTED)."""
         return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset, instructionCount)))
 
 

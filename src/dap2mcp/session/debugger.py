@@ -256,12 +256,18 @@ class Debugger:
         limit = 200
         return {"type": kind, "items": items[:limit], "total": len(items), "truncated": len(items) > limit}
 
-    async def disassemble(self, memory_reference: str, offset: int, count: int) -> dict[str, Any]:
+    async def disassemble(self, memory_reference: str | None, offset: int, count: int) -> dict[str, Any]:
         session = self.session
         if not session.capabilities.get("supportsDisassembleRequest"):
             raise DebugError(ErrorCode.NOT_SUPPORTED,
                              f"{session.profile.name} does not support disassembly (no supportsDisassembleRequest)")
-        session.require_paused()
+        info = session.require_paused()
+        if memory_reference is None:
+            frames = (await session.request("stackTrace", {"threadId": session.thread(info.thread_id),
+                                                           "levels": 1})).get("stackFrames")
+            memory_reference = (frames or [{}])[0].get("instructionPointerReference")
+            if not memory_reference:
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")
         body = await session.request("disassemble", {
             "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count})
         return {"instructions": [

@@ -54,6 +54,7 @@ def to_frame(raw: dict[str, Any]) -> Frame:
         file=source.get("path") or source.get("name"),
         line=raw.get("line") or None,
         column=raw.get("column") or None,
+        instructionPointer=raw.get("instructionPointerReference") or None,
     )
 
 

@@ -39,6 +39,8 @@ class Frame(_Model):
     file: Opt[str] = None
     line: Opt[int] = None
     column: Opt[int] = None
+    instructionPointer: Opt[str] = None
+    """Where `disassemble` starts for this frame (native and Go adapters)."""
 
 
 class Variable(_Model):

@@ -167,9 +167,6 @@ class DebugSession:
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         plan = self.profile.plan(self.target)
-        entry = self.profile.entry(self.target) if self.target.stop_on_entry else None
-        if entry:  # the adapter's own entry stop would be in the loader or the runtime, not the program
-            self._entry = self.register({"function": entry}, temporary=True)
         self._launched = plan.request == "launch"
         transport = await open_transport(plan, self._program_output)
         client = DapClient(transport)
@@ -311,9 +308,18 @@ class DebugSession:
 
     # -- breakpoints -------------------------------------------------------------------------
 
+    def hold_at_entry(self) -> None:
+        """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
+        stop would be in the loader or the runtime (called once the adapter's capabilities are known)."""
+        entry = self.profile.entry(self.target) if self.target.stop_on_entry else None
+        if entry:
+            self._entry = self.register({"function": entry}, temporary=True)
+
     async def drop_entry(self) -> None:
         """Once the program has stopped on entry (or ended), its stand-in breakpoint goes."""
         bp, self._entry = self._entry, None
+        if bp is not None and self.stop_info is not None and self.stop_count == 1 and "breakpoint" in self.stop_info.reason:
+            self.stop_info.reason = "entry"
         if bp is not None and self.breakpoints.discard(bp) and self.state != "terminated":
             await self.remove_breakpoints([bp])
 

@@ -38,8 +38,8 @@ async def open_transport(plan: AdapterStart, on_output: Callable[[str, str], Non
         return await connect_tcp(*plan.address)
     env = processes.environ_with(plan.env)
     if plan.listen is not None:
-        return await spawn_listening(plan.argv, plan.listen, env=env, on_output=on_output)
-    return await spawn_stdio(plan.argv, env=env)
+        return await spawn_listening(plan.argv, plan.listen, env=env, cwd=plan.cwd, on_output=on_output)
+    return await spawn_stdio(plan.argv, env=env, cwd=plan.cwd)
 
 
 async def handshake(session: DebugSession, client: DapClient, request: str, arguments: dict[str, Any],
@@ -50,6 +50,7 @@ async def handshake(session: DebugSession, client: DapClient, request: str, argu
     await _first_of(session, session.initialized.wait(), started, what=f"'{request}' / initialized")
     for spec in initial:
         session.register(spec)
+    session.hold_at_entry()
     await session.breakpoints.sync_everything(session.tolerant_request)
     if session.capabilities.get("supportsConfigurationDoneRequest"):
         await client.request("configurationDone")

@@ -161,11 +161,12 @@ async def http_transport(url: str, token: str | None = None, headers: dict[str, 
         yield streams
 
 
-def connect(transport: str, mode: str, url: str | None = None, **options: Any) -> Client:
+def connect(transport: str, mode: str, url: str | None = None, params: StdioServerParameters | None = None,
+            **options: Any) -> Client:
     """An SDK client over `transport` ("stdio", or "http" to the server at `url`), every message
     it receives checked against the MCP schema."""
     if transport == "stdio":
-        return Client(wire_check.checked(stdio_client(server_params()), mode), mode=mode, **options)
+        return Client(wire_check.checked(stdio_client(params or server_params()), mode), mode=mode, **options)
     assert url is not None, "an HTTP client needs the server's URL"
     return Client(wire_check.checked(http_transport(url, options.pop("token", None)), mode), mode=mode, **options)
 

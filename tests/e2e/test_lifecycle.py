@@ -164,7 +164,7 @@ async def test_attach_that_cannot_inject_fails_fast_and_clearly():
     try:
         async with stdio_tools() as tools:
             started = time.monotonic()
-            message = await tools.error("debug", "ADAPTER_FAILED", mode="attach", processId=proc.pid)
+            message = await tools.error("debug", "ADAPTER_FAILED", mode="attach", processId=proc.pid, adapter="debugpy")
             assert time.monotonic() - started < 20, "must not wait for the 30 s handshake timeout"
             assert "Attach to PID failed" in message
             await tools.error("context", "NO_SESSION")

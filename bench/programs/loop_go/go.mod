@@ -1,0 +1,3 @@
+module example.com/loop
+
+go 1.19

@@ -1,0 +1,79 @@
+"""`dap2mcp doctor`, and what a missing adapter looks like to an agent."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mcp import StdioServerParameters
+
+from conftest import ROOT, Tools, connect, locals_of, marker, server_params
+
+DOCTOR = [sys.executable, "-m", "dap2mcp", "doctor"]
+
+
+def test_doctor_lists_every_language_with_versions() -> None:
+    done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line.split() for line in done.stdout.splitlines() if line.strip()]
+    table = {(r[1], r[3]): r for r in rows if len(r) > 4}
+    for adapter, command in [("debugpy", "python3"), ("lldb", "lldb-dap-19"), ("gdb", "cdtDebugAdapter"),
+                             ("gdb", "gdb"), ("delve", "dlv"), ("delve", "go"), ("lldb", "rustc")]:
+        row = table[(adapter, command)]
+        assert row[4] == "ok" and any(ch.isdigit() for ch in " ".join(row[6:])), row  # found, with a version
+    assert "everything is installed" in done.stdout
+
+
+def _path_without(*commands: str, tmp_path: Path) -> str:
+    """A PATH with every directory's programs but the named ones (linked into one directory)."""
+    kept = tmp_path / "bin"
+    kept.mkdir()
+    for directory in os.environ["PATH"].split(os.pathsep):
+        if not os.path.isdir(directory):
+            continue
+        for name in os.listdir(directory):
+            if name not in commands and not (kept / name).exists():
+                (kept / name).symlink_to(os.path.join(directory, name))
+    return str(kept)
+
+
+def test_doctor_says_how_to_install_what_is_missing(tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": _path_without("dlv", tmp_path=tmp_path)}
+    done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 1
+    missing = [line for line in done.stdout.splitlines() if "MISSING" in line]
+    assert len(missing) == 1 and "dlv" in missing[0] and "apt-get install -y delve" in missing[0]
+
+
+async def test_a_missing_adapter_is_adapter_not_found_with_the_install_command(tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": _path_without("dlv", tmp_path=tmp_path)}
+    params = StdioServerParameters(command=server_params().command, args=server_params().args, env=env)
+    async with connect("stdio", "legacy", params=params) as client:
+        tools = Tools(client)
+        message = await tools.error("debug", "ADAPTER_NOT_FOUND", mode="source", path=str(ROOT / "examples" / "go"))
+        assert "apt-get install -y delve" in message and "doctor" in message
+        source = ROOT / "examples" / "c" / "invoice.c"  # the other languages still work
+        ctx = await tools.ok("debug", mode="source", path=str(source),
+                             breakpoints=[{"file": str(source), "line": marker(source, "loop")}])
+        assert ctx["state"] == "paused"
+        await tools.ok("stop")
+
+
+async def test_binary_mode_picks_the_adapter_from_the_executable(tmp_path: Path) -> None:
+    c_exe, go_exe = tmp_path / "invoice_c", tmp_path / "invoice_go"
+    subprocess.run(["cc", "-g", "-O0", "-o", str(c_exe), str(ROOT / "examples" / "c" / "invoice.c")], check=True)
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", str(go_exe), "."], cwd=ROOT / "examples" / "go",
+                   check=True)
+    async with connect("stdio", "legacy") as client:
+        tools = Tools(client)
+        for exe, source in [(c_exe, ROOT / "examples" / "c" / "invoice.c"),
+                            (go_exe, ROOT / "examples" / "go" / "main.go")]:
+            ctx = await tools.ok("debug", mode="binary", path=str(exe), args=["0"],
+                                 breakpoints=[{"file": str(source), "line": marker(source, "print")}])
+            assert ctx["state"] == "paused" and ctx["location"]["line"] == marker(source, "print"), ctx
+            assert locals_of(ctx)["total"] == "3000"  # no discount: the bug cannot show
+            modules = await tools("info", type="modules")  # lldb-dap lists modules, Delve does not
+            assert modules["success"] is (exe == c_exe), modules
+            await tools.ok("stop")

@@ -83,7 +83,7 @@ class Debugger:
                                            or target.mode in ("source", "binary")):
             await progress("running to the first stop")
             await session.wait_for_stop(0, timeout)
-        await session.drop_entry()
+        await session.quirks.drop_entry()
         return await self._result(session, timed_out=session.state == "running")
 
     async def stop(self) -> dict[str, Any]:

@@ -18,10 +18,12 @@ from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot
 from .breakpoints import Breakpoint
-from .inspect import Limits, fetch_view, view_context
+from .inspect import Limits
 from .models import BreakpointView, Context, State, StopInfo
 from .output import OutputBuffer
-from .recorder import DEFAULT_FRAMES, StopRecorder
+from .paused import paused_context
+from .quirks import Quirks
+from .recorder import StopRecorder
 from .registry import BreakpointRegistry
 from .sources import SourceAllowList
 from .startup import handshake, open_transport
@@ -58,9 +60,8 @@ class DebugSession:
         self.initialized = asyncio.Event()
         self.start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
-        self._known_frames: set[int] = set()  # frame ids handed out since the last stop
-        self._entry: Breakpoint | None = None  # the temporary breakpoint standing in for stopOnEntry
-        self._last_move = ""
+        self.known_frames: set[int] = set()  # frame ids handed out since the last stop
+        self.quirks = Quirks(self)
         self._launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
@@ -78,7 +79,7 @@ class DebugSession:
         if event == "initialized":
             self.initialized.set()
         elif event == "stopped":
-            if self._stray_step(body):
+            if self.quirks.stray_step(body):
                 return
             self.stop_info = StopInfo(
                 reason=str(body.get("reason", "unknown")),
@@ -88,7 +89,7 @@ class DebugSession:
             )
             self.state = "paused"
             self.stop_count += 1
-            self._known_frames.clear()
+            self.known_frames.clear()
             self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
             for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids):
                 self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
@@ -131,15 +132,6 @@ class DebugSession:
         """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
         self.output.append(category, text)
         self._notify()
-
-    def _stray_step(self, body: dict[str, Any]) -> bool:
-        """lldb-dap finishes a `next` that a breakpoint cut short at the next `continue`, and reports that as
-        a step stop: nobody asked for it, so the program just goes on."""
-        if not (self.profile.stray_step_stops and body.get("reason") == "step" and self._last_move == "continue"):
-            return False
-        log.debug("continuing past a stray step stop")
-        asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.get("threadId")}))
-        return True
 
     def _traced(self, bp: Breakpoint, text: str) -> None:
         self.notice({"event": "tracepoint", "breakpointId": bp.id,
@@ -280,7 +272,7 @@ class DebugSession:
         await self.recorder.settle()
         since = self.stop_count
         self.state = "running"
-        self._last_move = command
+        self.quirks.moved(command)
         self._notify()
         try:
             await self.request(command, arguments)
@@ -307,21 +299,6 @@ class DebugSession:
         return since
 
     # -- breakpoints -------------------------------------------------------------------------
-
-    def hold_at_entry(self) -> None:
-        """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
-        stop would be in the loader or the runtime (called once the adapter's capabilities are known)."""
-        entry = self.profile.entry(self.target) if self.target.stop_on_entry else None
-        if entry:
-            self._entry = self.register({"function": entry}, temporary=True)
-
-    async def drop_entry(self) -> None:
-        """Once the program has stopped on entry (or ended), its stand-in breakpoint goes."""
-        bp, self._entry = self._entry, None
-        if bp is not None and self.stop_info is not None and self.stop_count == 1 and "breakpoint" in self.stop_info.reason:
-            self.stop_info.reason = "entry"
-        if bp is not None and self.breakpoints.discard(bp) and self.state != "terminated":
-            await self.remove_breakpoints([bp])
 
     def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
         return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)
@@ -366,7 +343,7 @@ class DebugSession:
         ctx = None
         if self.state == "paused" and self.stop_info is not None:
             try:
-                ctx = await self._paused_context(self.stop_info, thread_id, frame_id, max_frames, with_threads)
+                ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads)
             except DebugError:
                 if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
                     raise
@@ -380,45 +357,9 @@ class DebugSession:
             ctx.output = out
         return ctx
 
-    async def _paused_context(self, info: StopInfo, thread_id: int | None, frame_id: int | None, max_frames: int,
-                              with_threads: bool) -> Context:
-        thread = self.thread(thread_id)
-        reason = info.reason if thread == info.thread_id else "pause"
-        cycle = self.stop_count
-        view, threads = None, None
-        if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
-            view = await self.recorder.stop_view(cycle)
-        if view is None:
-            view, threads = await fetch_view(self, self.capabilities, thread_id=thread, frame_id=frame_id,
-                                             max_frames=max_frames, reason=reason, limits=self.limits,
-                                             with_threads=with_threads)
-        elif with_threads:
-            threads = (await self.request("threads")).get("threads") or []
-        ctx = view_context(view, reason=reason, description=info.description, limits=self.limits, threads=threads)
-        ctx.cycle = cycle
-        ctx.changes = self.recorder.changes(cycle)
-        self._known_frames.update(f.id for f in ctx.frames or [])
-        hit = self.breakpoints.hit(info.hit_breakpoint_ids)
-        if any(bp.temporary for bp in hit) or self._at_temporary(ctx):
-            ctx.description = "reached the `to` location of `continue`"
-        if info.reason == "exception" and ctx.exception is not None and thread == info.thread_id:
-            hit = self.breakpoints.count_exception(cycle, ctx.exception.typeName, ctx.exception.breakMode)
-        if visible := [bp.id for bp in hit if not bp.temporary]:
-            ctx.breakpointIds = visible
-        return ctx
-
-    def _at_temporary(self, ctx: Context) -> bool:
-        """Adapters do not always name the breakpoint they hit (debugpy's function ones)."""
-        here = ctx.location
-        if here is None or ctx.reason not in ("breakpoint", "function breakpoint"):
-            return False
-        return any(bp.temporary and ((bp.file == here.file and bp.line == here.line) or
-                                     (bp.function and bp.function == here.function))
-                   for bp in self.breakpoints.all())
-
     def check_frame(self, frame_id: int) -> int:
         self.require_paused()
-        if frame_id not in self._known_frames:
+        if frame_id not in self.known_frames:
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
                              f"unknown frameId {frame_id}; use a frame id from `context` at this stop")
         return frame_id
@@ -429,7 +370,7 @@ class DebugSession:
         frames = body.get("stackFrames") or []
         if not frames:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-        self._known_frames.add(int(frames[0]["id"]))
+        self.known_frames.add(int(frames[0]["id"]))
         return int(frames[0]["id"])
 
     def _ended_text(self) -> str:

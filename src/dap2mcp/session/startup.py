@@ -50,7 +50,7 @@ async def handshake(session: DebugSession, client: DapClient, request: str, argu
     await _first_of(session, session.initialized.wait(), started, what=f"'{request}' / initialized")
     for spec in initial:
         session.register(spec)
-    session.hold_at_entry()
+    session.quirks.hold_at_entry()
     await session.breakpoints.sync_everything(session.tolerant_request)
     if session.capabilities.get("supportsConfigurationDoneRequest"):
         await client.request("configurationDone")

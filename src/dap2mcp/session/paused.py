@@ -1,0 +1,52 @@
+"""The context an agent gets at a stop, put together from the session's recorder, adapter and registry."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .inspect import fetch_view, view_context
+from .models import Context, StopInfo
+from .recorder import DEFAULT_FRAMES
+
+if TYPE_CHECKING:
+    from .session import DebugSession
+
+
+async def paused_context(session: DebugSession, info: StopInfo, thread_id: int | None, frame_id: int | None,
+                         max_frames: int, with_threads: bool) -> Context:
+    """The context at the current stop: the view recorded with the stop's snapshot where it fits the
+    request, else one fetched now; with what the breakpoint registry knows about the hit."""
+    thread = session.thread(thread_id)
+    reason = info.reason if thread == info.thread_id else "pause"
+    cycle = session.stop_count
+    view, threads = None, None
+    if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
+        view = await session.recorder.stop_view(cycle)
+    if view is None:
+        view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
+                                         max_frames=max_frames, reason=reason, limits=session.limits,
+                                         with_threads=with_threads)
+    elif with_threads:
+        threads = (await session.request("threads")).get("threads") or []
+    ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads)
+    ctx.cycle = cycle
+    ctx.changes = session.recorder.changes(cycle)
+    session.known_frames.update(f.id for f in ctx.frames or [])
+    hit = session.breakpoints.hit(info.hit_breakpoint_ids)
+    if any(bp.temporary for bp in hit) or _at_temporary(session, ctx):
+        ctx.description = "reached the `to` location of `continue`"
+    if info.reason == "exception" and ctx.exception is not None and thread == info.thread_id:
+        hit = session.breakpoints.count_exception(cycle, ctx.exception.typeName, ctx.exception.breakMode)
+    if visible := [bp.id for bp in hit if not bp.temporary]:
+        ctx.breakpointIds = visible
+    return ctx
+
+
+def _at_temporary(session: DebugSession, ctx: Context) -> bool:
+    """Adapters do not always name the breakpoint they hit (debugpy's function ones)."""
+    here = ctx.location
+    if here is None or ctx.reason not in ("breakpoint", "function breakpoint"):
+        return False
+    return any(bp.temporary and ((bp.file == here.file and bp.line == here.line) or
+                                 (bp.function and bp.function == here.function))
+               for bp in session.breakpoints.all())

@@ -112,3 +112,25 @@ async def _connect_when_listening(tools, address: str, **arguments):
             return data
         await asyncio.sleep(0.1)
     raise AssertionError(f"nothing listened at {address}")
+
+
+async def test_connect_to_a_listening_delve_and_launch_there() -> None:
+    port = free_port()
+    package = PROGRAMS.parent.parent / "examples" / "go"
+    source = package / "main.go"
+    listener = subprocess.Popen(["dlv", "dap", f"--listen=127.0.0.1:{port}"], cwd=package,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert listener.stdout is not None and b"listening" in listener.stdout.readline()
+        async with stdio_tools() as tools:
+            ctx = await tools.ok("debug", mode="connect", address=f"127.0.0.1:{port}", adapter="delve",
+                                 path=str(package), breakpoints=[{"file": str(source), "line": marker(source, "loop")}],
+                                 timeout=120)
+            assert ctx["state"] == "paused" and ctx["location"]["function"] == "main.invoiceTotal", ctx
+            ctx = await tools.ok("step", mode="over")
+            assert ctx["location"]["line"] == marker(source, "loop") + 1
+            await tools.ok("stop")
+        assert listener.wait(timeout=20) == 0  # a single-use `dlv dap` ends with its session
+    finally:
+        listener.kill()
+        listener.wait()

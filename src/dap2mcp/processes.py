@@ -21,7 +21,7 @@ import psutil
 _PR_SET_PDEATHSIG = 1
 
 
-def _child_setup() -> None:  # runs in the child between fork and exec
+def child_setup() -> None:  # runs in the child between fork and exec
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -43,7 +43,7 @@ async def spawn(
         env=dict(env) if env is not None else None,
         cwd=cwd,
         start_new_session=True,
-        preexec_fn=_child_setup,
+        preexec_fn=child_setup,
     )
 
 
@@ -102,3 +102,13 @@ def environ_with(extra: Mapping[str, str] | None) -> dict[str, str]:
     env = dict(os.environ)
     env.update(extra or {})
     return env
+
+
+def own_family() -> set[int]:
+    """This server, the processes it runs under and the ones it started: none of them may be debugged
+    from here, since stopping one stops the debugger (or what talks to it)."""
+    family = {os.getpid()}
+    with contextlib.suppress(psutil.Error):
+        me = psutil.Process()
+        family |= {p.pid for p in me.parents()} | {p.pid for p in me.children(recursive=True)}
+    return family

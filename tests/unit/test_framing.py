@@ -179,8 +179,16 @@ async def test_eof_mid_second_message() -> None:
 )
 async def test_bad_content_length(header: bytes) -> None:
     reader = reader_with(header + b'{"seq":1}' + b" " * 64)
-    with pytest.raises(FramingError, match="Content-Length"):
+    with pytest.raises(FramingError, match="Content-Length|not a DAP message header"):
         await read_message(reader)
+
+
+async def test_a_peer_that_is_not_a_debug_adapter_is_caught_at_its_first_line() -> None:
+    """An SSH server greets and then waits: without looking line by line this waits for ever."""
+    reader = asyncio.StreamReader()
+    reader.feed_data(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")  # and nothing more, no end of stream
+    with pytest.raises(FramingError, match="is the peer a debug adapter"):
+        await asyncio.wait_for(read_message(reader), 2)
 
 
 # -- bad bodies ----------------------------------------------------------------------------------

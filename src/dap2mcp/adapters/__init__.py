@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import mmap
 import os
 
 from ..errors import DebugError, ErrorCode
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .go import DELVE
-from .native import GDB, LLDB
+from .native import GDB, LLDB, NATIVE_EXTENSIONS
 from .python import DEBUGPY
 
 PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE)}
@@ -31,14 +32,23 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     if target.mode == "attach":
         return _for_process(target.process_id or 0)
     path = target.absolute(target.path or "")
-    if os.path.isdir(path) and any(name.endswith(".go") for name in os.listdir(path)):
-        return DELVE
     ext = os.path.splitext(path)[1].lower()
+    if os.path.isdir(path):
+        if any(name.endswith(".go") for name in os.listdir(path)):
+            return DELVE
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is a directory, and not a Go package: "
+                         "give a program file")
+    if _is_elf(path):
+        if target.mode == "source":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is an executable, not source: "
+                             "use mode 'binary'")
+        return DELVE if _is_go(path) else LLDB
+    if target.mode == "binary" and ext in NATIVE_EXTENSIONS + DELVE.extensions:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is source code: use mode 'source' to "
+                         "build and debug it, or give the executable")
     for profile in PROFILES.values():
         if ext in profile.extensions:
             return profile
-    if target.mode == "binary" and ext == "" and os.path.isfile(path):
-        return DELVE if _is_go(path) else LLDB
     raise DebugError(
         ErrorCode.ADAPTER_NOT_FOUND,
         f"no debug adapter for '{target.path}' (extension '{ext or 'none'}'); "
@@ -51,18 +61,26 @@ def _for_process(pid: int) -> AdapterProfile:
     try:
         exe = os.readlink(f"/proc/{pid}/exe")
     except OSError:
-        return DEBUGPY
+        return LLDB  # a kernel thread or a process we may not look at: lldb says why it cannot attach
     if os.path.basename(exe).startswith(("python", "pypy")):
         return DEBUGPY
     return DELVE if _is_go(exe) else LLDB
 
 
-def _is_go(path: str) -> bool:
-    """Go linkers write a build-info header into every executable."""
+def _is_elf(path: str) -> bool:
     try:
         with open(path, "rb") as handle:
-            return GO_BUILD_INFO in handle.read(64 << 20)
+            return handle.read(4) == b"\x7fELF"
     except OSError:
+        return False
+
+
+def _is_go(path: str) -> bool:
+    """Go linkers write a build-info header into every executable (mapped, not read: they are big)."""
+    try:
+        with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return data.find(GO_BUILD_INFO) >= 0
+    except (OSError, ValueError):
         return False
 
 

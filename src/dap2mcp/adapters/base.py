@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -110,8 +112,13 @@ class AdapterProfile:
     start_failure_markers: tuple[str, ...] = ()
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
     exit_pattern: re.Pattern[str] | None = None
-    """Where the adapter sends no `exited` event: output giving the exit code (group `code`; none means 0)."""
+    """Where the adapter sends no `exited` event: output giving the exit code (group `code`, none meaning 0;
+    or group `signal`, a fatal signal's name, as the shell reports it: 128 + its number)."""
     exit_code_base: int = 10
+    exit_in_output_ends: bool = False
+    """The exit text is all the adapter says of the end (no `terminated` either, after a fatal signal)."""
+    launch_timeout: float = 30.0
+    """How long the launch may take: longer where the adapter builds the program first (Delve)."""
     stray_step_stops: bool = False
     """After a step cut short by a breakpoint, the adapter later reports the abandoned step as a stop of its own."""
     entry_function: str | None = None
@@ -180,5 +187,10 @@ class AdapterProfile:
         match = self.exit_pattern.search(text) if self.exit_pattern else None
         if match is None:
             return None
-        code = match.group("code")
+        groups = match.groupdict()
+        if groups.get("signal"):
+            with contextlib.suppress(KeyError):
+                return 128 + signal.Signals[groups["signal"]].value
+            return 128
+        code = groups.get("code")
         return int(code, self.exit_code_base) if code else 0

@@ -7,11 +7,15 @@ previous build, so the cache stays one executable per source file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import subprocess
+import tempfile
 from pathlib import Path
 
+from .. import processes
 from ..errors import DebugError, ErrorCode
 from .base import Compiler
 
@@ -35,19 +39,32 @@ def build(profile: str, compiler: Compiler, source: str) -> str:
         raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {source}")
     output = output_for(source)
     output.parent.mkdir(parents=True, exist_ok=True)
-    partial = output.with_name(output.name + f".{os.getpid()}.partial")
+    handle, partial = tempfile.mkstemp(dir=output.parent, prefix=output.name + ".", suffix=".partial")
+    os.close(handle)
     command = [compiler.tool.require(profile), *(a.format(source=source, output=partial) for a in compiler.argv)]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=BUILD_TIMEOUT,
-                              stdin=subprocess.DEVNULL, cwd=os.path.dirname(source), start_new_session=True)
-    except subprocess.TimeoutExpired as exc:
-        raise DebugError(ErrorCode.BUILD_FAILED, f"{command[0]} did not finish within {BUILD_TIMEOUT:g}s") from exc
-    if done.returncode != 0:
-        partial.unlink(missing_ok=True)
-        text = (done.stderr + done.stdout).strip()
-        if len(text) > MESSAGE_CHARS:
-            text = text[:MESSAGE_CHARS] + f"\n… ({len(text) - MESSAGE_CHARS} more characters)"
-        raise DebugError(ErrorCode.BUILD_FAILED,
-                         f"{os.path.basename(command[0])} failed (exit {done.returncode}):\n{text}")
-    os.replace(partial, output)  # atomic: a concurrent session never runs a half-written executable
+        code, text = _run(command, cwd=os.path.dirname(source))
+        if code != 0:
+            if len(text) > MESSAGE_CHARS:
+                text = text[:MESSAGE_CHARS] + f"\n… ({len(text) - MESSAGE_CHARS} more characters)"
+            raise DebugError(ErrorCode.BUILD_FAILED, f"{os.path.basename(command[0])} failed (exit {code}):\n{text}")
+        os.replace(partial, output)  # atomic: a concurrent session never runs a half-written executable
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
     return str(output)
+
+
+def _run(command: list[str], cwd: str) -> tuple[int, str]:
+    """The compiler and whatever it runs (cc1, as, ld) in a process group of their own, all killed on a
+    timeout, and all dying with the server."""
+    proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=processes.child_setup)
+    try:
+        out, _ = proc.communicate(timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise DebugError(ErrorCode.BUILD_FAILED, f"{command[0]} did not finish within {BUILD_TIMEOUT:g}s") from exc
+    return proc.returncode, out.decode("utf-8", "replace").strip()

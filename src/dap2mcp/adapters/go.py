@@ -31,7 +31,7 @@ class DelveProfile(AdapterProfile):
         if target.mode == "connect" and not target.path:  # a `dlv --headless` already debugging something
             return AdapterStart([], "attach", {**common, "request": "attach", "mode": "remote"},
                                 address=target.address)
-        program = target.program or target.path or ""
+        program = _package_of(target.program or target.path or "")
         home = program if os.path.isdir(program) else os.path.dirname(program)
         arguments = {**common, "request": "launch", "program": program, "args": list(target.args),
                      "cwd": target.cwd or home, "env": dict(target.env)}
@@ -44,6 +44,15 @@ class DelveProfile(AdapterProfile):
         return AdapterStart(argv, "launch", arguments, listen=LISTENING, cwd=home or None)
 
 
+def _package_of(program: str) -> str:
+    """A .go file that shares its directory with other Go files is one file of a package: build the package."""
+    if not program.endswith(".go") or program.endswith("_test.go"):
+        return program
+    home, name = os.path.split(program)
+    others = [n for n in os.listdir(home or ".") if n.endswith(".go") and n != name and not n.endswith("_test.go")]
+    return home if others else program
+
+
 LISTENING = re.compile(r"listening at:?\s*\[?(?P<host>[\w.:]+?)\]?:(?P<port>\d+)")
 
 DELVE = DelveProfile(
@@ -53,7 +62,8 @@ DELVE = DelveProfile(
     extensions=(".go",),
     tools=(DLV, GO),
     build_failure_markers=("Build error", "build failed", "could not build"),
+    launch_timeout=180.0,
     entry_function="main.main",
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
-    console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching)\n", re.MULTILINE),
+    console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching.*)\n", re.MULTILINE),
 )

@@ -21,7 +21,7 @@ C_FLAGS = ("-g", "-O0", "-o", "{output}", "{source}")
 C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -y gcc"), C_FLAGS)
 CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get install -y g++"), C_FLAGS)
 RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
-                ("-g", "-C", "opt-level=0", "-o", "{output}", "{source}"))
+                ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
 
@@ -84,7 +84,9 @@ GDB = NativeProfile(
            Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
     compilers={ext: COMPILERS[ext] for ext in C_EXTENSIONS},
     # gdb reports the end only as console text, its exit code in octal: "[Inferior 1 (process 9) exited with code 03]"
-    exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"),
+    exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"
+                            r"|^Program terminated with signal (?P<signal>SIG[A-Z0-9]+)", re.MULTILINE),
+    exit_in_output_ends=True,
     exit_code_base=8,
     quiet_start=True,
     entry_function="main",

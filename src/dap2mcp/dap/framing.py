@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 Message = dict[str, Any]
 
-_SEPARATOR = b"\r\n\r\n"
+_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r\n$")
+_MAX_HEADER = 8192
 _MAX_BODY = 64 * 1024 * 1024
 
 
@@ -23,14 +25,21 @@ def encode(message: Message) -> bytes:
 
 async def read_message(reader: asyncio.StreamReader) -> Message | None:
     """Read one message; None at a clean end of stream (between messages)."""
-    try:
-        header = await reader.readuntil(_SEPARATOR)
-    except asyncio.IncompleteReadError as exc:
-        if exc.partial.strip():
-            raise FramingError("stream ended inside a message header") from exc
-        return None
-    except asyncio.LimitOverrunError as exc:
-        raise FramingError("message header too long") from exc
+    header = b""
+    while True:  # line by line, so a peer that is not a debug adapter is caught at its first line
+        try:
+            line = await reader.readuntil(b"\r\n")
+        except asyncio.IncompleteReadError as exc:
+            if exc.partial.strip() or header:
+                raise FramingError(f"stream ended inside a message header: {(header + exc.partial)[:200]!r}") from exc
+            return None
+        except asyncio.LimitOverrunError as exc:
+            raise FramingError("message header too long") from exc
+        if line == b"\r\n":
+            break
+        if not _HEADER_LINE.match(line) or len(header) > _MAX_HEADER:
+            raise FramingError(f"not a DAP message header (is the peer a debug adapter?): {line[:200]!r}")
+        header += line
     length = _content_length(header)
     try:
         body = await reader.readexactly(length)

@@ -6,6 +6,7 @@ import asyncio
 import codecs
 import contextlib
 import re
+import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -74,7 +75,7 @@ async def spawn_listening(
     """Start an adapter that prints the address it listens on (`listening`, groups host and port), then
     connect. Whatever it prints afterwards is its debuggee's output (Delve's): `on_output(category, text)`."""
     try:
-        proc = await processes.spawn(argv, env=env, cwd=cwd)
+        proc = await processes.spawn(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL)  # the program reads EOF
     except OSError as exc:
         raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"cannot start {argv[0]!r}: {exc}") from exc
     assert proc.stdout is not None and proc.stderr is not None
@@ -82,18 +83,17 @@ async def spawn_listening(
     stderr_task = asyncio.create_task(_drain(proc.stderr, stderr_tail, lambda text: on_output("stderr", text)))
     seen: list[str] = []
     try:
-        match = await asyncio.wait_for(_address(proc.stdout, listening, seen), timeout)
-    except (TimeoutError, DebugError) as exc:
-        stderr_task.cancel()
-        await processes.kill_tree(proc)
-        said = ("".join(seen) + stderr_tail.decode("utf-8", "replace")).strip()[-600:]
-        raise DebugError(ErrorCode.ADAPTER_FAILED, f"{argv[0]} did not say where it listens"
-                         f"{f' within {timeout:g}s' if isinstance(exc, TimeoutError) else ''}: {said or 'no output'}") from exc
-    try:
+        try:
+            match = await asyncio.wait_for(_address(proc.stdout, listening, seen), timeout)
+        except (TimeoutError, ValueError, DebugError) as exc:  # ValueError: a line past the reader's limit
+            said = ("".join(seen) + stderr_tail.decode("utf-8", "replace")).strip()[-600:]
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"{argv[0]} did not say where it listens"
+                             f"{f' within {timeout:g}s' if isinstance(exc, TimeoutError) else ''}: "
+                             f"{said or exc or 'no output'}") from exc
         transport = await connect_tcp(match["host"], int(match["port"]))
-    except DebugError:
+    except BaseException:  # a failure, or the `debug` call cancelled: nothing may outlive it
         stderr_task.cancel()
-        await processes.kill_tree(proc)
+        await asyncio.shield(processes.kill_tree(proc))
         raise
     transport.process, transport.stderr_tail, transport._stderr_task = proc, stderr_tail, stderr_task
     transport._stdout_task = asyncio.create_task(_drain(proc.stdout, bytearray(), lambda text: on_output("stdout", text)))

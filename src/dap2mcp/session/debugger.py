@@ -60,6 +60,9 @@ class Debugger:
         # Check everything that can be checked before the current session is given up.
         if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
+        if target.mode == "attach" and target.process_id in processes.own_family():
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"process {target.process_id} is this debugger or runs it; "
+                             "stopping it would stop the debugger too")
         for spec in breakpoints:
             if spec.get("file"):
                 resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
@@ -83,7 +86,8 @@ class Debugger:
                                            or target.mode in ("source", "binary")):
             await progress("running to the first stop")
             await session.wait_for_stop(0, timeout)
-        await session.quirks.drop_entry()
+        if session.state == "terminated":
+            await session.quirks.drop_entry()
         return await self._result(session, timed_out=session.state == "running")
 
     async def stop(self) -> dict[str, Any]:

@@ -7,11 +7,15 @@ the little state that acting on them takes, so the session's state machine stays
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from ..errors import DebugError
+
 if TYPE_CHECKING:
     from .breakpoints import Breakpoint
+    from .models import StopInfo
     from .session import DebugSession
 
 log = logging.getLogger(__name__)
@@ -36,6 +40,32 @@ class Quirks:
         asyncio.ensure_future(session.tolerant_request("continue", {"threadId": body.get("threadId")}))
         return True
 
+    # -- stops the adapter under-describes ---------------------------------------------------------
+
+    def incomplete(self, body: dict[str, Any]) -> bool:
+        """Delve names no thread after a pause; cdt-gdb-adapter never names the breakpoint it stopped at."""
+        if not body.get("threadId"):
+            return True
+        return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
+                and bool(self._session.breakpoints.all()))
+
+    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        session = self._session
+        body = dict(body)
+        with contextlib.suppress(DebugError):
+            if not body.get("threadId"):
+                threads = (await session.client.request("threads")).get("threads") or []
+                current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
+                body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
+            if body.get("threadId") and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
+                stack = await session.client.request("stackTrace", {"threadId": body["threadId"], "levels": 1})
+                top = (stack.get("stackFrames") or [{}])[0]
+                body["hitBreakpointIds"] = session.breakpoints.adapter_ids_at(
+                    (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
+        return body
+
+    # -- stopOnEntry -------------------------------------------------------------------------------
+
     def hold_at_entry(self) -> None:
         """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
         stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
@@ -44,14 +74,22 @@ class Quirks:
         if entry:
             self._entry = session.register({"function": entry}, temporary=True)
 
-    async def drop_entry(self) -> None:
-        """Once the program has stopped on entry (or ended), its stand-in breakpoint goes."""
-        session = self._session
-        bp, self._entry = self._entry, None
-        if bp is None:
+    def on_stop(self, info: StopInfo) -> None:
+        """The stop at the entry stand-in is the entry stop; the stand-in has done its work."""
+        bp = self._entry
+        if bp is None or bp.adapter_id is None or bp.adapter_id not in info.hit_breakpoint_ids:
             return
-        info = session.stop_info
-        if info is not None and session.stop_count == 1 and "breakpoint" in info.reason:
-            info.reason = "entry"
+        self._entry, info.reason = None, "entry"
+        asyncio.ensure_future(self._drop(bp))
+
+    async def drop_entry(self) -> None:
+        """The program ended before its entry function ran: forget the stand-in."""
+        bp, self._entry = self._entry, None
+        if bp is not None:
+            await self._drop(bp)
+
+    async def _drop(self, bp: Breakpoint) -> None:
+        session = self._session
         if session.breakpoints.discard(bp) and session.state != "terminated":
-            await session.remove_breakpoints([bp])
+            with contextlib.suppress(DebugError):
+                await session.remove_breakpoints([bp])

@@ -132,6 +132,14 @@ class BreakpointRegistry:
             bp.hit_count += 1
         return hit
 
+    def adapter_ids_at(self, file: str | None, line: int | None, function: str | None) -> list[int]:
+        """The adapter's ids of the breakpoints at a place, for adapters that do not name the one they hit."""
+        path = os.path.realpath(file) if file else None
+        name = (function or "").split("(", 1)[0]
+        return [bp.adapter_id for bp in self._items.values() if bp.adapter_id is not None and (
+            (path and bp.file == path and (bp.actual_line or bp.line) == line)
+            or (bp.function and name and bp.function.split("(", 1)[0] == name))]
+
     def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None) -> list[Breakpoint]:
         """The exception breakpoints behind an exception stop (adapters do not name them), counted once."""
         if cycle == self._counted_cycle:

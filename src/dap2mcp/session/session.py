@@ -62,6 +62,8 @@ class DebugSession:
         self._closing: asyncio.Task[None] | None = None
         self.known_frames: set[int] = set()  # frame ids handed out since the last stop
         self.quirks = Quirks(self)
+        self._pausing = False
+        self._recent = ""
         self._launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
@@ -79,21 +81,12 @@ class DebugSession:
         if event == "initialized":
             self.initialized.set()
         elif event == "stopped":
-            if self.quirks.stray_step(body):
+            if self.state == "terminated" or self.quirks.stray_step(body):
+                return  # gdb stops once more after it has reported the program's end
+            if self._client is not None and self.quirks.incomplete(body):
+                asyncio.ensure_future(self._stopped_later(body))
                 return
-            self.stop_info = StopInfo(
-                reason=str(body.get("reason", "unknown")),
-                thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
-                description=body.get("description") or body.get("text"),
-                hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []),
-            )
-            self.state = "paused"
-            self.stop_count += 1
-            self.known_frames.clear()
-            self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
-            for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids):
-                self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
-                             "cycle": self.stop_count})
+            self._stopped(body)
         elif event == "continued":
             if self.state == "paused":
                 self.state = "running"
@@ -108,8 +101,11 @@ class DebugSession:
                                              self.state == "starting")
             tracepoint, text = self.breakpoints.take_tracepoint(text)
             self.output.append(str(body.get("category", "console")), text)
-            if self.exit_code is None and (code := self.profile.exit_code(text)) is not None:
+            self._recent = (self._recent + text)[-400:]  # the adapter may split a line across events
+            if self.exit_code is None and (code := self.profile.exit_code(self._recent)) is not None:
                 self.exit_code = code
+                if self.profile.exit_in_output_ends:  # nothing else will say the program is gone
+                    self._on_event("terminated", {})
             if tracepoint is not None:
                 self._traced(tracepoint, text)
             if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
@@ -127,6 +123,36 @@ class DebugSession:
         else:
             return
         self._notify()
+
+    def _stopped(self, body: dict[str, Any]) -> None:
+        reason = str(body.get("reason", "unknown"))
+        description = body.get("description") or body.get("text")
+        pausing, self._pausing = self._pausing, False
+        if pausing and (reason in ("pause", "exception", "signal") or reason.startswith("SIG")):
+            reason = "pause"  # what was asked for, whatever signal or exception the adapter calls it
+        elif reason.startswith("SIG"):  # gdb names the signal as the reason
+            reason, description = "exception", description or f"signal {reason}"
+        self.stop_info = StopInfo(
+            reason=reason,
+            thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
+            description=description,
+            hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []),
+        )
+        self.quirks.on_stop(self.stop_info)
+        self.state = "paused"
+        self.stop_count += 1
+        self.known_frames.clear()
+        self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
+        for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids):
+            self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
+                         "cycle": self.stop_count})
+
+    async def _stopped_later(self, body: dict[str, Any]) -> None:
+        """A stop the adapter left incomplete (no thread, no breakpoint named), completed with a request."""
+        body = await self.quirks.complete(body)
+        if self.state != "terminated":
+            self._stopped(body)
+            self._notify()
 
     def _program_output(self, category: str, text: str) -> None:
         """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
@@ -209,7 +235,7 @@ class DebugSession:
         """End the debuggee (unless attached) and the adapter; reap every child process."""
         self.recorder.cancel()
         client = self._client
-        if client is not None and not client.closed:
+        if client is not None and not client.closed and self.capabilities:  # it answered `initialize`
             with contextlib.suppress(DebugError):
                 await client.request("disconnect", {"terminateDebuggee": self._launched}, timeout=3)
         if client is not None:
@@ -294,8 +320,13 @@ class DebugSession:
             threads = (await self.request("threads")).get("threads") or []
             if not threads:
                 raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
-            thread = threads[0]["id"]
-        await self.request("pause", {"threadId": thread})
+            thread = next((t["id"] for t in threads if t.get("id", 0) > 0), threads[0]["id"])
+        self._pausing = True
+        try:
+            await self.request("pause", {"threadId": thread})
+        except DebugError:
+            self._pausing = False
+            raise
         return since
 
     # -- breakpoints -------------------------------------------------------------------------

@@ -55,7 +55,7 @@ async def handshake(session: DebugSession, client: DapClient, request: str, argu
     if session.capabilities.get("supportsConfigurationDoneRequest"):
         await client.request("configurationDone")
     try:
-        await client.wait(request, started, HANDSHAKE_TIMEOUT)
+        await client.wait(request, started, session.profile.launch_timeout)
     except DebugError as exc:
         raise _explained(session, exc) from None
 
@@ -73,7 +73,8 @@ async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Futu
     waiter = asyncio.ensure_future(awaitable)
     closed = asyncio.ensure_future(session.client.wait_closed())
     failed = asyncio.ensure_future(session.start_failed.wait())
-    done, _ = await asyncio.wait({waiter, started, closed, failed}, timeout=HANDSHAKE_TIMEOUT,
+    limit = session.profile.launch_timeout
+    done, _ = await asyncio.wait({waiter, started, closed, failed}, timeout=limit,
                                  return_when=asyncio.FIRST_COMPLETED)
     for task in (waiter, closed, failed):
         task.cancel()
@@ -84,7 +85,7 @@ async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Futu
     if closed in done:
         raise DebugError(ErrorCode.ADAPTER_FAILED, session.client_close_reason() or "adapter gone")
     if not done:
-        raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not finish {what} within {HANDSHAKE_TIMEOUT:g}s")
+        raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not finish {what} within {limit:g}s")
 
 
 def _failure_lines(session: DebugSession) -> str:

@@ -1,0 +1,156 @@
+"""Native and Go edge cases: crashes, pauses, constructors, stdin, packages, bad targets, bad peers."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from dap2mcp.adapters.build import build
+from dap2mcp.adapters.native import COMPILERS
+
+from conftest import PROGRAMS, ROOT, locals_of, marker, server_processes, stdio_tools
+
+INVOICE_C = ROOT / "examples" / "c" / "invoice.c"
+SEGV = PROGRAMS / "segv.c"
+CTOR = PROGRAMS / "ctor.c"
+
+
+async def test_a_segfault_stops_as_an_exception_under_lldb_and_ends_the_program_under_gdb() -> None:
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(SEGV))
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert ctx["location"]["line"] == marker(SEGV, "crash") and "SIGSEGV" in ctx["description"]
+        assert "about to crash" in ctx["output"]["text"]
+
+        ctx = await tools.ok("debug", mode="source", path=str(SEGV), adapter="gdb")
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception" and "SIGSEGV" in ctx["description"], ctx
+        assert ctx["location"]["line"] == marker(SEGV, "crash")
+        end = await tools.ok("continue")  # gdb lets the signal kill it; it says so only in its console
+        assert end["state"] == "terminated" and end["exitCode"] == 128 + 11, end
+        await tools.error("step", "TERMINATED", mode="over")
+        again = await tools.ok("debug", mode="source", path=str(INVOICE_C), adapter="gdb", args=["0"])
+        assert again["state"] == "terminated" and again["exitCode"] == 0
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_hits_are_counted_even_where_the_adapter_does_not_name_the_breakpoint(adapter: str) -> None:
+    loop = marker(INVOICE_C, "loop")
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(INVOICE_C), adapter=adapter,
+                             breakpoints=[{"file": str(INVOICE_C), "line": loop}])
+        bp = (await tools.read_json("debugger://breakpoints"))["breakpoints"][0]
+        assert ctx["breakpointIds"] == [bp["id"]]
+        await tools.ok("breakpoint", function="apply_discount")
+        ctx = await tools.ok("continue")
+        assert ctx["location"]["function"] == "apply_discount" and len(ctx["breakpointIds"]) == 1
+        ctx = await tools.ok("continue")
+        assert ctx["breakpointIds"] == [bp["id"]]
+        counts = {b["id"]: b["hitCount"] for b in (await tools.read_json("debugger://breakpoints"))["breakpoints"]}
+        assert counts[bp["id"]] == 2 and sorted(counts.values()) == [1, 2], counts
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize(("adapter", "program"), [
+    pytest.param("lldb", PROGRAMS / "ticker.c", id="lldb"), pytest.param("gdb", PROGRAMS / "ticker.c", id="gdb"),
+    pytest.param("delve", PROGRAMS / "ticker_go", id="delve")])
+async def test_pause_a_running_program_says_pause_and_where(adapter: str, program: Path) -> None:
+    async with stdio_tools() as tools:
+        running = await tools.ok("debug", mode="source", path=str(program), adapter=adapter, timeout=1)
+        assert running["state"] == "running"
+        ctx = await tools.ok("pause")
+        assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
+        assert "exception" not in ctx and ctx["frames"], ctx
+        ctx = await tools.ok("context")
+        assert ctx["state"] == "paused" and ctx["frames"]
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_stop_on_entry_after_code_that_runs_before_main(adapter: str) -> None:
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(CTOR), adapter=adapter, stopOnEntry=True,
+                             breakpoints=[{"file": str(CTOR), "line": marker(CTOR, "setup")}])
+        assert (ctx["reason"], ctx["location"]["function"]) == ("breakpoint", "setup"), ctx
+        ctx = await tools.ok("continue")
+        assert (ctx["reason"], ctx["location"]["function"]) == ("entry", "main"), ctx
+        listed = (await tools.read_json("debugger://breakpoints"))["breakpoints"]
+        assert [b["line"] for b in listed] == [marker(CTOR, "setup")]
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and "configured 7" in end["output"]["text"]
+
+
+async def test_go_programs_read_end_of_file_from_stdin_and_go_files_build_as_their_package() -> None:
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(PROGRAMS / "go_stdin" / "main.go"), timeout=120)
+        assert end["state"] == "terminated" and "read 0 lines" in end["output"]["text"], end
+        main = PROGRAMS / "go_multi" / "main.go"
+        helper = PROGRAMS / "go_multi" / "helper.go"
+        ctx = await tools.ok("debug", mode="source", path=str(main), timeout=120,
+                             breakpoints=[{"file": str(helper), "line": marker(helper, "helper")}])
+        assert ctx["location"]["function"] == "main.helper" and locals_of(ctx)["n"] == "20", ctx
+        await tools.ok("stop")
+
+
+async def test_rust_builds_with_the_2021_edition() -> None:
+    source = PROGRAMS / "edition.rs"
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(source))
+        assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
+
+
+async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:
+    exe = tmp_path / "a.out"
+    subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(INVOICE_C)], check=True)
+    async with stdio_tools() as tools:
+        assert "mode 'source'" in await tools.error("debug", "INVALID_ARGUMENT", mode="binary", path=str(INVOICE_C))
+        assert "mode 'binary'" in await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(exe))
+        assert "directory" in await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(tmp_path))
+        end = await tools.ok("debug", mode="binary", path=str(exe), args=["0"])  # a.out: sniffed, not by name
+        assert end["state"] == "terminated" and end["exitCode"] == 0
+
+
+async def test_attaching_to_the_debugger_itself_is_refused() -> None:
+    async with stdio_tools() as tools:
+        (server,) = server_processes()
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="attach", processId=server.pid, adapter="lldb")
+        assert "this debugger" in message
+        parent = server.parent()
+        assert parent is not None
+        await tools.error("debug", "INVALID_ARGUMENT", mode="attach", processId=parent.pid, adapter="lldb")
+        assert (await tools.ok("debug", mode="source", path=str(INVOICE_C), args=["0"]))["exitCode"] == 0
+
+
+async def test_connect_to_something_that_is_not_a_debug_adapter_fails_at_once() -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def greet() -> None:  # an SSH server: says its version, then waits for the client's
+        conn, _ = listener.accept()
+        conn.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+        time.sleep(40)
+        conn.close()
+
+    threading.Thread(target=greet, daemon=True).start()
+    try:
+        async with stdio_tools() as tools:
+            started = time.monotonic()
+            message = await tools.error("debug", "ADAPTER_FAILED", mode="connect", address=f"127.0.0.1:{port}")
+            assert time.monotonic() - started < 10 and "debug adapter" in message, message
+    finally:
+        listener.close()
+
+
+def test_concurrent_builds_of_one_source_all_succeed() -> None:
+    async def builds() -> list[str]:
+        return await asyncio.gather(*(asyncio.to_thread(build, "lldb", COMPILERS[".c"], str(INVOICE_C))
+                                      for _ in range(4)))
+
+    outputs = asyncio.run(builds())
+    assert len(set(outputs)) == 1 and Path(outputs[0]).is_file()
+    assert not list(Path(outputs[0]).parent.glob("*.partial"))

@@ -1,0 +1,3 @@
+module example.com/stdin
+
+go 1.19

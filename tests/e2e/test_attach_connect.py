@@ -79,6 +79,7 @@ async def test_connect_to_debugpy_listening_on_a_port() -> None:
                                                 breakpoints=[{"file": str(INVOICE), "line": loop}])
             assert ctx["state"] == "paused" and ctx["location"]["line"] == loop, ctx
             assert locals_of(ctx)["total"] == "0.0"
+            assert (await tools.read_json("debugger://session"))["launchMode"] == "Attach"
             ctx = await tools.ok("step", mode="over")
             assert ctx["location"]["line"] == loop + 1
             await tools.ok("clear-breakpoints", all=True)
@@ -127,6 +128,7 @@ async def test_connect_to_a_listening_delve_and_launch_there() -> None:
                                  path=str(package), breakpoints=[{"file": str(source), "line": marker(source, "loop")}],
                                  timeout=120)
             assert ctx["state"] == "paused" and ctx["location"]["function"] == "main.invoiceTotal", ctx
+            assert (await tools.read_json("debugger://session"))["launchMode"] == "Launch"  # launched over there
             ctx = await tools.ok("step", mode="over")
             assert ctx["location"]["line"] == marker(source, "loop") + 1
             await tools.ok("stop")

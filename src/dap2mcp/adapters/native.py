@@ -81,6 +81,7 @@ GDB = NativeProfile(
     extensions=C_EXTENSIONS,
     tools=(Tool("adapter", ("cdtDebugAdapter",), version_command=("npm", "ls", "-g", "--depth=0", "cdt-gdb-adapter"),
                 install="npm install -g cdt-gdb-adapter@1.7.0"),
+           Tool("runtime", ("node",), install="apt-get install -y nodejs"),
            Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
     compilers={ext: COMPILERS[ext] for ext in C_EXTENSIONS},
     # gdb reports the end only as console text, its exit code in octal: "[Inferior 1 (process 9) exited with code 03]"

@@ -109,10 +109,10 @@ def _session(session: DebugSession) -> dict[str, Any]:
     return {
         "processId": session.process.get("systemProcessId") or target.process_id,
         "processName": session.process.get("name") or target.module or target.path,
-        "executablePath": target.path or target.module,
+        "executablePath": target.program or target.path or target.module,
         "runtimeVersion": session.runtime,
         "state": session.state.capitalize(),
-        "launchMode": "Attach" if target.mode == "attach" else "Launch",
+        "launchMode": "Launch" if session.launched else "Attach",
         "attachedAt": format_timestamp(session.started_at),
         "pauseReason": info.reason.capitalize() if info is not None and session.state == "paused" else None,
         "currentLocation": _location(session),

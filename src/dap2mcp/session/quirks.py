@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DebugError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .breakpoints import Breakpoint
     from .models import StopInfo
     from .session import DebugSession
@@ -26,6 +28,8 @@ class Quirks:
         self._session = session
         self._entry: Breakpoint | None = None
         self._last_move = ""
+        self.pausing = False
+        """A `pause` was requested and its stop has not come yet."""
 
     def moved(self, command: str) -> None:
         self._last_move = command
@@ -40,6 +44,18 @@ class Quirks:
         asyncio.ensure_future(session.tolerant_request("continue", {"threadId": body.get("threadId")}))
         return True
 
+    def reason(self, body: dict[str, Any]) -> tuple[str, str | None]:
+        """The stop's reason and description in the agent's terms: a requested pause is `pause`, whatever
+        signal or exception the adapter calls it (lldb: SIGSTOP); gdb's signal names are exceptions."""
+        reason = str(body.get("reason", "unknown"))
+        description = body.get("description") or body.get("text")
+        pausing, self.pausing = self.pausing, False
+        if pausing and (reason in ("pause", "exception", "signal") or reason.startswith("SIG")):
+            return "pause", description
+        if reason.startswith("SIG"):
+            return "exception", description or f"signal {reason}"
+        return reason, description
+
     # -- stops the adapter under-describes ---------------------------------------------------------
 
     def incomplete(self, body: dict[str, Any]) -> bool:
@@ -49,7 +65,8 @@ class Quirks:
         return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
                 and bool(self._session.breakpoints.all()))
 
-    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def complete(self, body: dict[str, Any], then: Callable[[dict[str, Any]], None]) -> None:
+        """Fill in what the stop left out with a request or two, then take it as the stop (`then`)."""
         session = self._session
         body = dict(body)
         with contextlib.suppress(DebugError):
@@ -62,7 +79,9 @@ class Quirks:
                 top = (stack.get("stackFrames") or [{}])[0]
                 body["hitBreakpointIds"] = session.breakpoints.adapter_ids_at(
                     (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
-        return body
+        if session.state != "terminated":
+            then(body)
+            session.notify()
 
     # -- stopOnEntry -------------------------------------------------------------------------------
 

@@ -62,9 +62,8 @@ class DebugSession:
         self._closing: asyncio.Task[None] | None = None
         self.known_frames: set[int] = set()  # frame ids handed out since the last stop
         self.quirks = Quirks(self)
-        self._pausing = False
         self._recent = ""
-        self._launched = target.mode in ("source", "binary")
+        self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source())
@@ -72,7 +71,7 @@ class DebugSession:
 
     # -- state changes, driven by adapter events ---------------------------------------------
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()
         self.changed()
@@ -84,7 +83,7 @@ class DebugSession:
             if self.state == "terminated" or self.quirks.stray_step(body):
                 return  # gdb stops once more after it has reported the program's end
             if self._client is not None and self.quirks.incomplete(body):
-                asyncio.ensure_future(self._stopped_later(body))
+                asyncio.ensure_future(self.quirks.complete(body, then=self._stopped))
                 return
             self._stopped(body)
         elif event == "continued":
@@ -122,16 +121,10 @@ class DebugSession:
             self.capabilities.update(body.get("capabilities") or {})
         else:
             return
-        self._notify()
+        self.notify()
 
     def _stopped(self, body: dict[str, Any]) -> None:
-        reason = str(body.get("reason", "unknown"))
-        description = body.get("description") or body.get("text")
-        pausing, self._pausing = self._pausing, False
-        if pausing and (reason in ("pause", "exception", "signal") or reason.startswith("SIG")):
-            reason = "pause"  # what was asked for, whatever signal or exception the adapter calls it
-        elif reason.startswith("SIG"):  # gdb names the signal as the reason
-            reason, description = "exception", description or f"signal {reason}"
+        reason, description = self.quirks.reason(body)
         self.stop_info = StopInfo(
             reason=reason,
             thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
@@ -147,17 +140,10 @@ class DebugSession:
             self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
                          "cycle": self.stop_count})
 
-    async def _stopped_later(self, body: dict[str, Any]) -> None:
-        """A stop the adapter left incomplete (no thread, no breakpoint named), completed with a request."""
-        body = await self.quirks.complete(body)
-        if self.state != "terminated":
-            self._stopped(body)
-            self._notify()
-
     def _program_output(self, category: str, text: str) -> None:
         """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
         self.output.append(category, text)
-        self._notify()
+        self.notify()
 
     def _traced(self, bp: Breakpoint, text: str) -> None:
         self.notice({"event": "tracepoint", "breakpointId": bp.id,
@@ -185,7 +171,7 @@ class DebugSession:
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         plan = self.profile.plan(self.target)
-        self._launched = plan.request == "launch"
+        self.launched = plan.request == "launch"
         transport = await open_transport(plan, self._program_output)
         client = DapClient(transport)
         client.on_event(self._on_event)
@@ -199,7 +185,7 @@ class DebugSession:
             raise
         if self.state == "starting":
             self.state = "running"
-            self._notify()
+            self.notify()
 
     def client_close_reason(self) -> str | None:
         return self._client.close_reason if self._client else None
@@ -237,7 +223,7 @@ class DebugSession:
         client = self._client
         if client is not None and not client.closed and self.capabilities:  # it answered `initialize`
             with contextlib.suppress(DebugError):
-                await client.request("disconnect", {"terminateDebuggee": self._launched}, timeout=3)
+                await client.request("disconnect", {"terminateDebuggee": self.launched}, timeout=3)
         if client is not None:
             await client.close()
         if self._closing is not None:
@@ -245,7 +231,7 @@ class DebugSession:
                 await self._closing
         if self.state != "terminated":
             self.state = "terminated"
-            self._notify()
+            self.notify()
 
     # -- waiting -----------------------------------------------------------------------------
 
@@ -299,7 +285,7 @@ class DebugSession:
         since = self.stop_count
         self.state = "running"
         self.quirks.moved(command)
-        self._notify()
+        self.notify()
         try:
             await self.request(command, arguments)
         except DebugError:
@@ -321,11 +307,11 @@ class DebugSession:
             if not threads:
                 raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
             thread = next((t["id"] for t in threads if t.get("id", 0) > 0), threads[0]["id"])
-        self._pausing = True
+        self.quirks.pausing = True
         try:
             await self.request("pause", {"threadId": thread})
         except DebugError:
-            self._pausing = False
+            self.quirks.pausing = False
             raise
         return since
 

@@ -1,6 +1,7 @@
 """Step latency: the MCP `step` tool against a hand-written DAP client doing the same work.
 
 Run:  .venv/bin/python bench/step_latency.py [--steps 200] [--steps-off 50] [--warmup 10] [--json FILE]
+      .venv/bin/python bench/step_latency.py --languages [--steps 100]   # every language: bench/languages.py
 
 Every variant debugs bench/programs/loop.py, stops at a breakpoint before a long loop, then
 repeats `step over`. Timed per step:
@@ -370,6 +371,12 @@ def report(data: dict[str, Any]) -> None:
 
 
 def main() -> int:
+    if "--languages" in sys.argv:  # every language's adapter, MCP against raw DAP: bench/languages.py
+        import languages
+
+        sys.argv.remove("--languages")
+        asyncio.run(languages.main())
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=200, help="measured steps per variant, nodelay on (default 200)")
     parser.add_argument("--steps-off", type=int, default=50,

@@ -198,4 +198,15 @@ def _error_text(command: str, response: Message) -> str:
         variables = error.get("variables")
         for key, value in (variables if isinstance(variables, dict) else {}).items():
             text = text.replace("{" + key + "}", str(value))
-    return text or str(response.get("message") or f"'{command}' failed")
+    return _without_traceback(text or str(response.get("message") or f"'{command}' failed"))
+
+
+def _without_traceback(text: str) -> str:
+    """Adapters written in Python (debugpy) put their own traceback in an error: the agent gets what
+    went wrong, its last line, not the adapter's insides."""
+    if "Traceback (most recent call last)" not in text:
+        return text
+    before = text.split("Traceback (most recent call last)", 1)[0].strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    last = next((ln for ln in reversed(lines) if not ln.startswith(("File ", "^", "~"))), lines[-1])
+    return f"{before} {last}".strip() if before else last

@@ -194,3 +194,27 @@ async def test_client_gone_mid_call_ends_everything() -> None:
     while any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in everything):
         assert time.monotonic() < deadline, "something outlived the client"
         await asyncio.sleep(0.1)
+
+
+async def test_a_flood_of_output_and_a_huge_list_stay_bounded() -> None:
+    """100 MB printed and a list of ten million numbers: the agent gets a bounded context and snapshot,
+    and the server's memory grows by tens of MB, not by what the program holds."""
+    program = PROGRAMS / "flood.py"
+    async with watched() as (watch, fds):
+        before = watch.server.memory_info().rss
+        ctx = await watch.tools.ok("debug", mode="source", path=str(program), timeout=300,
+                                   breakpoints=[{"file": str(program), "line": marker(program, "held")}])
+        assert ctx["state"] == "paused" and ctx["output"]["truncated"] and len(ctx["output"]["text"]) <= 8000
+        numbers = next(v for s in ctx["scopes"] for v in s["variables"] if v["name"] == "numbers")
+        assert numbers["value"].startswith("[0, 1, 2") and len(numbers["value"]) <= 1100
+        snapshot = (await watch.tools.ok("snapshot_create", depth=3))["snapshot"]
+        assert snapshot["truncated"] and snapshot["variableCount"] <= 20_000
+        deadline = time.monotonic() + 30  # debugpy is still forwarding output after the stop
+        while (page := await watch.tools.ok("output", offset=0, limit=100))["end"] < 100_000_000:
+            assert time.monotonic() < deadline, page
+            await asyncio.sleep(0.2)
+        assert page["dropped"] > 98_000_000  # counted, not kept
+        grown = (watch.server.memory_info().rss - before) / 2**20
+        assert grown < 100, f"server RSS grew by {grown:.0f} MB"
+        await watch.tools.ok("stop")
+        await watch.clean(fds)

@@ -33,7 +33,8 @@ class CaptureLimits:
     value_chars: int = 1000
     children: int = 1000
     """Children kept per variable; the rest are cut and the node flagged `truncated`."""
-    nodes: int = 200_000
+    nodes: int = 20_000
+    """Nodes in one snapshot at most: a 10-million-item list must not cost the server hundreds of MB."""
     concurrency: int = 16
     """Requests in flight. debugpy answers them one at a time, so more only queue (and time out) there."""
     one_request: bool = True

@@ -9,9 +9,12 @@ import shutil
 import signal
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import DebugError, ErrorCode
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 Mode = Literal["source", "binary", "attach", "connect"]
 
@@ -43,6 +46,17 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Summon:
+    """A debug server to put into a running process once the adapter listens for it (attach by pid
+    done by dap2mcp rather than by the adapter)."""
+
+    event: str
+    """The adapter's event that says where it listens: its body has `host` and `port`."""
+    inject: Callable[[str, int], None]
+    """Blocking: makes the process connect to host:port, or raises DebugError."""
+
+
+@dataclass(frozen=True)
 class AdapterStart:
     """How to reach the adapter and what to send it to begin debugging.
 
@@ -58,6 +72,7 @@ class AdapterStart:
     address: tuple[str, int] | None = None
     cwd: str | None = None
     """Where the adapter itself runs (Delve builds the program there, so it must be the Go module's)."""
+    summon: Summon | None = None
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,17 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
+import debugpy
+
 from ..errors import DebugError, ErrorCode
-from .base import AdapterProfile, AdapterStart, Target, Tool
+from . import inject
+from .base import AdapterProfile, AdapterStart, Summon, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
+DEBUGPY_DIR = Path(debugpy.__file__).parent
 
 
 def find_python(requested: str | None) -> str:
@@ -43,7 +48,11 @@ class DebugpyProfile(AdapterProfile):
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
         common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
-        if target.mode == "attach":
+        if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
+            listen = {"host": "127.0.0.1", "port": 0}
+            return AdapterStart(argv, "attach", {**common, "request": "attach", "listen": listen},
+                                summon=Summon("debugpyWaitingForServer", partial(_connect_back, target.process_id)))
+        if target.mode == "attach":  # debugpy injects with gdb
             return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
         if target.mode == "connect":  # `python -m debugpy --listen host:port prog.py` runs an adapter there
             return AdapterStart([], "attach", {**common, "request": "attach"}, address=target.address)
@@ -71,6 +80,16 @@ class DebugpyProfile(AdapterProfile):
         else:
             arguments["program"] = target.path
         return AdapterStart(argv, "launch", arguments)
+
+
+def _connect_back(pid: int, host: str, port: int) -> None:
+    """Run in `pid` what debugpy's own injector runs there: start its debug server, connecting to the
+    adapter at host:port."""
+    setup = {"mode": "connect", "address": [host, port], "log_to": None, "adapter_access_token": None,
+             "wait_for_client": False}
+    code = (f"import sys; sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected; "
+            f"del sys.path[0]; attach_pid_injected.attach({setup!r})")
+    inject.run_python(pid, str(DEBUGPY_DIR / "_vendored/pydevd/pydevd_attach_to_process/attach_linux_amd64.so"), code)
 
 
 DEBUGPY = DebugpyProfile(

@@ -179,7 +179,7 @@ class DebugSession:
         client.start()
         self._client = client
         try:
-            await handshake(self, client, plan.request, plan.arguments, initial or [])
+            await handshake(self, client, plan, initial or [])
         except BaseException:
             await self.close()
             raise

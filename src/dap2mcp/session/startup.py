@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..adapters import AdapterStart
+    from ..adapters.base import Summon
     from ..dap import DapClient, Transport
     from .session import DebugSession
 
@@ -42,12 +43,14 @@ async def open_transport(plan: AdapterStart, on_output: Callable[[str, str], Non
     return await spawn_stdio(plan.argv, env=env, cwd=plan.cwd)
 
 
-async def handshake(session: DebugSession, client: DapClient, request: str, arguments: dict[str, Any],
+async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart,
                     initial: list[dict[str, Any]]) -> None:
+    request = plan.request
     session.capabilities = await client.request(
         "initialize", {**CLIENT_CAPABILITIES, "adapterID": session.profile.adapter_id}, timeout=HANDSHAKE_TIMEOUT)
-    started = client.send(request, arguments)
-    await _first_of(session, session.initialized.wait(), started, what=f"'{request}' / initialized")
+    summoned = _summon(client, plan.summon) if plan.summon else None
+    started = client.send(request, plan.arguments)
+    await _first_of(session, session.initialized.wait(), started, summoned, what=f"'{request}' / initialized")
     for spec in initial:
         session.register(spec)
     session.quirks.hold_at_entry()
@@ -69,15 +72,40 @@ def _explained(session: DebugSession, exc: BaseException) -> BaseException:
     return exc
 
 
-async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Future[Any], *, what: str) -> None:
+def _summon(client: DapClient, summon: Summon) -> asyncio.Future[None]:
+    """Once the adapter says where it listens, make the process connect to it (in a thread: ptrace
+    blocks, and all of one tracee's requests must come from one thread)."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def on_event(event: str, body: dict[str, Any]) -> None:
+        if event == summon.event and not done.done():
+            injected = asyncio.ensure_future(asyncio.to_thread(summon.inject, str(body["host"]), int(body["port"])))
+            injected.add_done_callback(lambda f: done.done() or (
+                done.set_exception(f.exception()) if f.exception() else done.set_result(None)))
+
+    client.on_event(on_event)
+    return done
+
+
+async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Future[Any],
+                    summoned: asyncio.Future[None] | None, *, what: str) -> None:
     waiter = asyncio.ensure_future(awaitable)
     closed = asyncio.ensure_future(session.client.wait_closed())
     failed = asyncio.ensure_future(session.start_failed.wait())
     limit = session.profile.launch_timeout
-    done, _ = await asyncio.wait({waiter, started, closed, failed}, timeout=limit,
-                                 return_when=asyncio.FIRST_COMPLETED)
+    watched = {waiter, started, closed, failed} | ({summoned} if summoned else set())
+    deadline = asyncio.get_running_loop().time() + limit
+    while True:
+        done, _ = await asyncio.wait(watched, timeout=max(0.0, deadline - asyncio.get_running_loop().time()),
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if done == {summoned} and summoned.exception() is None:  # injected: now wait for what it brings
+            watched.discard(summoned)
+            continue
+        break
     for task in (waiter, closed, failed):
         task.cancel()
+    if summoned is not None and summoned in done and summoned.exception() is not None:
+        raise summoned.exception()  # type: ignore[misc]
     if started in done and started.exception() is not None:
         raise _explained(session, started.exception())  # type: ignore[arg-type]
     if failed in done:

@@ -48,12 +48,13 @@ def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
 
 def to_frame(raw: dict[str, Any]) -> Frame:
     source = raw.get("source") or {}
+    column = raw.get("column")
     return Frame(
         id=int(raw["id"]),
         function=str(raw.get("name", "")),
         file=source.get("path") or source.get("name"),
         line=raw.get("line") or None,
-        column=raw.get("column") or None,
+        column=column if isinstance(column, int) and column > 1 else None,  # 1 says no more than its absence
         instructionPointer=raw.get("instructionPointerReference") or None,
     )
 
@@ -83,13 +84,20 @@ def unexpanded(scope: dict[str, Any]) -> bool:
         or str(scope.get("name", "")).lower() == "registers"
 
 
-def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits) -> list[Scope]:
+def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits,
+              hidden: frozenset[str] = frozenset()) -> list[Scope]:
+    """Counts appear only where something was cut; the adapter's own groupings (`hidden`) are left out,
+    and so is a scope with nothing else in it."""
     scopes = []
     for s in raw_scopes:
         raw = variables.get(s.get("variablesReference") or 0)
         if raw is not None:
+            raw = [v for v in raw if v.get("name") not in hidden]
+            if not raw:
+                continue
             shown = [to_variable(v, limits) for v in raw[: limits.variables_per_scope]]
-            scopes.append(Scope(name=s["name"], variables=shown, total=len(raw), truncated=len(raw) > len(shown)))
+            cut = len(raw) > len(shown)
+            scopes.append(Scope(name=s["name"], variables=shown, total=len(raw) if cut else None, truncated=cut or None))
         else:  # expensive scopes (registers, big globals) are named but not expanded
             scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or 0,
                                 truncated=True, expensive=True))
@@ -148,8 +156,9 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
 
 
 def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
-                 threads: list[dict[str, Any]] | None) -> Context:
+                 threads: list[dict[str, Any]] | None, hidden: frozenset[str] = frozenset()) -> Context:
     focus, frames = view.focus, view.frames
+    cut = view.total_frames is not None and view.total_frames > len(frames)
     return Context(
         state="paused",
         reason=reason,
@@ -157,9 +166,9 @@ def view_context(view: FrameView, *, reason: str | None, description: str | None
         threadId=view.thread_id,
         location=Location(file=focus.file, line=focus.line, column=focus.column, function=focus.function) if focus else None,
         frames=frames,
-        totalFrames=view.total_frames,
-        framesTruncated=(view.total_frames is not None and view.total_frames > len(frames)) or None,
-        scopes=to_scopes(view.scopes, view.variables, limits),
+        totalFrames=view.total_frames if cut else None,
+        framesTruncated=cut or None,
+        scopes=to_scopes(view.scopes, view.variables, limits, hidden),
         exception=view.exception,
         threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads[: limits.threads]]
         if threads is not None else None,

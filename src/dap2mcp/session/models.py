@@ -55,8 +55,9 @@ class Variable(_Model):
 class Scope(_Model):
     name: str
     variables: list[Variable]
-    total: int
-    truncated: bool = False
+    total: Opt[int] = None
+    """How many variables the scope holds, given only when not all are shown."""
+    truncated: Opt[bool] = None
     expensive: Opt[bool] = None
 
 
@@ -82,8 +83,8 @@ class Output(_Model):
 
 class VariableChange(_Model):
     name: str
-    path: str
-    """Where the variable sits under the frame: `order.customer.city`, `items[3]`, `prices["tea"]`."""
+    path: Opt[str] = None
+    """Where the variable sits under the frame (`order.customer.city`, `items[3]`), where that is not `name`."""
     type: str
     value: Opt[str] = None
     oldValue: Opt[str] = None
@@ -96,7 +97,6 @@ class Changes(_Model):
 
     since: int
     """The stop compared against (`@c<since>`)."""
-    summary: Opt[dict[str, int]] = None
     added: Opt[list[VariableChange]] = None
     removed: Opt[list[VariableChange]] = None
     modified: Opt[list[VariableChange]] = None

@@ -28,7 +28,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
                                          with_threads=with_threads)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
-    ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads)
+    ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
+                       hidden=session.profile.hidden_variables)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
     session.known_frames.update(f.id for f in ctx.frames or [])

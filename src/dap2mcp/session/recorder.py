@@ -127,10 +127,10 @@ class StopRecorder:
             for key in ("value", "oldValue", "newValue"):
                 if key in entry:
                     entry[key] = clip(entry[key], self._limits.value_chars)[0]
-        if not (body["added"] or body["removed"] or body["modified"]):
-            return Changes(since=old.cycle, summary=body["summary"])
-        return Changes(since=old.cycle, summary=body["summary"], added=body["added"], removed=body["removed"],
-                       modified=body["modified"], truncated=cut or None)
+            if entry.get("path") == entry["name"]:
+                del entry["path"]
+        return Changes(since=old.cycle, added=body["added"] or None, removed=body["removed"] or None,
+                       modified=body["modified"] or None, truncated=cut or None)
 
     # -- snapshots on demand -----------------------------------------------------------------
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import anyio
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dap2mcp", description="A debugger for AI agents, over MCP.")
@@ -27,7 +29,12 @@ def main(argv: list[str] | None = None) -> int:
         from .server import build_server
 
         if not getattr(options, "http", False):
-            build_server().run("stdio")
+            from .server import stdio
+
+            if stdio.pipes_only():
+                anyio.run(stdio.serve, build_server())
+            else:  # a regular file as stdin or stdout: the SDK's threaded reader copes
+                build_server().run("stdio")
             return 0
         from .server.http import RefusedToServe, serve_http
 

@@ -1,0 +1,57 @@
+"""The stdio transport itself, spoken to line by line: what an SDK client never sends."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+CALL = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "context", "arguments": {}}}
+
+
+def _lines(*messages: object) -> bytes:
+    return b"".join((m if isinstance(m, bytes) else json.dumps(m).encode()) + b"\n" for m in messages)
+
+
+def _answers(stdout: bytes) -> dict[int, dict]:
+    """Every line on the channel must be JSON-RPC; the answers by id."""
+    messages = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    assert all(m.get("jsonrpc") == "2.0" for m in messages), messages
+    return {m["id"]: m for m in messages if "id" in m}
+
+
+def test_bad_lines_on_the_pipe_are_answered_and_the_server_goes_on():
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, b"this is not json", b"\xff\xfe{", LIST, CALL))
+        server.stdin.flush()
+        time.sleep(1.5)
+        fds = {n: os.readlink(f"/proc/{server.pid}/fd/{n}") for n in (0, 1, 2)}
+        server.stdin.close()
+        out = server.stdout.read()
+        server.wait(timeout=30)
+    finally:
+        server.kill()
+    answers = _answers(out)
+    assert "context" in {t["name"] for t in answers[2]["result"]["tools"]}
+    assert answers[3]["result"]["structuredContent"]["error"]["code"] == "NO_SESSION"
+    assert server.returncode == 0, "stdin closing ends the server cleanly"
+    # while serving, a stray read by the server or a child gets EOF and a stray write goes to stderr
+    assert fds[0] == os.devnull and fds[1] == fds[2]
+
+
+def test_files_as_stdin_and_stdout_work_too(tmp_path):
+    requests, replies = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    requests.write_bytes(_lines(INIT, INITIALIZED, LIST))
+    with requests.open("rb") as stdin, replies.open("wb") as stdout:
+        done = subprocess.run([sys.executable, "-m", "dap2mcp", "serve"], stdin=stdin, stdout=stdout,
+                              stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(_answers(replies.read_bytes())[2]["result"]["tools"]) >= 13

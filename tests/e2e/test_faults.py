@@ -151,7 +151,7 @@ async def test_native_crash_under_lldb_stops_where_it_happens(program) -> None:
         assert ctx["state"] == "paused" and ctx["reason"] == "exception" and "SIGSEGV" in ctx["description"], ctx
         function, line = ("depth", marker(program, "recurse")) if "overflow" in program.name else ("store", marker(program, "crash"))
         assert ctx["location"]["function"] == function and ctx["location"]["line"] <= line, ctx["location"]
-        assert ctx["totalFrames"] > 1
+        assert len(ctx["frames"]) > 1
         await watch.tools.ok("stop")
         await watch.clean(fds)
 

@@ -30,6 +30,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -263,7 +264,31 @@ class McpInProcess(McpVariant):
         return {"debugger_step": summary(self.inner), **self.request_counts(steps)}
 
 
-VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpInProcess]
+class McpFloor(McpVariant):
+    """The protocol alone: bench/mcp_floor.py answers `step` with a context recorded from a real step,
+    over the same SDK, result types and stdio transport, doing no debugging."""
+
+    name = "mcp-floor"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        async with Client(build_server()) as recorder:
+            await self.recorder_start(recorder)
+            for _ in range(5):  # a context with a few locals and a change, as in the middle of the loop
+                recorded = payload(await recorder.call_tool("step", {"mode": "over"}))
+            await recorder.call_tool("stop", {})
+        recorded.pop("success", None)
+        path = stack.enter_context(tempfile.TemporaryDirectory()) + "/step.json"
+        Path(path).write_text(json.dumps(recorded))
+        params = stdio_params()
+        params.args = [str(HERE / "mcp_floor.py"), path]
+        self.client = await stack.enter_async_context(Client(params))
+
+    async def recorder_start(self, client: Client) -> None:
+        await client.call_tool("debug", {"mode": "source", "path": str(PROGRAM), "cwd": str(HERE),
+                                         "breakpoints": [{"file": str(PROGRAM), "line": self.line}]})
+
+
+VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpInProcess, McpFloor]
 
 
 # -- measuring and reporting -------------------------------------------------------------------
@@ -272,7 +297,7 @@ VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpInProcess]
 async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list[Variant]:
     """Open all three sessions, warm each up, then step them in turn, so that whatever else the
     machine is doing falls on every variant alike."""
-    variants = [cls(nodelay, line) for cls in VARIANTS]
+    variants = [cls(nodelay, line) for cls in VARIANTS if nodelay or cls is not McpFloor]  # the floor debugs nothing
     DapClient.send = _counting_send  # type: ignore[method-assign]
     async with contextlib.AsyncExitStack() as stack:
         stack.callback(setattr, DapClient, "send", _original_send)
@@ -361,6 +386,11 @@ def report(data: dict[str, Any]) -> None:
             inner = r["debugger_step"]["median_ms"]
             print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms, "
                   f"the MCP layers around it ~{r['median_ms'] - inner:.2f} ms")
+    floor = next((r for r in data["results"] if r["variant"] == McpFloor.name), None)
+    raw = next(r for r in data["results"] if r["variant"] == RawDap.name and r["nodelay"])
+    if floor is not None:
+        print(f"mcp-floor: the protocol alone costs {floor['median_ms']:.2f} ms a call; "
+              f"{MCP_TARGET_RATIO:g}x raw leaves {raw['median_ms'] * (MCP_TARGET_RATIO - 1):.2f} ms for all that MCP adds")
     t = data["targets"]
     print(f"\ntarget: mcp-stdio (nodelay on) within {t['ratio_to_raw']['limit']:g}x of raw-dap: "
           f"{t['ratio_to_raw']['value']:.2f}x -> {'MET' if t['ratio_to_raw']['met'] else 'NOT MET'}")

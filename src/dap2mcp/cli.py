@@ -31,10 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(options, "http", False):
             from .server import stdio
 
-            if stdio.pipes_only():
-                anyio.run(stdio.serve, build_server())
-            else:  # a regular file as stdin or stdout: the SDK's threaded reader copes
-                build_server().run("stdio")
+            anyio.run(stdio.serve, build_server())
             return 0
         from .server.http import RefusedToServe, serve_http
 

@@ -7,6 +7,9 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import psutil
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
@@ -30,11 +33,12 @@ def test_bad_lines_on_the_pipe_are_answered_and_the_server_goes_on():
     server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        server.stdin.write(_lines(INIT, INITIALIZED, b"this is not json", b"\xff\xfe{", LIST, CALL))
+        server.stdin.write(_lines(INIT, INITIALIZED, b"this is not json", b"\xff\xfe{"))
         server.stdin.flush()
-        time.sleep(1.5)
+        time.sleep(1.0)
         fds = {n: os.readlink(f"/proc/{server.pid}/fd/{n}") for n in (0, 1, 2)}
-        server.stdin.close()
+        server.stdin.write(_lines(LIST, CALL))
+        server.stdin.close()  # at once: what was asked is still answered
         out = server.stdout.read()
         server.wait(timeout=30)
     finally:
@@ -47,11 +51,32 @@ def test_bad_lines_on_the_pipe_are_answered_and_the_server_goes_on():
     assert fds[0] == os.devnull and fds[1] == fds[2]
 
 
-def test_files_as_stdin_and_stdout_work_too(tmp_path):
+def test_files_as_stdin_and_stdout_get_every_answer(tmp_path):
     requests, replies = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    requests.write_bytes(_lines(INIT, INITIALIZED, LIST))
+    requests.write_bytes(_lines(INIT, INITIALIZED, LIST, CALL))
     with requests.open("rb") as stdin, replies.open("wb") as stdout:
         done = subprocess.run([sys.executable, "-m", "dap2mcp", "serve"], stdin=stdin, stdout=stdout,
                               stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert len(_answers(replies.read_bytes())[2]["result"]["tools"]) >= 13
+    answers = _answers(replies.read_bytes())
+    assert len(answers[2]["result"]["tools"]) >= 13
+    assert answers[3]["result"]["structuredContent"]["error"]["code"] == "NO_SESSION"
+
+
+def test_end_of_input_waits_for_a_slow_call_then_ends_everything():
+    spin = Path(__file__).parents[1] / "programs" / "spin.py"
+    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 2}}}
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, debug))
+        server.stdin.close()  # the debug call has barely begun
+        out = server.stdout.read()
+        server.wait(timeout=30)
+        family = psutil.Process().children(recursive=True)
+    finally:
+        server.kill()
+    answer = _answers(out)[4]["result"]["structuredContent"]
+    assert answer["success"] and answer["state"] == "running"  # the program spins past the 2 s timeout
+    assert server.returncode == 0 and not family, f"left behind: {family}"

@@ -19,11 +19,13 @@ from mcp.types import (
     SubscribeRequestParams,
     UnsubscribeRequestParams,
 )
+from mcp.types import Tool as MCPTool
 from pydantic import ValidationError
 
 from .. import __version__
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
+from ..session.models import inline_refs
 from . import resources
 from .notices import LogRelay, request_session
 from .results import failure
@@ -46,6 +48,13 @@ class DebugServer(MCPServer[Any]):
     relay: LogRelay
     debugger: Debugger
     updates: ResourceUpdates
+
+    async def list_tools(self) -> list[MCPTool]:
+        tools = await super().list_tools()
+        for tool in tools:
+            if tool.output_schema is not None:
+                tool.output_schema = inline_refs(tool.output_schema)
+        return tools
 
     async def list_resources(self) -> list[Resource]:
         return resources.listing(self.debugger)

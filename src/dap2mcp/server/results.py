@@ -78,7 +78,7 @@ def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResul
 
 
 def ok(model: BaseModel) -> CallToolResult:
-    return _result(model.model_dump(mode="json", exclude_none=True))
+    return _result({**model.model_dump(mode="json", exclude_none=True), "success": True})
 
 
 def failure(error: DebugError) -> CallToolResult:

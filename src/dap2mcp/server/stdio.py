@@ -1,9 +1,13 @@
 """MCP over this process's stdin and stdout, read and written on the event loop.
 
 The SDK's `stdio_server` runs every line read and every write-and-flush in a worker thread
-(`anyio.wrap_file`): two thread hand-offs per tool call, about 0.6 ms of a ~8 ms `step`. Pipes
-can be watched by the event loop directly, so here they are, and the SDK's `stdio_server` gets
-them as its `stdin`/`stdout` (it then does the JSON-RPC framing as usual).
+(`anyio.wrap_file`): two thread hand-offs per tool call. Pipes can be watched by the event loop
+directly, so here they are, and the SDK's `stdio_server` gets them as its `stdin`/`stdout` (it
+then does the JSON-RPC framing as usual). A regular file (`dap2mcp serve < requests.jsonl`) is
+read in a thread instead.
+
+End of input does not cut off the answers still owed: the requests already read are answered
+before the server stops (`printf '...' | dap2mcp serve` gets every answer).
 
 As the SDK does for its own streams, fds 0 and 1 are moved out of the way while serving: a
 stray read gets end of file and a stray write lands on stderr, never on the MCP channel.
@@ -12,12 +16,13 @@ stray read gets end of file and a stray write lands on stderr, never on the MCP 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import stat
-import sys
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO
 
+import anyio
 from mcp.server.stdio import stdio_server
 
 if TYPE_CHECKING:
@@ -27,33 +32,19 @@ LINE_LIMIT = 64 * 1024 * 1024
 """The longest JSON-RPC line accepted: tool arguments can carry a whole exported snapshot."""
 
 
-def pipes_only() -> bool:
-    """The event loop can watch pipes, sockets and terminals, not regular files."""
-    def watchable(fd: int) -> bool:
-        mode = os.fstat(fd).st_mode
-        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
-    return sys.platform != "win32" and watchable(0) and watchable(1)
-
-
 async def serve(server: MCPServer[Any]) -> None:
     lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs, given other streams
     wire_in, wire_out = _take_wire()
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=LINE_LIMIT)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", 0))
-    transport, protocol = await loop.connect_write_pipe(lambda: asyncio.streams.FlowControlMixin(),
-                                                        os.fdopen(wire_out, "wb", 0))
-    writer = asyncio.StreamWriter(transport, protocol, None, loop)
-    try:
-        async with stdio_server(stdin=_Lines(reader), stdout=_Writer(writer)) as (read_stream, write_stream):  # type: ignore[arg-type]
+    owed = _Owed()
+    async with _open(wire_in, wire_out, owed.give_up) as (readline, write, drain):
+        lines, writer = _Lines(readline, owed), _Writer(write, drain, owed)
+        async with stdio_server(stdin=lines, stdout=writer) as (read_stream, write_stream):  # type: ignore[arg-type]
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
-    finally:
-        transport.close()
 
 
-def _take_wire() -> tuple[int, int]:
+def _take_wire() -> tuple[BinaryIO, BinaryIO]:
     """Private copies of fds 0 and 1 for the MCP channel; 0 then reads /dev/null and 1 writes to stderr."""
-    wire_in, wire_out = os.dup(0), os.dup(1)
+    wire_in, wire_out = os.fdopen(os.dup(0), "rb", 0), os.fdopen(os.dup(1), "wb", 0)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -61,11 +52,103 @@ def _take_wire() -> tuple[int, int]:
     return wire_in, wire_out
 
 
-class _Lines:
-    """Decoded lines of the reader, as the SDK iterates its stdin."""
+def _watchable(file: BinaryIO) -> bool:
+    """Pipes, sockets and terminals; not regular files or /dev/null, which epoll refuses."""
+    mode = os.fstat(file.fileno()).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or file.isatty()
 
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self._reader = reader
+
+class _WireProtocol(asyncio.streams.FlowControlMixin):
+    """asyncio watches a write pipe for its reader closing: then the client is gone, not just done writing."""
+
+    def __init__(self, on_lost: Callable[[], None]) -> None:
+        super().__init__()
+        self._on_lost = on_lost
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self._on_lost()
+
+
+class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
+    """(readline, write, drain) over the two files: on the event loop where it can watch them."""
+
+    def __init__(self, wire_in: BinaryIO, wire_out: BinaryIO, on_lost: Callable[[], None]) -> None:
+        self._in, self._out, self._on_lost = wire_in, wire_out, on_lost
+        self._closers: list[Callable[[], None]] = []
+
+    async def __aenter__(self) -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], None],
+                                        Callable[[], Awaitable[None]]]:
+        loop = asyncio.get_running_loop()
+        if _watchable(self._in):
+            reader = asyncio.StreamReader(limit=LINE_LIMIT)
+            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), self._in)
+            self._closers.append(transport.close)
+            readline: Callable[[], Awaitable[bytes]] = reader.readline
+        else:
+            async def readline() -> bytes:
+                return await anyio.to_thread.run_sync(self._in.readline, LINE_LIMIT)
+        if _watchable(self._out):
+            out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._on_lost), self._out)
+            self._closers.append(out.close)
+            writer = asyncio.StreamWriter(out, protocol, None, loop)
+            return readline, writer.write, writer.drain
+
+        async def nothing() -> None:
+            return None
+        return readline, self._out.write, nothing
+
+    async def __aexit__(self, *exc: object) -> None:
+        for close in self._closers:
+            close()
+
+
+class _Owed:
+    """Ids of the requests read and not yet answered."""
+
+    def __init__(self) -> None:
+        self.ids: set[Any] = set()
+        self.settled = asyncio.Event()
+        self.settled.set()
+
+    def took(self, line: bytes) -> None:
+        message = _parsed(line)
+        if "method" in message and "id" in message:
+            self.ids.add(message["id"])
+            self.settled.clear()
+        elif message.get("method") == "notifications/cancelled":  # a cancelled request gets no answer
+            self._paid((message.get("params") or {}).get("requestId"))
+
+    def gave(self, text: str) -> None:
+        if self.ids:
+            message = _parsed(text)
+            if "method" not in message:
+                self._paid(message.get("id"))
+
+    def give_up(self) -> None:
+        """The client can no longer read answers."""
+        self.ids.clear()
+        self.settled.set()
+
+    def _paid(self, request_id: Any) -> None:
+        self.ids.discard(request_id)
+        if not self.ids:
+            self.settled.set()
+
+
+def _parsed(text: bytes | str) -> dict[str, Any]:
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
+class _Lines:
+    """Decoded lines of the input, as the SDK iterates its stdin; at the end, once what is owed is paid."""
+
+    def __init__(self, readline: Callable[[], Awaitable[bytes]], owed: _Owed) -> None:
+        self._readline, self._owed = readline, owed
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._lines()
@@ -73,22 +156,33 @@ class _Lines:
     async def _lines(self) -> AsyncIterator[str]:
         while True:
             try:
-                line = await self._reader.readline()
+                line = await self._readline()
             except ValueError:  # longer than LINE_LIMIT: answered as a bad message, like its tail after it
                 line = b"{}\n"
             if not line:
+                await self._owed.settled.wait()
                 return
+            self._owed.took(line)
             yield line.decode("utf-8", errors="replace")
 
 
 class _Writer:
     """The SDK writes a line and flushes it; drain is the flush."""
 
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        self._writer = writer
+    def __init__(self, write: Callable[[bytes], Any], drain: Callable[[], Awaitable[None]], owed: _Owed) -> None:
+        self._write, self._drain, self._owed = write, drain, owed
 
     async def write(self, text: str) -> None:
-        self._writer.write(text.encode("utf-8"))
+        try:
+            self._write(text.encode("utf-8"))
+        except OSError:
+            self._owed.give_up()
+            raise
+        self._owed.gave(text)
 
     async def flush(self) -> None:
-        await self._writer.drain()
+        try:
+            await self._drain()
+        except OSError:
+            self._owed.give_up()
+            raise

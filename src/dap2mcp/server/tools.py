@@ -294,7 +294,7 @@ def _progress(ctx: Context | None) -> Any:
 
 
 def _context(ctx: Any) -> CallToolResult:
-    return r.ok(r.ContextResult.model_validate(ctx.model_dump()))
+    return r.ok(ctx)  # a Context is a ContextResult but for `success`, which ok() adds
 
 
 def parse_address(address: str) -> tuple[str, int]:

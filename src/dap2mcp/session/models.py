@@ -22,6 +22,31 @@ def lean_schema(schema: dict[str, Any]) -> None:
             prop.pop("default")
 
 
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with every `#/$defs/...` reference replaced by its definition: a client validates each
+    result against it, and following references is the slowest part of that (jsonschema's `referencing`).
+    A schema whose definitions refer to themselves is returned as it is."""
+    defs = schema.get("$defs") or {}
+
+    def expand(node: Any, trail: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [expand(item, trail) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.removeprefix("#/$defs/")
+            if name in trail or name not in defs:
+                raise RecursionError(name)
+            return expand({**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}, (*trail, name))
+        return {key: expand(value, trail) for key, value in node.items() if key != "$defs"}
+
+    try:
+        return expand(schema, ())
+    except RecursionError:
+        return schema
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=lean_schema)
 

@@ -31,6 +31,7 @@ def canonical(path: str) -> str | None:
 class SourceAllowList:
     def __init__(self, breakpoint_suffixes: tuple[str, ...] = ()) -> None:
         self._files: set[str] = set()
+        self._added: set[str] = set()  # as given: every stop names the same files again
         self._breakpoint_suffixes = tuple(s.lower() for s in breakpoint_suffixes)
 
     def __contains__(self, path: str) -> bool:
@@ -42,8 +43,11 @@ class SourceAllowList:
         return found if found is not None and found in self._files else None
 
     def add(self, path: Any) -> None:
-        if isinstance(path, str) and os.path.isabs(path) and (found := canonical(path)) is not None:
+        if not isinstance(path, str) or path in self._added:
+            return
+        if os.path.isabs(path) and (found := canonical(path)) is not None:
             self._files.add(found)
+            self._added.add(path)
 
     def _add_source(self, source: Any) -> None:
         if isinstance(source, dict):

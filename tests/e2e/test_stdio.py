@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import psutil
+import pytest
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
@@ -80,3 +82,32 @@ def test_end_of_input_waits_for_a_slow_call_then_ends_everything():
     answer = _answers(out)[4]["result"]["structuredContent"]
     assert answer["success"] and answer["state"] == "running"  # the program spins past the 2 s timeout
     assert server.returncode == 0 and not family, f"left behind: {family}"
+
+
+@pytest.mark.parametrize("program", ["spin.py", "ticker.c", "ticker_go"])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
+    """The MCP stdio shutdown ends with SIGTERM. A native or Go program is traced by its adapter:
+    were the server to die at once, the adapter would follow it (parent-death signal) and the
+    program, untraced, would run on."""
+    path = Path(__file__).parents[1] / "programs" / program
+    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(path), "timeout": 1}}}
+    wait = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "continue", "arguments": {"timeout": 120}}}
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, debug, wait))
+        server.stdin.flush()
+        deadline = time.monotonic() + 90
+        while len(family := psutil.Process(server.pid).children(recursive=True)) < 2:  # adapter and program
+            assert time.monotonic() < deadline, "the program never started"
+            time.sleep(0.2)
+        time.sleep(1.5)  # `continue` is waiting now
+        server.send_signal(sig)
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()
+    time.sleep(0.5)
+    alive = [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    assert not alive, f"left behind: {alive}"

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
@@ -34,6 +35,9 @@ from .tools import register_tools
 from .updates import ResourceUpdates
 
 log = logging.getLogger(__name__)
+
+CLOSE_LIMIT = 15.0
+"""Seconds that ending the session may take on the way out, before the server leaves anyway."""
 
 INSTRUCTIONS = (
     "A debugger for Python programs over the Debug Adapter Protocol. Start with `debug` "
@@ -102,9 +106,10 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Debugger]:
         try:
             yield debugger
-        finally:  # the client went away: end the session and reap every child
+        finally:  # the client went away (or a signal ended serving): end the session and reap every child
             updates.close()
-            await debugger.close()
+            with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSE_LIMIT):
+                await debugger.close()
 
     updates = ResourceUpdates(tuple(item.uri for item in resources.LISTED),
                               fingerprint=lambda uri: resources.fingerprint(debugger, uri),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -36,10 +37,22 @@ async def serve(server: MCPServer[Any]) -> None:
     lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs, given other streams
     wire_in, wire_out = _take_wire()
     owed = _Owed()
-    async with _open(wire_in, wire_out, owed.give_up) as (readline, write, drain):
+    async with anyio.create_task_group() as group, _open(wire_in, wire_out, owed.give_up) as (readline, write, drain):
+        group.start_soon(_stop_on_signal, group.cancel_scope)
         lines, writer = _Lines(readline, owed), _Writer(write, drain, owed)
         async with stdio_server(stdin=lines, stdout=writer) as (read_stream, write_stream):  # type: ignore[arg-type]
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+        group.cancel_scope.cancel()  # served to the end: stop waiting for signals
+
+
+async def _stop_on_signal(scope: anyio.CancelScope) -> None:
+    """SIGTERM is how a client ends a server that does not leave on end of input (the MCP stdio
+    shutdown): stop serving so that the lifespan ends the session and reaps every process. Left to
+    Python's default, the server would die at once and a traced native or Go program live on."""
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
+        async for _ in signals:
+            scope.cancel()
+            return
 
 
 def _take_wire() -> tuple[BinaryIO, BinaryIO]:

@@ -65,29 +65,45 @@ def descendants(pid: int) -> list[psutil.Process]:
 async def kill_tree(proc: asyncio.subprocess.Process, *, grace: float = 1.0) -> None:
     """Terminate a child and all its descendants, killing whatever is left after `grace` seconds.
 
-    The child itself is waited for through asyncio, which owns its exit status; the
-    descendants are not our children, so psutil polls them.
+    Everything is ended before the child is waited for: asyncio's `wait()` returns only once the
+    child's pipes close, and a descendant that ignores SIGTERM may hold them (a Go program writes
+    to Delve's own stdout). The descendants are not our children, so they are polled.
     """
-    others = descendants(proc.pid)
-    for victim in others:
+    victims = descendants(proc.pid)
+    with contextlib.suppress(psutil.Error):
+        if proc.returncode is None:
+            victims.append(psutil.Process(proc.pid))
+    for victim in victims:
         with contextlib.suppress(psutil.Error):
             victim.terminate()
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.terminate()
-        try:
-            await asyncio.wait_for(proc.wait(), grace)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            await proc.wait()
-    if others:
-        _, still = await asyncio.to_thread(psutil.wait_procs, others, timeout=grace)
-        for victim in still:
-            with contextlib.suppress(psutil.Error):
-                victim.kill()
-        if still:
-            await asyncio.to_thread(psutil.wait_procs, still, timeout=grace)
+    still = await _outlasting(victims, grace)
+    for victim in still:
+        with contextlib.suppress(psutil.Error):
+            victim.kill()
+    if still:
+        await _outlasting(still, grace)
+    with contextlib.suppress(TimeoutError):  # reaped by now; the pipes close with their last holder
+        await asyncio.wait_for(proc.wait(), grace)
+
+
+async def _outlasting(victims: list[psutil.Process], limit: float) -> list[psutil.Process]:
+    """Those of `victims` still running after `limit` seconds. A zombie has ended: it waits for its
+    own parent to reap it (debugpy's launcher, once the adapter is gone, waits for init), and
+    waiting for it to vanish would add the whole grace period to every `stop`."""
+    deadline = asyncio.get_running_loop().time() + limit
+    while True:
+        alive = [v for v in victims if _running(v)]
+        if not alive or asyncio.get_running_loop().time() >= deadline:
+            return alive
+        await asyncio.sleep(0.02)
+
+
+def _running(process: psutil.Process) -> bool:
+    """Still running, and still the same process (its pid not reused), not a zombie."""
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def pid_alive(pid: int) -> bool:

@@ -7,6 +7,7 @@ import contextlib
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 
@@ -180,12 +181,30 @@ async def test_attach_to_a_process_that_is_not_python_fails_fast_and_harms_nothi
             started = time.monotonic()
             message = await tools.error("debug", "ADAPTER_FAILED", mode="attach", processId=proc.pid, adapter="debugpy")
             assert time.monotonic() - started < 20, "must not wait for the 30 s handshake timeout"
-            assert "Python" in message and str(proc.pid) in message
+            assert "not a Python process" in message and str(proc.pid) in message
             await tools.error("context", "NO_SESSION")
             assert proc.poll() is None and psutil.Process(proc.pid).status() == psutil.STATUS_SLEEPING
+            assert "attach_linux" not in Path(f"/proc/{proc.pid}/maps").read_text(), "nothing was put into it"
             ctx = await tools.ok("debug", mode="source", path=str(INVOICE), stopOnEntry=True)
             assert ctx["state"] == "paused"
             await tools.ok("stop")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+async def test_attach_whose_debug_server_cannot_start_says_why_at_once():
+    """A process with a `debugpy` of its own already imported: debugpy's server cannot start in it."""
+    squatter = "import sys, time, types\nsys.modules['debugpy'] = types.ModuleType('debugpy')\nwhile True:\n    time.sleep(0.05)\n"
+    proc = subprocess.Popen([sys.executable, "-c", squatter], stdin=subprocess.DEVNULL)
+    try:
+        await asyncio.sleep(0.5)
+        async with stdio_tools() as tools:
+            started = time.monotonic()
+            message = await tools.error("debug", "ADAPTER_FAILED", mode="attach", processId=proc.pid)
+            assert time.monotonic() - started < 20, "must not wait for the 30 s handshake timeout"
+            assert "could not start inside process" in message and "debugpy" in message
+        assert proc.poll() is None, "the process runs on"
     finally:
         proc.kill()
         proc.wait()

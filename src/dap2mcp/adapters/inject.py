@@ -1,13 +1,14 @@
 """Run Python code inside a live Python process, for attach by pid, with ptrace alone.
 
 debugpy's own injector drives gdb through two inferior calls (`dlopen` of pydevd's attach library,
-then its `DoAttach`). gdb saves and restores the whole XSAVE area around such calls, and some
-kernels refuse that write ("Couldn't write extended state status"), so attach by pid fails there
-with any gdb-based client. The same two calls made here need only the general registers and the
-legacy FPU/SSE area, which every kernel lets a tracer write back.
+then its `DoAttach`). gdb restores the whole XSAVE area after such calls and gives up when the
+kernel refuses that write ("Couldn't write extended state status"), so attach by pid fails there
+with any gdb-based client. The same two calls are made here; where the XSAVE write is refused,
+the legacy FPU/SSE area is written back instead.
 
-Only the main thread is stopped; the code runs on it, and it resumes where it was (a system call
-it was blocked in is restarted by the kernel, as after any signal). x86-64 Linux only.
+Only the main thread is stopped; the code runs on it, and it resumes where it was, every register
+as it was (a system call it was blocked in is restarted by the kernel, as after any signal).
+x86-64 Linux, glibc.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import errno
 import os
 import platform
 import signal
-import time
 from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
@@ -28,6 +28,9 @@ from ..errors import DebugError, ErrorCode
 PTRACE_GETREGS, PTRACE_SETREGS = 12, 13
 PTRACE_GETFPREGS, PTRACE_SETFPREGS = 14, 15
 PTRACE_ATTACH, PTRACE_DETACH, PTRACE_CONT = 16, 17, 7
+PTRACE_GETREGSET, PTRACE_SETREGSET, NT_X86_XSTATE = 0x4204, 0x4205, 0x202
+XSAVE_BYTES = 64 * 1024
+"""Room for any XSAVE area (AMX tile data included); the kernel says how much it used."""
 WALL = 0x40000000
 RTLD_NOW = 2
 STACK_GAP = 512
@@ -51,15 +54,17 @@ def supported() -> bool:
     return platform.system() == "Linux" and platform.machine() == "x86_64"
 
 
-def run_python(pid: int, library: str, code: str, timeout: float = 60.0) -> None:
+def run_python(pid: int, library: str, code: str) -> None:
     """Load `library` (pydevd's attach_linux_amd64.so) into `pid` and call its `DoAttach(0, code, 0)`,
-    which runs `code` under the GIL. Blocks; ptrace requests must all come from one thread."""
+    which runs `code` under the GIL. Blocks, with no time limit of its own: a call cut short would
+    return into nothing and crash the process, so it is always waited out (it waits for the GIL,
+    and for the adapter, whose end ends it too). Every ptrace request must come from one thread."""
     if not supported():
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"attach by pid injects code only on x86-64 Linux, not {platform.machine()}")
-    with _Stopped(pid, time.monotonic() + timeout) as thread:
-        handle = thread.call(_symbol(pid, "libc.so", "dlopen"), [library.encode(), RTLD_NOW])
+    with _Stopped(pid) as thread:
+        handle = thread.call(_dlfunction(pid, "dlopen"), [library.encode(), RTLD_NOW])
         if handle == 0:
-            reason = _c_string(pid, thread.call(_symbol(pid, "libc.so", "dlerror"), []))
+            reason = _c_string(pid, thread.call(_dlfunction(pid, "dlerror"), []))
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} could not load {library}: {reason}")
         status = ctypes.c_int(thread.call(_symbol(pid, library, "DoAttach"), [0, code.encode(), 0])).value
         if status != 0:
@@ -67,53 +72,99 @@ def run_python(pid: int, library: str, code: str, timeout: float = 60.0) -> None
                              f"(DoAttach returned {status}); is it a Python process?")
 
 
-class _Stopped:
-    """The main thread of `pid`, attached and stopped; on exit it gets its registers back and runs on."""
+def runs_python(pid: int) -> bool:
+    """Whether `pid` has a Python interpreter in it (its executable or a libpython exports
+    `Py_IsInitialized`), looked at without touching the process."""
+    candidates = [f"/proc/{pid}/exe"]
+    with contextlib.suppress(OSError):
+        candidates += [f"/proc/{pid}/map_files/{line.split()[0]}"
+                       for line in Path(f"/proc/{pid}/maps").read_text().splitlines()
+                       if "libpython" in line and line.split()[2] == "00000000"]
+    for path in candidates:
+        with contextlib.suppress(Exception), open(path, "rb") as file:  # not ELF, gone, unreadable: not it
+            table = ELFFile(file).get_section_by_name(".dynsym")
+            if table is not None and table.get_symbol_by_name("Py_IsInitialized"):
+                return True
+    return False
 
-    def __init__(self, pid: int, deadline: float) -> None:
-        self.pid, self.deadline = pid, deadline
-        self.saved, self.fpu, self.has_fpu = Registers(), ctypes.create_string_buffer(512), False
+
+def _dlfunction(pid: int, name: str) -> int:
+    """`dlopen` and `dlerror` live in libc since glibc 2.34, in libdl before."""
+    for library in ("libc.so", "libdl.so"):
+        with contextlib.suppress(DebugError):
+            return _symbol(pid, library, name)
+    raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no {name} (neither libc nor libdl has it): "
+                     "is it linked against glibc?")
+
+
+class _Stopped:
+    """The main thread of `pid`, attached and stopped; on exit it gets all its registers back and runs on."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.saved = Registers()
+        self.vector = _VectorState(pid)
         self.state = "detached"  # then "rest" (stopped, own registers), "call" (running ours), "fault"
 
     def __enter__(self) -> _Stopped:
         _ptrace(PTRACE_ATTACH, self.pid, what="attach to")
         self.state = "call"  # until it stops, it runs its own code: there is nothing to restore
         try:
-            _wait_for(self.pid, signal.SIGSTOP, time.monotonic() + 10)
+            _wait_for(self.pid, signal.SIGSTOP)
             _ptrace(PTRACE_GETREGS, self.pid, None, ctypes.addressof(self.saved), what="read the registers of")
         except BaseException:
             self.__exit__()
             raise
-        self.has_fpu = _libc.ptrace(PTRACE_GETFPREGS, self.pid, None, ctypes.addressof(self.fpu)) == 0
+        self.vector.save()
         self.state = "rest"
         return self
 
     def call(self, function: int, args: list[int | bytes]) -> int:
         self.state = "call"
         try:
-            result = _call(self.pid, self.saved, function, args, self.deadline)
-        except DebugError as exc:
-            if exc.code != ErrorCode.TIMEOUT:
-                self.state = "fault"  # stopped where it faulted (or gone): let it meet its fault untraced
+            result = _call(self.pid, self.saved, function, args)
+        except DebugError:
+            self.state = "fault"  # stopped where it faulted (or gone): let it meet its fault untraced
             raise
         self.state = "rest"
         return result
 
     def __exit__(self, *exc: object) -> None:
-        if not _alive(self.pid):
-            return
-        if self.state == "rest":
+        if self.state == "rest" and _alive(self.pid):
             _ptrace(PTRACE_SETREGS, self.pid, None, ctypes.addressof(self.saved), what="restore the registers of")
-            if self.has_fpu:
-                _libc.ptrace(PTRACE_SETFPREGS, self.pid, None, ctypes.addressof(self.fpu))
-        elif self.state == "call":  # timed out while running: only a stopped tracee can be let go
-            os.kill(self.pid, signal.SIGSTOP)
-            with contextlib.suppress(DebugError):
-                _wait_for(self.pid, signal.SIGSTOP, time.monotonic() + 5)
+            self.vector.restore()
         _libc.ptrace(PTRACE_DETACH, self.pid, None, None)
 
 
-def _call(pid: int, saved: Registers, function: int, args: list[int | bytes], deadline: float) -> int:
+class _VectorState:
+    """The thread's FPU, SSE, AVX and AVX-512 registers: the whole XSAVE area where the kernel lets
+    it be read and written back (PTRACE_GETREGSET/SETREGSET), else the legacy FPU/SSE area alone.
+    Some kernels refuse an XSAVE write (gdb 13's inferior calls fail there); a thread stopped in a
+    system call, as a Python main thread mostly is, holds no live vector values anyway."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.xsave = ctypes.create_string_buffer(XSAVE_BYTES)
+        self.iov = _IoVec(ctypes.addressof(self.xsave), XSAVE_BYTES)
+        self.fpu = ctypes.create_string_buffer(512)
+        self.has_xsave = self.has_fpu = False
+
+    def save(self) -> None:
+        self.has_xsave = _libc.ptrace(PTRACE_GETREGSET, self.pid, NT_X86_XSTATE, ctypes.addressof(self.iov)) == 0
+        self.has_fpu = _libc.ptrace(PTRACE_GETFPREGS, self.pid, None, ctypes.addressof(self.fpu)) == 0
+
+    def restore(self) -> None:
+        if self.has_xsave and _libc.ptrace(PTRACE_SETREGSET, self.pid, NT_X86_XSTATE, ctypes.addressof(self.iov)) == 0:
+            return
+        if self.has_fpu:
+            _libc.ptrace(PTRACE_SETFPREGS, self.pid, None, ctypes.addressof(self.fpu))
+
+
+class _IoVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("length", ctypes.c_size_t)]
+
+
+def _call(pid: int, saved: Registers, function: int, args: list[int | bytes]) -> int:
     """Call `function(*args)` on the stopped thread; byte strings are placed on its stack. Returns rax.
     The return address is 0, so the return itself faults: that SIGSEGV at rip 0 is the call's end."""
     data = b"".join(a + b"\0" for a in args if isinstance(a, bytes))
@@ -134,7 +185,7 @@ def _call(pid: int, saved: Registers, function: int, args: list[int | bytes], de
     _ptrace(PTRACE_SETREGS, pid, None, ctypes.addressof(regs), what="set the registers of")
     _ptrace(PTRACE_CONT, pid, None, None, what="resume")
     while True:
-        stopped = _wait_for(pid, None, deadline)
+        stopped = _wait_for(pid, None)
         if stopped == signal.SIGSEGV:
             _ptrace(PTRACE_GETREGS, pid, None, ctypes.addressof(regs), what="read the registers of")
             if regs.rip == 0:
@@ -143,16 +194,10 @@ def _call(pid: int, saved: Registers, function: int, args: list[int | bytes], de
         _ptrace(PTRACE_CONT, pid, None, stopped, what="resume")  # its own signal, passed on
 
 
-def _wait_for(pid: int, expected: int | None, deadline: float) -> int:
+def _wait_for(pid: int, expected: int | None) -> int:
     """The signal of the next stop (passing on any other than `expected`)."""
     while True:
-        while (left := deadline - time.monotonic()) > 0:
-            waited, status = os.waitpid(pid, os.WNOHANG | WALL)
-            if waited:
-                break
-            time.sleep(min(0.002, left))
-        else:
-            raise DebugError(ErrorCode.TIMEOUT, f"process {pid} did not get through the injected call in time")
+        _, status = os.waitpid(pid, WALL)
         if not os.WIFSTOPPED(status):
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} ended while code was being injected")
         sig = os.WSTOPSIG(status)
@@ -162,9 +207,11 @@ def _wait_for(pid: int, expected: int | None, deadline: float) -> int:
 
 
 def _symbol(pid: int, library: str, name: str) -> int:
-    """Where `name` of the shared object whose path contains `library` lies in `pid`'s memory."""
-    base, path = _mapping(pid, library)
-    with open(f"/proc/{pid}/root{path}", "rb") as file:
+    """Where `name` of the shared object whose path contains `library` lies in `pid`'s memory. The
+    file is read through the mapping itself: a library upgraded since the process started is
+    `(deleted)` on disk, but still mapped."""
+    base, path, mapped = _mapping(pid, library)
+    with open(mapped, "rb") as file:
         table = ELFFile(file).get_section_by_name(".dynsym")
         found = table.get_symbol_by_name(name) if table is not None else None
         if not found:
@@ -172,12 +219,16 @@ def _symbol(pid: int, library: str, name: str) -> int:
         return base + found[0]["st_value"]
 
 
-def _mapping(pid: int, library: str) -> tuple[int, str]:
+def _mapping(pid: int, library: str) -> tuple[int, str, str]:
+    """(load address, path, a path to open it by) of the first mapping of `library` in `pid`."""
     name = Path(library).name
     for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and int(fields[2], 16) == 0 and name in Path(fields[5]).name:
-            return int(fields[0].split("-")[0], 16), fields[5]
+            mapped = f"/proc/{pid}/map_files/{fields[0]}"
+            if not os.path.exists(mapped):
+                mapped = f"/proc/{pid}/root{fields[5].removesuffix(' (deleted)')}"
+            return int(fields[0].split("-")[0], 16), fields[5], mapped
     raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no {name} loaded")
 
 

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -84,12 +85,28 @@ class DebugpyProfile(AdapterProfile):
 
 def _connect_back(pid: int, host: str, port: int) -> None:
     """Run in `pid` what debugpy's own injector runs there: start its debug server, connecting to the
-    adapter at host:port."""
+    adapter at host:port. `DoAttach` says only whether the code ran, not whether it failed, so the
+    code writes what went wrong to a file, read back here."""
+    if not inject.runs_python(pid):
+        raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} is not a Python process (no Python interpreter "
+                         "in its executable or libraries); for a native program use adapter lldb or gdb")
     setup = {"mode": "connect", "address": [host, port], "log_to": None, "adapter_access_token": None,
              "wait_for_client": False}
-    code = (f"import sys; sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected; "
-            f"del sys.path[0]; attach_pid_injected.attach({setup!r})")
-    inject.run_python(pid, str(DEBUGPY_DIR / "_vendored/pydevd/pydevd_attach_to_process/attach_linux_amd64.so"), code)
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-") as scratch:
+        failure = Path(scratch) / "failure"
+        os.chmod(scratch, 0o777)  # the process may run as another user than the server
+        code = "\n".join((
+            "try:",
+            f"    import sys; sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected",
+            f"    del sys.path[0]; attach_pid_injected.attach({setup!r})",
+            "except BaseException as e:",
+            f"    open({str(failure)!r}, 'w').write(type(e).__name__ + ': ' + str(e))",
+        ))
+        inject.run_python(pid, str(DEBUGPY_DIR / "_vendored/pydevd/pydevd_attach_to_process/attach_linux_amd64.so"),
+                          code)
+        if failure.exists():
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"debugpy could not start inside process {pid}: "
+                             f"{failure.read_text(errors='replace')[:500]}")
 
 
 DEBUGPY = DebugpyProfile(

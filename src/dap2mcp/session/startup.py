@@ -9,6 +9,8 @@ error says which.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from typing import TYPE_CHECKING, Any
 
 from .. import processes
@@ -73,17 +75,37 @@ def _explained(session: DebugSession, exc: BaseException) -> BaseException:
 
 
 def _summon(client: DapClient, summon: Summon) -> asyncio.Future[None]:
-    """Once the adapter says where it listens, make the process connect to it (in a thread: ptrace
-    blocks, and all of one tracee's requests must come from one thread)."""
-    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    """Once the adapter says where it listens, make the process connect to it, in a thread of its
+    own: ptrace blocks, all of one tracee's requests must come from one thread, and an injected
+    call is always waited out (cut short, it would crash the process), even after the handshake
+    has given up, so the thread must not hold up the server's exit."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def settle(error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    def inject(host: str, port: int) -> None:
+        error: BaseException | None = None
+        try:
+            summon.inject(host, port)
+        except BaseException as exc:  # reported through the future, or (after the handshake) not at all
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
+            loop.call_soon_threadsafe(settle, error)
 
     def on_event(event: str, body: dict[str, Any]) -> None:
         if event == summon.event and not done.done():
-            injected = asyncio.ensure_future(asyncio.to_thread(summon.inject, str(body["host"]), int(body["port"])))
-            injected.add_done_callback(lambda f: done.done() or (
-                done.set_exception(f.exception()) if f.exception() else done.set_result(None)))
+            threading.Thread(target=inject, args=(str(body.get("host")), int(body.get("port") or 0)),
+                             name="dap2mcp-inject", daemon=True).start()
 
     client.on_event(on_event)
+    done.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late failure is not an error to log
     return done
 
 

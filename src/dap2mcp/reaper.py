@@ -1,0 +1,53 @@
+"""Programs that must not outlive the server, even one killed with SIGKILL.
+
+An adapter dies with the server (its parent-death signal), but a native or Go program the adapter
+launched and traced is then merely detached, and runs on. So the server hands the pid of every
+program it launches to a small guard process (`_orphan_guard.py`) over a pipe; when the pipe
+closes, on any exit of the server, the guard kills those still running. A program that was
+attached to is never handed over: it was running before and must go on running after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+from pathlib import Path
+
+_GUARD = Path(__file__).with_name("_orphan_guard.py")
+_pipe: subprocess.Popen[bytes] | None = None
+
+
+def start() -> None:
+    """Start the guard now, so that its pipe is there from the server's first moment."""
+    global _pipe
+    if _pipe is None or _pipe.stdin is None or _pipe.stdin.closed:
+        _pipe = subprocess.Popen([sys.executable, "-I", str(_GUARD)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        _pipe.wait()  # it forks and leaves; the guard itself carries on with the pipe
+
+
+def watch(pid: int) -> None:
+    started = _started(pid)
+    if started is not None:
+        _send(f"+ {pid} {started}\n")
+
+
+def forget(pid: int) -> None:
+    _send(f"- {pid}\n")
+
+
+def _send(line: str) -> None:
+    if _pipe is None:
+        start()
+    assert _pipe is not None and _pipe.stdin is not None
+    with contextlib.suppress(OSError, ValueError):  # a guard gone is only a lost safety net
+        _pipe.stdin.write(line.encode())
+        _pipe.stdin.flush()
+
+
+def _started(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None

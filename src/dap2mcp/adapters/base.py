@@ -54,6 +54,8 @@ class Summon:
     """The adapter's event that says where it listens: its body has `host` and `port`."""
     inject: Callable[[str, int], None]
     """Blocking: makes the process connect to host:port, or raises DebugError."""
+    process_id: int
+    """The process that must be the one to connect (the adapter takes the first that does)."""
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,8 @@ class DebugpyProfile(AdapterProfile):
         if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
             listen = {"host": "127.0.0.1", "port": 0}
             return AdapterStart(argv, "attach", {**common, "request": "attach", "listen": listen},
-                                summon=Summon("debugpyWaitingForServer", partial(_connect_back, target.process_id)))
+                                summon=Summon("debugpyWaitingForServer", partial(_connect_back, target.process_id),
+                                              target.process_id))
         if target.mode == "attach":  # debugpy injects with gdb
             return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
         if target.mode == "connect":  # `python -m debugpy --listen host:port prog.py` runs an adapter there

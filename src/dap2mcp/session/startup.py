@@ -63,6 +63,10 @@ async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart
         await client.wait(request, started, session.profile.launch_timeout)
     except DebugError as exc:
         raise _explained(session, exc) from None
+    connected = session.process.get("systemProcessId")
+    if plan.summon is not None and connected is not None and connected != plan.summon.process_id:
+        raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {connected} connected to the adapter instead of "
+                         f"process {plan.summon.process_id}; not debugging it")
 
 
 def _explained(session: DebugSession, exc: BaseException) -> BaseException:

@@ -35,7 +35,10 @@ def test_bad_lines_on_the_pipe_are_answered_and_the_server_goes_on():
     server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        server.stdin.write(_lines(INIT, INITIALIZED, b"this is not json", b"\xff\xfe{"))
+        hostile = (b"this is not json", b"\xff\xfe{", {"id": 9, "method": "ping"},  # no "jsonrpc": no answer owed
+                   {"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"},  # an id that cannot be one
+                   {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": [1]})
+        server.stdin.write(_lines(INIT, INITIALIZED, *hostile))
         server.stdin.flush()
         time.sleep(1.0)
         fds = {n: os.readlink(f"/proc/{server.pid}/fd/{n}") for n in (0, 1, 2)}

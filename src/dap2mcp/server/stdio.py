@@ -16,14 +16,17 @@ stray read gets end of file and a stray write lands on stderr, never on the MCP 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import stat
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import anyio
+import mcp_types as types
 from mcp.server.stdio import stdio_server
 
 if TYPE_CHECKING:
@@ -55,9 +58,9 @@ async def _stop_on_signal(scope: anyio.CancelScope) -> None:
             return
 
 
-def _take_wire() -> tuple[BinaryIO, BinaryIO]:
+def _take_wire() -> tuple[int, int]:
     """Private copies of fds 0 and 1 for the MCP channel; 0 then reads /dev/null and 1 writes to stderr."""
-    wire_in, wire_out = os.fdopen(os.dup(0), "rb", 0), os.fdopen(os.dup(1), "wb", 0)
+    wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -65,10 +68,11 @@ def _take_wire() -> tuple[BinaryIO, BinaryIO]:
     return wire_in, wire_out
 
 
-def _watchable(file: BinaryIO) -> bool:
-    """Pipes, sockets and terminals; not regular files or /dev/null, which epoll refuses."""
-    mode = os.fstat(file.fileno()).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or file.isatty()
+def _watchable(fd: int) -> bool:
+    """Pipes and sockets. Not regular files or /dev/null, which epoll refuses, nor a terminal:
+    asyncio would leave it non-blocking, for the shell and everything else sharing it."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 class _WireProtocol(asyncio.streams.FlowControlMixin):
@@ -86,7 +90,7 @@ class _WireProtocol(asyncio.streams.FlowControlMixin):
 class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
     """(readline, write, drain) over the two files: on the event loop where it can watch them."""
 
-    def __init__(self, wire_in: BinaryIO, wire_out: BinaryIO, on_lost: Callable[[], None]) -> None:
+    def __init__(self, wire_in: int, wire_out: int, on_lost: Callable[[], None]) -> None:
         self._in, self._out, self._on_lost = wire_in, wire_out, on_lost
         self._closers: list[Callable[[], None]] = []
 
@@ -95,21 +99,26 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
         loop = asyncio.get_running_loop()
         if _watchable(self._in):
             reader = asyncio.StreamReader(limit=LINE_LIMIT)
-            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), self._in)
+            pipe = os.fdopen(self._in, "rb", 0)
+            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
             self._closers.append(transport.close)
             readline: Callable[[], Awaitable[bytes]] = reader.readline
         else:
+            file = os.fdopen(self._in, "rb")  # buffered: a long line is not read byte by byte
+
             async def readline() -> bytes:
-                return await anyio.to_thread.run_sync(self._in.readline, LINE_LIMIT)
+                return await anyio.to_thread.run_sync(file.readline, LINE_LIMIT)
         if _watchable(self._out):
-            out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._on_lost), self._out)
+            out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._on_lost),
+                                                          os.fdopen(self._out, "wb", 0))
             self._closers.append(out.close)
             writer = asyncio.StreamWriter(out, protocol, None, loop)
             return readline, writer.write, writer.drain
+        sink = os.fdopen(self._out, "wb", 0)
 
         async def nothing() -> None:
             return None
-        return readline, self._out.write, nothing
+        return readline, sink.write, nothing
 
     async def __aexit__(self, *exc: object) -> None:
         for close in self._closers:
@@ -125,18 +134,25 @@ class _Owed:
         self.settled.set()
 
     def took(self, line: bytes) -> None:
-        message = _parsed(line)
-        if "method" in message and "id" in message:
-            self.ids.add(message["id"])
+        """Count what the SDK will answer: a message it takes for a request (parsed the way it parses)."""
+        try:
+            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except Exception:  # not a request: it is answered, if at all, with no id to wait for
+            return
+        if isinstance(message, types.JSONRPCRequest):
+            self.ids.add(message.id)
             self.settled.clear()
-        elif message.get("method") == "notifications/cancelled":  # a cancelled request gets no answer
-            self._paid((message.get("params") or {}).get("requestId"))
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            params = message.params if isinstance(message.params, dict) else {}
+            with contextlib.suppress(TypeError):  # a cancelled request gets no answer
+                self._paid(params.get("requestId"))
 
     def gave(self, text: str) -> None:
         if self.ids:
             message = _parsed(text)
             if "method" not in message:
-                self._paid(message.get("id"))
+                with contextlib.suppress(TypeError):
+                    self._paid(message.get("id"))
 
     def give_up(self) -> None:
         """The client can no longer read answers."""
@@ -170,8 +186,9 @@ class _Lines:
         while True:
             try:
                 line = await self._readline()
-            except ValueError:  # longer than LINE_LIMIT: answered as a bad message, like its tail after it
-                line = b"{}\n"
+            except ValueError:  # longer than LINE_LIMIT: it has no answer (its id is lost), so say so
+                print(f"dap2mcp: dropped a message longer than {LINE_LIMIT} bytes", file=sys.stderr, flush=True)
+                continue
             if not line:
                 await self._owed.settled.wait()
                 return

@@ -100,8 +100,7 @@ def _location(session: DebugSession) -> dict[str, Any] | None:
     frame = view.focus if view is not None and session.state == "paused" else None
     if frame is None:
         return None
-    column = frame.column or (1 if frame.line else None)  # frames leave out column 1, the seed's shape keeps it
-    return {"file": frame.file, "line": frame.line, "column": column, "functionName": frame.function,
+    return {"file": frame.file, "line": frame.line, "column": frame.column, "functionName": frame.function,
             "moduleName": None}
 
 

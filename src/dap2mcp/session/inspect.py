@@ -54,7 +54,7 @@ def to_frame(raw: dict[str, Any]) -> Frame:
         function=str(raw.get("name", "")),
         file=source.get("path") or source.get("name"),
         line=raw.get("line") or None,
-        column=column if isinstance(column, int) and column > 1 else None,  # 1 says no more than its absence
+        column=column if isinstance(column, int) and column > 0 else None,  # 0: the adapter does not know
         instructionPointer=raw.get("instructionPointerReference") or None,
     )
 

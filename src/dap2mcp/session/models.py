@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from pydantic.json_schema import SkipJsonSchema
 
 T = TypeVar("T")
@@ -51,14 +51,26 @@ class _Model(BaseModel):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=lean_schema)
 
 
-class Location(_Model):
+class _Placed(_Model):
+    """A place in a file. Column 1 is left out of what is sent (it says no more than its absence);
+    the model keeps it, for the resources that show it."""
+
+    @model_serializer(mode="wrap")
+    def _without_column_one(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("column") == 1:
+            del data["column"]
+        return data
+
+
+class Location(_Placed):
     file: Opt[str] = None
     line: Opt[int] = None
     column: Opt[int] = None
     function: Opt[str] = None
 
 
-class Frame(_Model):
+class Frame(_Placed):
     id: int
     function: str
     file: Opt[str] = None

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from . import processes
+
 _GUARD = Path(__file__).with_name("_orphan_guard.py")
 _pipe: subprocess.Popen[bytes] | None = None
 
@@ -27,14 +29,19 @@ def start() -> None:
         _pipe.wait()  # it forks and leaves; the guard itself carries on with the pipe
 
 
-def watch(pid: int) -> None:
-    started = _started(pid)
-    if started is not None:
-        _send(f"+ {pid} {started}\n")
+def watch_launched(adapter_pid: int) -> list[int]:
+    """Watch everything the adapter has started (the program, and debugpy's launcher); their pids."""
+    watched = []
+    for process in processes.descendants(adapter_pid):
+        if (started := _started(process.pid)) is not None:
+            _send(f"+ {process.pid} {started}\n")
+            watched.append(process.pid)
+    return watched
 
 
-def forget(pid: int) -> None:
-    _send(f"- {pid}\n")
+def forget(pids: list[int]) -> None:
+    for pid in pids:
+        _send(f"- {pid}\n")
 
 
 def _send(line: str) -> None:

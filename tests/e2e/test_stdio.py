@@ -13,6 +13,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from dap2mcp import processes
+
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -88,11 +90,11 @@ def test_end_of_input_waits_for_a_slow_call_then_ends_everything():
 
 
 @pytest.mark.parametrize("program", ["spin.py", "ticker.c", "ticker_go"])
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
-    """The MCP stdio shutdown ends with SIGTERM. A native or Go program is traced by its adapter:
-    were the server to die at once, the adapter would follow it (parent-death signal) and the
-    program, untraced, would run on."""
+    """The MCP stdio shutdown ends with SIGTERM (then SIGKILL). A native or Go program is traced by its
+    adapter: were the server to die at once, the adapter would follow it (parent-death signal) and the
+    program, untraced, would run on. SIGTERM is handled; after SIGKILL the orphan guard ends it."""
     path = Path(__file__).parents[1] / "programs" / program
     debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
              "params": {"name": "debug", "arguments": {"mode": "source", "path": str(path), "timeout": 1}}}
@@ -108,9 +110,10 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
             time.sleep(0.2)
         time.sleep(1.5)  # `continue` is waiting now
         server.send_signal(sig)
-        assert server.wait(timeout=30) == 0
+        assert server.wait(timeout=30) == (-signal.SIGKILL if sig == signal.SIGKILL else 0)
     finally:
         server.kill()
-    time.sleep(0.5)
-    alive = [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    deadline = time.monotonic() + 5
+    while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert not alive, f"left behind: {alive}"

@@ -23,7 +23,7 @@ from mcp.types import (
 from mcp.types import Tool as MCPTool
 from pydantic import ValidationError
 
-from .. import __version__
+from .. import __version__, reaper
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import Debugger
 from ..session.models import inline_refs
@@ -104,6 +104,7 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Debugger]:
+        reaper.start()
         try:
             yield debugger
         finally:  # the client went away (or a signal ended serving): end the session and reap every child

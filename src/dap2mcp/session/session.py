@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from .. import reaper
 from ..adapters import AdapterProfile, Target
 from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
@@ -50,6 +51,7 @@ class DebugSession:
         self.stop_count = 0
         self.exit_code: int | None = None
         self.process: dict[str, Any] = {}
+        self._guarded: list[int] = []
         """The adapter's `process` event: the debuggee's name and system pid."""
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
@@ -183,6 +185,8 @@ class DebugSession:
         except BaseException:
             await self.close()
             raise
+        if self.target.mode in ("source", "binary") and transport.process is not None:  # not what was attached to
+            self._guarded = reaper.watch_launched(transport.process.pid)
         if self.state == "starting":
             self.state = "running"
             self.notify()
@@ -229,6 +233,7 @@ class DebugSession:
         if self._closing is not None:
             with contextlib.suppress(BaseException):
                 await self._closing
+        reaper.forget(self._guarded)
         if self.state != "terminated":
             self.state = "terminated"
             self.notify()

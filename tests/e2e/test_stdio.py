@@ -117,3 +117,23 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
     while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive, f"left behind: {alive}"
+
+
+def test_a_request_cancelled_by_a_string_id_is_not_waited_for():
+    """The SDK takes 11 and "11" for the same request, and answers a cancelled one with nothing."""
+    spin = Path(__file__).parents[1] / "programs" / "spin.py"
+    slow = {"jsonrpc": "2.0", "id": 11, "method": "tools/call",
+            "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 600}}}
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "11"}}
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, slow))
+        server.stdin.flush()
+        time.sleep(2)
+        server.stdin.write(_lines(cancel))
+        server.stdin.close()
+        server.stdout.read()
+        assert server.wait(timeout=60) == 0
+    finally:
+        server.kill()

@@ -76,10 +76,8 @@ def runs_python(pid: int) -> bool:
     """Whether `pid` has a Python interpreter in it (its executable or a libpython exports
     `Py_IsInitialized`), looked at without touching the process."""
     candidates = [f"/proc/{pid}/exe"]
-    with contextlib.suppress(OSError):
-        candidates += [f"/proc/{pid}/map_files/{line.split()[0]}"
-                       for line in Path(f"/proc/{pid}/maps").read_text().splitlines()
-                       if "libpython" in line and line.split()[2] == "00000000"]
+    with contextlib.suppress(OSError, DebugError):
+        candidates.append(_mapping(pid, "libpython")[2])
     for path in candidates:
         with contextlib.suppress(Exception), open(path, "rb") as file:  # not ELF, gone, unreadable: not it
             table = ELFFile(file).get_section_by_name(".dynsym")
@@ -220,14 +218,23 @@ def _symbol(pid: int, library: str, name: str) -> int:
 
 
 def _mapping(pid: int, library: str) -> tuple[int, str, str]:
-    """(load address, path, a path to open it by) of the first mapping of `library` in `pid`."""
+    """(load address, path, a path to open it by) of the first mapping of `library` in `pid`.
+
+    The mapping itself (/proc/PID/map_files, readable with CAP_SYS_ADMIN) is the file the process
+    has, even one replaced on disk since ("(deleted)"); without that capability the path is read,
+    unless it was replaced: its symbols would then be another build's, and calling one would jump
+    to a wrong address in the process."""
     name = Path(library).name
     for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and int(fields[2], 16) == 0 and name in Path(fields[5]).name:
             mapped = f"/proc/{pid}/map_files/{fields[0]}"
-            if not os.path.exists(mapped):
-                mapped = f"/proc/{pid}/root{fields[5].removesuffix(' (deleted)')}"
+            if not os.access(mapped, os.R_OK):
+                if fields[5].endswith(" (deleted)"):
+                    raise DebugError(ErrorCode.ADAPTER_FAILED, f"{fields[5]} in process {pid} was replaced on disk "
+                                     "since the process started, and the mapped copy cannot be read without "
+                                     "CAP_SYS_ADMIN: restart the process, or run dap2mcp as root")
+                mapped = f"/proc/{pid}/root{fields[5]}"
             return int(fields[0].split("-")[0], 16), fields[5], mapped
     raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no {name} loaded")
 

@@ -95,19 +95,26 @@ def _connect_back(pid: int, host: str, port: int) -> None:
              "wait_for_client": False}
     with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-") as scratch:
         failure = Path(scratch) / "failure"
-        os.chmod(scratch, 0o777)  # the process may run as another user than the server
+        os.chmod(scratch, 0o1733)  # the process may run as another user: it may write here, not list or delete
         code = "\n".join((
             "try:",
             f"    import sys; sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected",
             f"    del sys.path[0]; attach_pid_injected.attach({setup!r})",
             "except BaseException as e:",
-            f"    open({str(failure)!r}, 'w').write(type(e).__name__ + ': ' + str(e))",
+            f"    open({str(failure)!r}, 'x').write(type(e).__name__ + ': ' + str(e))",
         ))
         inject.run_python(pid, str(DEBUGPY_DIR / "_vendored/pydevd/pydevd_attach_to_process/attach_linux_amd64.so"),
                           code)
-        if failure.exists():
+        if failure.exists() and failure.stat().st_uid == _owner(pid):  # written by the process, no one else
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"debugpy could not start inside process {pid}: "
                              f"{failure.read_text(errors='replace')[:500]}")
+
+
+def _owner(pid: int) -> int | None:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
 
 
 DEBUGPY = DebugpyProfile(

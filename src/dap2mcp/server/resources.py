@@ -175,7 +175,7 @@ async def _capture_threads(session: DebugSession) -> dict[str, Any]:
             return None
         source = frames[0].get("source") or {}
         return {"file": source.get("path") or source.get("name"), "line": frames[0].get("line"),
-                "column": frames[0].get("column"), "functionName": frames[0].get("name"), "moduleName": None}
+                "column": frames[0].get("column") or None, "functionName": frames[0].get("name"), "moduleName": None}
 
     locations = await asyncio.gather(*(top(t["id"]) for t in listed))
     threads = [{"id": t["id"], "name": t.get("name", ""), "state": "Suspended", "isCurrent": t["id"] == current,

@@ -107,7 +107,8 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
             file = os.fdopen(self._in, "rb")  # buffered: a long line is not read byte by byte
 
             async def readline() -> bytes:
-                return await anyio.to_thread.run_sync(file.readline, LINE_LIMIT)
+                # a terminal's read cannot be interrupted: on a signal the thread is left to it
+                return await anyio.to_thread.run_sync(file.readline, LINE_LIMIT, abandon_on_cancel=True)
         if _watchable(self._out):
             out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._on_lost),
                                                           os.fdopen(self._out, "wb", 0))
@@ -133,14 +134,14 @@ class _Owed:
         self.settled = asyncio.Event()
         self.settled.set()
 
-    def took(self, line: bytes) -> None:
+    def took(self, line: str) -> None:
         """Count what the SDK will answer: a message it takes for a request (parsed the way it parses)."""
         try:
             message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         except Exception:  # not a request: it is answered, if at all, with no id to wait for
             return
         if isinstance(message, types.JSONRPCRequest):
-            self.ids.add(message.id)
+            self.ids.add(str(message.id))  # the SDK takes 7 and "7" for the same request
             self.settled.clear()
         elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
             params = message.params if isinstance(message.params, dict) else {}
@@ -160,7 +161,7 @@ class _Owed:
         self.settled.set()
 
     def _paid(self, request_id: Any) -> None:
-        self.ids.discard(request_id)
+        self.ids.discard(str(request_id))
         if not self.ids:
             self.settled.set()
 
@@ -192,8 +193,9 @@ class _Lines:
             if not line:
                 await self._owed.settled.wait()
                 return
-            self._owed.took(line)
-            yield line.decode("utf-8", errors="replace")
+            text = line.decode("utf-8", errors="replace")
+            self._owed.took(text)
+            yield text
 
 
 class _Writer:

@@ -21,6 +21,7 @@ from .breakpoints import Breakpoint, resolve_source_line
 from .inspect import unexpanded
 from .models import BreakpointView, Context
 from .session import DebugSession
+from .startup import injections_finished
 
 DEFAULT_WAIT = 30.0
 
@@ -114,6 +115,7 @@ class Debugger:
     async def close(self) -> None:
         async with self._lifecycle:
             await self._close_current()
+        await injections_finished(10.0)  # an attach by pid still injecting (its start gave up meanwhile)
 
     async def _close_current(self) -> None:
         session, self._session = self._session, None

@@ -51,8 +51,8 @@ class DebugSession:
         self.stop_count = 0
         self.exit_code: int | None = None
         self.process: dict[str, Any] = {}
-        self._guarded: list[int] = []
         """The adapter's `process` event: the debuggee's name and system pid."""
+        self._guarded: list[int] = []
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
         self.threads_cache: dict[str, Any] | None = None

@@ -26,6 +26,16 @@ if TYPE_CHECKING:
     from .session import DebugSession
 
 HANDSHAKE_TIMEOUT = 30.0
+INJECTING: set[threading.Thread] = set()
+"""Threads still inside a process for attach by pid: the server waits for them before it exits,
+since its end would detach the process mid-call and crash it."""
+
+
+async def injections_finished(limit: float) -> None:
+    """Wait, at most `limit` seconds, for the injected calls still running to return."""
+    deadline = asyncio.get_running_loop().time() + limit
+    for thread in list(INJECTING):
+        await asyncio.to_thread(thread.join, max(0.0, deadline - asyncio.get_running_loop().time()))
 
 CLIENT_CAPABILITIES = {
     "clientID": "dap2mcp", "clientName": "dap2mcp", "pathFormat": "path", "linesStartAt1": True,
@@ -100,13 +110,16 @@ def _summon(client: DapClient, summon: Summon) -> asyncio.Future[None]:
             summon.inject(host, port)
         except BaseException as exc:  # reported through the future, or (after the handshake) not at all
             error = exc
+        INJECTING.discard(threading.current_thread())
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting any more
             loop.call_soon_threadsafe(settle, error)
 
     def on_event(event: str, body: dict[str, Any]) -> None:
         if event == summon.event and not done.done():
-            threading.Thread(target=inject, args=(str(body.get("host")), int(body.get("port") or 0)),
-                             name="dap2mcp-inject", daemon=True).start()
+            thread = threading.Thread(target=inject, args=(str(body.get("host")), int(body.get("port") or 0)),
+                                      name="dap2mcp-inject", daemon=True)
+            INJECTING.add(thread)
+            thread.start()
 
     client.on_event(on_event)
     done.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late failure is not an error to log

@@ -85,6 +85,17 @@ async def test_stop_on_entry_after_code_that_runs_before_main(adapter: str) -> N
         assert end["state"] == "terminated" and "configured 7" in end["output"]["text"]
 
 
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_native_programs_read_end_of_file_from_stdin(adapter: str) -> None:
+    """Not a terminal nobody types into; and gdb's `< /dev/null` stays out of the program's arguments."""
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(PROGRAMS / "reads.c"), adapter=adapter,
+                             args=["two words", "<", "x"], timeout=60)
+        assert end["state"] == "terminated" and end["exitCode"] == 0, end
+        assert "read 0 lines; args: [two words] [<] [x]" in end["output"]["text"], end["output"]
+        assert "initCommands" not in end["output"]["text"] and "input-path" not in end["output"]["text"]
+
+
 async def test_go_programs_read_end_of_file_from_stdin_and_go_files_build_as_their_package() -> None:
     async with stdio_tools() as tools:
         end = await tools.ok("debug", mode="source", path=str(PROGRAMS / "go_stdin" / "main.go"), timeout=120)

@@ -22,6 +22,7 @@ C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -
 CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get install -y g++"), C_FLAGS)
 RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
                 ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
+STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
 
@@ -30,7 +31,9 @@ class NativeProfile(AdapterProfile):
     launch_keys: dict[str, str] = field(default_factory=dict)
     """How this adapter spells program, args, cwd, env and the attach pid (DAP leaves them to adapters)."""
     fixed: dict[str, Any] = field(default_factory=dict)
-    """Arguments this adapter always needs (cdt-gdb-adapter: which gdb)."""
+    """Arguments this adapter always needs (cdt-gdb-adapter: which gdb; lldb-dap: stdin from /dev/null)."""
+    stdin_redirect: str = ""
+    """Appended to a shell-run command line so that the program reads end of file, not a terminal."""
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
@@ -46,8 +49,8 @@ class NativeProfile(AdapterProfile):
             return AdapterStart(argv, "attach", {**common, "request": "attach", keys["pid"]: pid})
         arguments = {**common, "request": "launch", "program": target.program or target.path,
                      "cwd": target.cwd or os.getcwd()}
-        if keys["args"] == "arguments":  # one command-line string
-            arguments["arguments"] = shlex.join(target.args)
+        if keys["args"] == "arguments":  # one command line, which gdb runs through the shell
+            arguments["arguments"] = " ".join(filter(None, (shlex.join(target.args), self.stdin_redirect)))
         else:
             arguments["args"] = list(target.args)
         if target.env:
@@ -72,6 +75,9 @@ LLDB = NativeProfile(
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
     entry_function="main",
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
+    # else the program reads a terminal nobody types into, and waits
+    fixed={"initCommands": [STDIN_FROM_NULL]},
+    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) {re.escape(STDIN_FROM_NULL)})\n", re.MULTILINE),
 )
 
 GDB = NativeProfile(
@@ -93,4 +99,5 @@ GDB = NativeProfile(
     entry_function="main",
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
     fixed={"gdb": "gdb"},
+    stdin_redirect="< /dev/null",
 )

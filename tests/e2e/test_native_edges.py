@@ -115,6 +115,18 @@ async def test_rust_builds_with_the_2021_edition() -> None:
         assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
 
 
+async def test_a_rust_executable_stops_on_entry_in_its_own_main(tmp_path: Path) -> None:
+    """Not in the C `main` that Rust's runtime runs first."""
+    exe = tmp_path / "clamp"
+    subprocess.run(["rustc", "-g", "-C", "opt-level=0", "--edition", "2021", "-o", str(exe),
+                    str(PROGRAMS / "edition.rs")], check=True)
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="binary", path=str(exe), stopOnEntry=True)
+        assert (ctx["reason"], ctx["location"]["function"]) == ("entry", "edition::main"), ctx
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
+
+
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:
     exe = tmp_path / "a.out"
     subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(INVOICE_C)], check=True)

@@ -12,6 +12,9 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+
 from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
@@ -38,6 +41,8 @@ class NativeProfile(AdapterProfile):
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
             return os.path.splitext(os.path.basename(target.path))[0].replace("-", "_") + "::main"
+        if target.mode == "binary" and target.program and (crate_main := rust_main(target.program)):
+            return crate_main  # not the C `main` that Rust's runtime puts before it
         return self.entry_function
 
     def plan(self, target: Target) -> AdapterStart:
@@ -59,6 +64,24 @@ class NativeProfile(AdapterProfile):
         if target.mode == "connect":
             return AdapterStart([], "launch", arguments, address=target.address)
         return AdapterStart(argv, "launch", arguments)
+
+
+RUST_MAIN = re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E")
+"""A crate's own `main` under Rust's legacy symbol mangling: `_ZN7edition4main17h<hash>E`."""
+
+
+def rust_main(executable: str) -> str | None:
+    """`<crate>::main` if `executable` is a Rust program that keeps its symbols, else None."""
+    try:
+        with open(executable, "rb") as file:
+            table = ELFFile(file).get_section_by_name(".symtab")
+            for symbol in table.iter_symbols() if table is not None else ():
+                found = RUST_MAIN.fullmatch(symbol.name)
+                if found and len(found.group(2)) == int(found.group(1)):
+                    return f"{found.group(2)}::main"
+    except (OSError, ELFError):
+        return None
+    return None
 
 
 LLDB = NativeProfile(

@@ -13,7 +13,8 @@ import signal
 import sys
 
 
-def _started(pid: int) -> str | None:
+def started(pid: int) -> str | None:
+    """The process's start time, from /proc: with the pid, it names one process and no later one."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().rsplit(")", 1)[1].split()[19]
@@ -32,7 +33,7 @@ def main() -> None:
         elif verb == "-":
             watched.pop(int(pid), None)
     for pid, start in watched.items():
-        if _started(pid) == start:
+        if started(pid) == start:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
 

@@ -108,8 +108,7 @@ def _running(process: psutil.Process) -> bool:
 
 def pid_alive(pid: int) -> bool:
     try:
-        proc = psutil.Process(pid)
-        return proc.status() != psutil.STATUS_ZOMBIE
+        return _running(psutil.Process(pid))
     except (psutil.Error, ValueError):  # ValueError: not a valid pid at all
         return False
 

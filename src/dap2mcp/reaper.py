@@ -1,10 +1,11 @@
 """Programs that must not outlive the server, even one killed with SIGKILL.
 
 An adapter dies with the server (its parent-death signal), but a native or Go program the adapter
-launched and traced is then merely detached, and runs on. So the server hands the pid of every
-program it launches to a small guard process (`_orphan_guard.py`) over a pipe; when the pipe
-closes, on any exit of the server, the guard kills those still running. A program that was
-attached to is never handed over: it was running before and must go on running after.
+launched and traced is then merely detached, and runs on. So the server hands the pids of what
+the adapter has started by the end of the handshake (the program, debugpy's launcher) to a small
+guard process (`_orphan_guard.py`) over a pipe; when the pipe closes, on any exit of the server,
+the guard kills those still running. Processes the program starts later are not covered; a
+program that was attached to is never handed over: it was running before and must go on after.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from . import processes
+from ._orphan_guard import started
 
 _GUARD = Path(__file__).with_name("_orphan_guard.py")
 _pipe: subprocess.Popen[bytes] | None = None
@@ -33,8 +35,8 @@ def watch_launched(adapter_pid: int) -> list[int]:
     """Watch everything the adapter has started (the program, and debugpy's launcher); their pids."""
     watched = []
     for process in processes.descendants(adapter_pid):
-        if (started := _started(process.pid)) is not None:
-            _send(f"+ {process.pid} {started}\n")
+        if (since := started(process.pid)) is not None:
+            _send(f"+ {process.pid} {since}\n")
             watched.append(process.pid)
     return watched
 
@@ -51,10 +53,3 @@ def _send(line: str) -> None:
     with contextlib.suppress(OSError, ValueError):  # a guard gone is only a lost safety net
         _pipe.stdin.write(line.encode())
         _pipe.stdin.flush()
-
-
-def _started(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
 
+from .. import processes
 from ..errors import DebugError, ErrorCode
 
 PTRACE_GETREGS, PTRACE_SETREGS = 12, 13
@@ -79,9 +80,8 @@ def runs_python(pid: int) -> bool:
     with contextlib.suppress(OSError, DebugError):
         candidates.append(_mapping(pid, "libpython")[2])
     for path in candidates:
-        with contextlib.suppress(Exception), open(path, "rb") as file:  # not ELF, gone, unreadable: not it
-            table = ELFFile(file).get_section_by_name(".dynsym")
-            if table is not None and table.get_symbol_by_name("Py_IsInitialized"):
+        with contextlib.suppress(Exception):  # not ELF, gone, unreadable: not it
+            if _exported(path, "Py_IsInitialized") is not None:
                 return True
     return False
 
@@ -128,7 +128,7 @@ class _Stopped:
         return result
 
     def __exit__(self, *exc: object) -> None:
-        if self.state == "rest" and _alive(self.pid):
+        if self.state == "rest" and processes.pid_alive(self.pid):
             _ptrace(PTRACE_SETREGS, self.pid, None, ctypes.addressof(self.saved), what="restore the registers of")
             self.vector.restore()
         _libc.ptrace(PTRACE_DETACH, self.pid, None, None)
@@ -209,12 +209,18 @@ def _symbol(pid: int, library: str, name: str) -> int:
     file is read through the mapping itself: a library upgraded since the process started is
     `(deleted)` on disk, but still mapped."""
     base, path, mapped = _mapping(pid, library)
-    with open(mapped, "rb") as file:
+    offset = _exported(mapped, name)
+    if offset is None:
+        raise DebugError(ErrorCode.ADAPTER_FAILED, f"{path} in process {pid} has no symbol {name}")
+    return base + offset
+
+
+def _exported(path: str, name: str) -> int | None:
+    """The offset of `name` among the dynamic symbols of the ELF file at `path`, if it is there."""
+    with open(path, "rb") as file:
         table = ELFFile(file).get_section_by_name(".dynsym")
         found = table.get_symbol_by_name(name) if table is not None else None
-        if not found:
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"{path} in process {pid} has no symbol {name}")
-        return base + found[0]["st_value"]
+        return found[0]["st_value"] if found else None
 
 
 def _mapping(pid: int, library: str) -> tuple[int, str, str]:
@@ -252,11 +258,6 @@ def _c_string(pid: int, address: int) -> str:
         mem.seek(address)
         return mem.read(400).split(b"\0")[0].decode(errors="replace")
 
-
-def _alive(pid: int) -> bool:
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    return False
 
 
 def _ptrace(request: int, pid: int, address: int | None = None, data: int | None = None, *, what: str) -> None:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import signal
 import stat
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,8 @@ from mcp.server.stdio import stdio_server
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+
+log = logging.getLogger(__name__)
 
 LINE_LIMIT = 64 * 1024 * 1024
 """The longest JSON-RPC line accepted: tool arguments can carry a whole exported snapshot."""
@@ -188,7 +190,7 @@ class _Lines:
             try:
                 line = await self._readline()
             except ValueError:  # longer than LINE_LIMIT: it has no answer (its id is lost), so say so
-                print(f"dap2mcp: dropped a message longer than {LINE_LIMIT} bytes", file=sys.stderr, flush=True)
+                log.warning("dropped a message longer than %d bytes", LINE_LIMIT)
                 continue
             if not line:
                 await self._owed.settled.wait()

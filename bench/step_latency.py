@@ -8,6 +8,8 @@ repeats `step over`. Timed per step:
 
   mcp-stdio   `call_tool("step", {"mode": "over"})` through a real MCP client talking to
               `python -m dap2mcp serve` over stdio, from the call to the parsed result.
+  mcp-wire    the same call to the same server through bench/wire_client.py, a client as thin on the
+              MCP side as the raw DAP client is on the DAP side (no pydantic models, no schema checks).
   mcp-inproc  the same call with `Client(build_server())` in this process (no stdio, no
               JSON-RPC framing), so the transport's share is visible.
   raw-dap     dap2mcp.dap's DapClient straight to `python -m debugpy.adapter`: next, wait for
@@ -16,7 +18,7 @@ repeats `step over`. Timed per step:
 
 Each runs with debugpy's TCP_NODELAY fix (dap2mcp's default) and without it. The raw client
 launches with DEBUGPY.plan(Target(...)), exactly the launch the server makes. For one
-nodelay setting the three sessions are open together and stepped in turn (rotating the
+nodelay setting the sessions are open together and stepped in turn (rotating the
 order), so load from elsewhere on the machine falls on all of them alike.
 """
 
@@ -47,6 +49,7 @@ from dap2mcp.session.debugger import Debugger
 from dap2mcp.session.startup import CLIENT_CAPABILITIES
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
+from wire_client import WireClient
 
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "programs" / "loop.py"
@@ -128,7 +131,7 @@ class RawSession:
         await self.client.close()
 
 
-# -- the three variants, each an open session with a `step` ------------------------------------
+# -- the variants, each an open session with a `step` ------------------------------------
 
 
 # DAP requests sent per DapClient, for the clients a variant registers once its warm-up is over.
@@ -190,6 +193,8 @@ class RawDap(Variant):
 
 
 def payload(result: Any) -> dict[str, Any]:
+    if isinstance(result, dict):  # WireClient hands over the structured content itself
+        return result
     data = result.structured_content
     if data is None:
         data = json.loads(result.content[0].text)
@@ -229,6 +234,20 @@ class McpStdio(McpVariant):
 
     async def open(self, stack: contextlib.AsyncExitStack) -> None:
         self.client = await stack.enter_async_context(Client(stdio_params()))
+        await self.start_debugging(stack)
+
+
+class McpWire(McpVariant):
+    """The same server through a thin client (bench/wire_client.py), as thin on the MCP side as the
+    raw DAP client is on the DAP side: what the server costs, without the SDK client's own work."""
+
+    name = "mcp-wire"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        params = stdio_params()
+        client = await WireClient.start([params.command, *params.args], env=params.env, cwd=params.cwd)
+        stack.push_async_callback(client.close)
+        self.client = client  # type: ignore[assignment]
         await self.start_debugging(stack)
 
 
@@ -288,14 +307,14 @@ class McpFloor(McpVariant):
                                          "breakpoints": [{"file": str(PROGRAM), "line": self.line}]})
 
 
-VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpInProcess, McpFloor]
+VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor]
 
 
 # -- measuring and reporting -------------------------------------------------------------------
 
 
 async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list[Variant]:
-    """Open all three sessions, warm each up, then step them in turn, so that whatever else the
+    """Open every variant's session, warm each up, then step them in turn, so that whatever else the
     machine is doing falls on every variant alike."""
     variants = [cls(nodelay, line) for cls in VARIANTS if nodelay or cls is not McpFloor]  # the floor debugs nothing
     DapClient.send = _counting_send  # type: ignore[method-assign]
@@ -351,10 +370,15 @@ async def run(options: argparse.Namespace) -> dict[str, Any]:
     raw = {r["nodelay"]: r["median_ms"] for r in results if r["variant"] == RawDap.name}
     for r in results:
         r["ratio_to_raw"] = r["median_ms"] / raw[r["nodelay"]]
-    stdio = next(r for r in results if r["variant"] == McpStdio.name and r["nodelay"])
+    def measured(variant: str) -> dict[str, Any]:
+        return next(r for r in results if r["variant"] == variant and r["nodelay"])
+
+    stdio, wire = measured(McpStdio.name), measured(McpWire.name)
     targets = {
         "ratio_to_raw": {"limit": MCP_TARGET_RATIO, "value": stdio["ratio_to_raw"],
                          "met": stdio["ratio_to_raw"] <= MCP_TARGET_RATIO},
+        "ratio_to_raw_thin_client": {"limit": MCP_TARGET_RATIO, "value": wire["ratio_to_raw"],
+                                     "met": wire["ratio_to_raw"] <= MCP_TARGET_RATIO},
         "median_ms": {"limit": MCP_TARGET_MS, "value": stdio["median_ms"], "met": stdio["median_ms"] < MCP_TARGET_MS},
     }
     return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine("debugpy", "mcp"),
@@ -392,8 +416,9 @@ def report(data: dict[str, Any]) -> None:
         print(f"mcp-floor: the protocol alone costs {floor['median_ms']:.2f} ms a call; "
               f"{MCP_TARGET_RATIO:g}x raw leaves {raw['median_ms'] * (MCP_TARGET_RATIO - 1):.2f} ms for all that MCP adds")
     t = data["targets"]
-    print(f"\ntarget: mcp-stdio (nodelay on) within {t['ratio_to_raw']['limit']:g}x of raw-dap: "
-          f"{t['ratio_to_raw']['value']:.2f}x -> {'MET' if t['ratio_to_raw']['met'] else 'NOT MET'}")
+    for key, who in (("ratio_to_raw", "mcp-stdio (the SDK's client)"), ("ratio_to_raw_thin_client", "mcp-wire (a thin client)")):
+        print(f"{chr(10) if key == 'ratio_to_raw' else ''}target: {who}, nodelay on, within {t[key]['limit']:g}x of raw-dap: "
+              f"{t[key]['value']:.2f}x -> {'MET' if t[key]['met'] else 'NOT MET'}")
     print(f"target: mcp-stdio (nodelay on) median under {t['median_ms']['limit']:g} ms: "
           f"{t['median_ms']['value']:.2f} ms -> {'MET' if t['median_ms']['met'] else 'NOT MET'}")
     if data.get("leftover_children"):

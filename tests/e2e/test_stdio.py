@@ -137,3 +137,38 @@ def test_a_request_cancelled_by_a_string_id_is_not_waited_for():
         assert server.wait(timeout=60) == 0
     finally:
         server.kill()
+
+
+def test_a_client_that_stops_reading_ends_the_server_and_its_session():
+    """A client whose read end of our stdout is closed can never be answered again, even with our stdin
+    still open: the server stops serving as it does on SIGTERM (session ended, programs reaped), without
+    a traceback, instead of serving on into a broken pipe."""
+    spin = Path(__file__).parents[1] / "programs" / "spin.py"
+    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 1}}}
+    wait = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "continue", "arguments": {"timeout": 120}}}
+    replies, ours = os.pipe()
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE, stdout=ours,
+                              stderr=subprocess.PIPE)
+    os.close(ours)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, debug))
+        server.stdin.flush()
+        with os.fdopen(replies, "rb") as reading:
+            while (answer := json.loads(reading.readline())).get("id") != 4:
+                pass
+            assert answer["result"]["structuredContent"].get("state") == "running", answer
+            server.stdin.write(_lines(wait))
+            server.stdin.flush()
+            time.sleep(1)  # `continue` is waiting now
+            family = psutil.Process(server.pid).children(recursive=True)
+            assert len(family) >= 2, family  # the adapter and the program
+        assert server.wait(timeout=30) == 0  # stdin is still open
+        err = server.stderr.read().decode()
+    finally:
+        server.kill()
+    assert "Traceback" not in err, err[-3000:]
+    deadline = time.monotonic() + 5
+    while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive, f"left behind: {alive}"

@@ -293,6 +293,26 @@ async def test_unanswered_request_times_out(wire: tuple[DapClient, Peer]) -> Non
     assert (await asyncio.wait_for(future, BOUND))["threads"][0]["id"] == 1
 
 
+async def test_a_waiter_that_gives_up_leaves_the_request_to_others(wire: tuple[DapClient, Peer]) -> None:
+    """The handshake sends `launch`, waits on it with a short timeout, and waits again later: neither a
+    timeout nor a cancelled waiter may cancel the request's own future."""
+    client, peer = wire
+    launched = client.send("launch", {"program": "x"})
+    with pytest.raises(DebugError) as info:
+        await client.wait("launch", launched, 0.1)
+    assert info.value.code == ErrorCode.TIMEOUT
+    impatient = asyncio.create_task(client.wait("launch", launched, 30))
+    await asyncio.sleep(0.05)
+    impatient.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await impatient
+    assert not launched.done()
+    patient = asyncio.create_task(client.wait("launch", launched, 30))
+    peer.respond(await peer.receive_request("launch"), {"ok": 1})
+    assert await asyncio.wait_for(patient, BOUND) == {"ok": 1}
+    assert await client.wait("launch", launched, 0.01) == {"ok": 1}  # already answered: no waiting
+
+
 async def test_peer_eof_fails_all_pending_at_once(wire: tuple[DapClient, Peer]) -> None:
     client, peer = wire
     events = collect_events(client)

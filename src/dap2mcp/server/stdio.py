@@ -1,10 +1,11 @@
 """MCP over this process's stdin and stdout, read and written on the event loop.
 
 The SDK's `stdio_server` runs every line read and every write-and-flush in a worker thread
-(`anyio.wrap_file`): two thread hand-offs per tool call. Pipes can be watched by the event loop
-directly, so here they are, and the SDK's `stdio_server` gets them as its `stdin`/`stdout` (it
-then does the JSON-RPC framing as usual). A regular file (`dap2mcp serve < requests.jsonl`) is
-read in a thread instead.
+(`anyio.wrap_file`) and passes each message through one more task on its way in and out. Here
+the pipes are watched by the event loop, and the server reads and writes them through the SDK's
+transport protocols (`ReadStream`, `WriteStream`): a request is parsed where it is read and an
+answer written by the task that sends it, as the SDK's transport parses and writes them. A
+regular file (`dap2mcp serve < requests.jsonl`) is read in a thread instead.
 
 End of input does not cut off the answers still owed: the requests already read are answered
 before the server stops (`printf '...' | dap2mcp serve` gets every answer).
@@ -17,17 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
 import stat
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
-from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -42,11 +42,17 @@ async def serve(server: MCPServer[Any]) -> None:
     lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs, given other streams
     wire_in, wire_out = _take_wire()
     owed = _Owed()
-    async with anyio.create_task_group() as group, _open(wire_in, wire_out, owed.give_up) as (readline, write, drain):
-        group.start_soon(_stop_on_signal, group.cancel_scope)
-        lines, writer = _Lines(readline, owed), _Writer(write, drain, owed)
-        async with stdio_server(stdin=lines, stdout=writer) as (read_stream, write_stream):  # type: ignore[arg-type]
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    async with anyio.create_task_group() as group:
+
+        def client_gone() -> None:
+            """Nobody reads the answers any more: stop serving, as on SIGTERM, so the session ends."""
+            owed.give_up()
+            group.cancel_scope.cancel()
+
+        async with _open(wire_in, wire_out, client_gone) as (readline, write, drain):
+            group.start_soon(_stop_on_signal, group.cancel_scope)
+            incoming, outgoing = _Incoming(readline, owed), _Outgoing(write, drain, owed, client_gone)
+            await lowlevel.run(incoming, outgoing, lowlevel.create_initialization_options())
         group.cancel_scope.cancel()  # served to the end: stop waiting for signals
 
 
@@ -95,6 +101,11 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
     def __init__(self, wire_in: int, wire_out: int, on_lost: Callable[[], None]) -> None:
         self._in, self._out, self._on_lost = wire_in, wire_out, on_lost
         self._closers: list[Callable[[], None]] = []
+        self._closing = False
+
+    def _lost(self) -> None:
+        if not self._closing:  # closing the pipe ourselves is not the client leaving
+            self._on_lost()
 
     async def __aenter__(self) -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], None],
                                         Callable[[], Awaitable[None]]]:
@@ -112,7 +123,7 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
                 # a terminal's read cannot be interrupted: on a signal the thread is left to it
                 return await anyio.to_thread.run_sync(file.readline, LINE_LIMIT, abandon_on_cancel=True)
         if _watchable(self._out):
-            out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._on_lost),
+            out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._lost),
                                                           os.fdopen(self._out, "wb", 0))
             self._closers.append(out.close)
             writer = asyncio.StreamWriter(out, protocol, None, loop)
@@ -124,6 +135,7 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
         return readline, sink.write, nothing
 
     async def __aexit__(self, *exc: object) -> None:
+        self._closing = True
         for close in self._closers:
             close()
 
@@ -132,16 +144,11 @@ class _Owed:
     """Ids of the requests read and not yet answered."""
 
     def __init__(self) -> None:
-        self.ids: set[Any] = set()
+        self.ids: set[str] = set()
         self.settled = asyncio.Event()
         self.settled.set()
 
-    def took(self, line: str) -> None:
-        """Count what the SDK will answer: a message it takes for a request (parsed the way it parses)."""
-        try:
-            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        except Exception:  # not a request: it is answered, if at all, with no id to wait for
-            return
+    def took(self, message: types.JSONRPCMessage) -> None:
         if isinstance(message, types.JSONRPCRequest):
             self.ids.add(str(message.id))  # the SDK takes 7 and "7" for the same request
             self.settled.clear()
@@ -150,12 +157,9 @@ class _Owed:
             with contextlib.suppress(TypeError):  # a cancelled request gets no answer
                 self._paid(params.get("requestId"))
 
-    def gave(self, text: str) -> None:
-        if self.ids:
-            message = _parsed(text)
-            if "method" not in message:
-                with contextlib.suppress(TypeError):
-                    self._paid(message.get("id"))
+    def gave(self, message: types.JSONRPCMessage) -> None:
+        if self.ids and isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._paid(message.id)
 
     def give_up(self) -> None:
         """The client can no longer read answers."""
@@ -168,24 +172,14 @@ class _Owed:
             self.settled.set()
 
 
-def _parsed(text: bytes | str) -> dict[str, Any]:
-    try:
-        message = json.loads(text)
-    except ValueError:
-        return {}
-    return message if isinstance(message, dict) else {}
-
-
-class _Lines:
-    """Decoded lines of the input, as the SDK iterates its stdin; at the end, once what is owed is paid."""
+class _Incoming:
+    """The SDK's `ReadStream`: each line parsed as the SDK's own stdio transport parses it (a line
+    that is not a message is handed on as its exception); at the end, once what is owed is paid."""
 
     def __init__(self, readline: Callable[[], Awaitable[bytes]], owed: _Owed) -> None:
         self._readline, self._owed = readline, owed
 
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._lines()
-
-    async def _lines(self) -> AsyncIterator[str]:
+    async def receive(self) -> SessionMessage | Exception:
         while True:
             try:
                 line = await self._readline()
@@ -194,29 +188,62 @@ class _Lines:
                 continue
             if not line:
                 await self._owed.settled.wait()
-                return
-            text = line.decode("utf-8", errors="replace")
-            self._owed.took(text)
-            yield text
+                raise anyio.EndOfStream
+            try:
+                message = types.jsonrpc_message_adapter.validate_json(line.decode("utf-8", errors="replace"),
+                                                                      by_name=False)
+            except Exception as exc:
+                return exc
+            self._owed.took(message)
+            return SessionMessage(message)
 
+    def __aiter__(self) -> _Incoming:
+        return self
 
-class _Writer:
-    """The SDK writes a line and flushes it; drain is the flush."""
-
-    def __init__(self, write: Callable[[bytes], Any], drain: Callable[[], Awaitable[None]], owed: _Owed) -> None:
-        self._write, self._drain, self._owed = write, drain, owed
-
-    async def write(self, text: str) -> None:
+    async def __anext__(self) -> SessionMessage | Exception:
         try:
-            self._write(text.encode("utf-8"))
-        except OSError:
-            self._owed.give_up()
-            raise
-        self._owed.gave(text)
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
 
-    async def flush(self) -> None:
+    async def aclose(self) -> None:
+        return None
+
+    async def __aenter__(self) -> _Incoming:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _Outgoing:
+    """The SDK's `WriteStream`: a message goes onto the pipe in the task that sends it. Once the client
+    has stopped reading, serving stops and what is left to send is dropped."""
+
+    def __init__(self, write: Callable[[bytes], Any], drain: Callable[[], Awaitable[None]], owed: _Owed,
+                 client_gone: Callable[[], None]) -> None:
+        self._write, self._drain, self._owed, self._client_gone = write, drain, owed, client_gone
+        self._gone = False
+
+    async def send(self, item: SessionMessage) -> None:
+        if self._gone:
+            return
+        line = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
         try:
+            self._write(line.encode("utf-8"))
             await self._drain()
-        except OSError:
-            self._owed.give_up()
-            raise
+        except OSError as exc:  # the pipe's reader closed (ConnectionResetError from drain is one)
+            log.info("the client stopped reading: %s", exc)
+            self._gone = True
+            self._client_gone()
+            return
+        self._owed.gave(item.message)
+
+    async def aclose(self) -> None:
+        return None
+
+    async def __aenter__(self) -> _Outgoing:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None

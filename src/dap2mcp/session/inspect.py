@@ -74,7 +74,10 @@ async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str,
         raise
     scopes = list(body.get("scopes") or [])
     cheap = [s["variablesReference"] for s in scopes if s.get("variablesReference") and not unexpanded(s)]
-    fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
+    if len(cheap) == 1:
+        fetched = [await fetch_variables(client, cheap[0])]
+    else:
+        fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
     return scopes, dict(zip(cheap, fetched, strict=True))
 
 
@@ -136,11 +139,14 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
                      with_threads: bool = False) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips: independent requests go out together."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
-    threads_req = client.request("threads") if with_threads else _none()
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
-    exc_req = fetch_exception(client, thread_id, limits) if want_exception else _none()
     try:
-        stack, threads, exception = await asyncio.gather(stack_req, threads_req, exc_req)
+        if with_threads or want_exception:
+            threads_req = client.request("threads") if with_threads else _none()
+            exc_req = fetch_exception(client, thread_id, limits) if want_exception else _none()
+            stack, threads, exception = await asyncio.gather(stack_req, threads_req, exc_req)
+        else:  # a step's stop: one request, awaited here rather than in tasks of its own
+            stack, threads, exception = await stack_req, None, None
     except DebugError as exc:
         if exc.code == ErrorCode.ADAPTER_ERROR:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from ..adapters import AdapterProfile, Target
 from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot
+from . import events
 from .breakpoints import Breakpoint
 from .inspect import Limits
 from .models import BreakpointView, Context, State, StopInfo
@@ -64,7 +66,8 @@ class DebugSession:
         self._closing: asyncio.Task[None] | None = None
         self.known_frames: set[int] = set()  # frame ids handed out since the last stop
         self.quirks = Quirks(self)
-        self._recent = ""
+        self.recent_output = ""
+        """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
@@ -78,81 +81,16 @@ class DebugSession:
         self._changed = asyncio.Event()
         self.changed()
 
-    def _on_event(self, event: str, body: dict[str, Any]) -> None:
-        if event == "initialized":
-            self.initialized.set()
-        elif event == "stopped":
-            if self.state == "terminated" or self.quirks.stray_step(body):
-                return  # gdb stops once more after it has reported the program's end
-            if self._client is not None and self.quirks.incomplete(body):
-                asyncio.ensure_future(self.quirks.complete(body, then=self._stopped))
-                return
-            self._stopped(body)
-        elif event == "continued":
-            if self.state == "paused":
-                self.state = "running"
-        elif event == "exited":
-            self.exit_code = body.get("exitCode")
-        elif event in ("terminated", "_closed"):
-            if self.state != "terminated":
-                self.state = "terminated"
-                self._closing = asyncio.ensure_future(self._release_adapter())
-        elif event == "output":
-            text = self.profile.shown_output(str(body.get("category", "console")), str(body.get("output", "")),
-                                             self.state == "starting")
-            tracepoint, text = self.breakpoints.take_tracepoint(text)
-            self.output.append(str(body.get("category", "console")), text)
-            self._recent = (self._recent + text)[-400:]  # the adapter may split a line across events
-            if self.exit_code is None and (code := self.profile.exit_code(self._recent)) is not None:
-                self.exit_code = code
-                if self.profile.exit_in_output_ends:  # nothing else will say the program is gone
-                    self._on_event("terminated", {})
-            if tracepoint is not None:
-                self._traced(tracepoint, text)
-            if self.state == "starting" and any(m in text for m in self.profile.start_failure_markers):
-                self.start_failed.set()
-        elif event == "process":
-            self.process = dict(body)
-        elif event == "breakpoint":
-            self.breakpoints.on_event(body)
-            self.sources.note_event(event, body)
-        elif event in ("loadedSource", "module"):
-            self.sources.note_event(event, body)
-            return
-        elif event == "capabilities":
-            self.capabilities.update(body.get("capabilities") or {})
-        else:
-            return
-        self.notify()
+    def ended_by_adapter(self) -> None:
+        """The adapter says the program is gone (or the connection to it is): let go of the adapter."""
+        if self.state != "terminated":
+            self.state = "terminated"
+            self._closing = asyncio.ensure_future(self._release_adapter())
 
-    def _stopped(self, body: dict[str, Any]) -> None:
-        reason, description = self.quirks.reason(body)
-        self.stop_info = StopInfo(
-            reason=reason,
-            thread_id=body.get("threadId") or (self.stop_info.thread_id if self.stop_info else None),
-            description=description,
-            hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []),
-        )
-        self.quirks.on_stop(self.stop_info)
-        self.state = "paused"
-        self.stop_count += 1
-        self.known_frames.clear()
-        self.recorder.on_stop(self.stop_count, self.stop_info.thread_id, self.stop_info.reason)
-        for bp in self.breakpoints.count_stop(self.stop_info.hit_breakpoint_ids):
-            self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
-                         "cycle": self.stop_count})
-
-    def _program_output(self, category: str, text: str) -> None:
-        """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
-        self.output.append(category, text)
-        self.notify()
-
-    def _traced(self, bp: Breakpoint, text: str) -> None:
-        self.notice({"event": "tracepoint", "breakpointId": bp.id,
-                     "message": text.rstrip("\n")[: self.limits.value_chars * 4],
-                     "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
-        if bp.exhausted and self._client is not None and not self._client.closed:  # it has said enough
-            asyncio.ensure_future(self.breakpoints.sync(self.tolerant_request, [bp]))
+    @property
+    def has_client(self) -> bool:
+        """Connected to an adapter that is still there."""
+        return self._client is not None and not self._client.closed
 
     # -- start and end -----------------------------------------------------------------------
 
@@ -174,9 +112,9 @@ class DebugSession:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         plan = self.profile.plan(self.target)
         self.launched = plan.request == "launch"
-        transport = await open_transport(plan, self._program_output)
+        transport = await open_transport(plan, functools.partial(events.program_output, self))
         client = DapClient(transport)
-        client.on_event(self._on_event)
+        client.on_event(functools.partial(events.on_event, self))
         client.terminal.sink = self.output.append
         client.start()
         self._client = client

@@ -7,12 +7,13 @@ Delve: Go) the bench debugs bench/programs/loop.* to a breakpoint before a long 
 repeats `step over`, timed from the call to the result:
 
   mcp-stdio  `call_tool("step", {"mode": "over"})` through the SDK's client to `dap2mcp serve` over stdio.
+  mcp-wire   the same call through bench/wire_client.py, a client as thin as the raw DAP one.
   raw-dap    dap2mcp.dap's DapClient straight to the same adapter, started with the same plan
              (profile.prepare + profile.plan): next, wait for `stopped`, stackTrace, scopes of the
              top frame, variables of each scope the server would expand, sent together.
 
-The two sessions of one case are open together and stepped alternately (the order swapping every
-step), so load from elsewhere on the machine falls on both alike.
+The three sessions of one case are open together and stepped in turn (the order rotating every
+step), so load from elsewhere on the machine falls on all of them alike.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dap2mcp.session.inspect import unexpanded
 from dap2mcp.session.startup import CLIENT_CAPABILITIES, open_transport
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
+from wire_client import WireClient
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 MARKER = "the benchmark's breakpoint"
@@ -118,8 +120,21 @@ async def mcp_session(stack: contextlib.AsyncExitStack, adapter: str, program: P
     return client
 
 
-async def mcp_step(client: Client) -> None:
-    data = (await client.call_tool("step", {"mode": "over"})).structured_content or {}
+async def wire_session(stack: contextlib.AsyncExitStack, adapter: str, program: Path, source: Path,
+                       line: int) -> WireClient:
+    client = await WireClient.start([sys.executable, "-m", "dap2mcp", "serve"])
+    stack.push_async_callback(client.close)
+    data = await client.call_tool("debug", {"mode": "source", "path": str(program), "adapter": adapter,
+                                            "breakpoints": [{"file": str(source), "line": line}], "timeout": TIMEOUT})
+    if not data.get("success") or data.get("state") != "paused":
+        raise RuntimeError(f"MCP debug did not stop at the breakpoint: {data}")
+    stack.push_async_callback(client.call_tool, "stop", {})
+    return client
+
+
+async def mcp_step(client: Client | WireClient) -> None:
+    result = await client.call_tool("step", {"mode": "over"})
+    data = result if isinstance(result, dict) else result.structured_content or {}
     if not data.get("success") or data.get("state") != "paused":
         raise RuntimeError(f"MCP step did not stop: {data}")
 
@@ -128,15 +143,17 @@ async def measure(language: str, adapter: str, program_name: str, source_name: s
                   warmup: int) -> dict[str, Any]:
     program, source = PROGRAMS / program_name, PROGRAMS / source_name
     line = marked_line(source, MARKER)
-    times: dict[str, list[float]] = {"raw-dap": [], "mcp-stdio": []}
+    times: dict[str, list[float]] = {"raw-dap": [], "mcp-stdio": [], "mcp-wire": []}
     async with contextlib.AsyncExitStack() as stack:
         raw = RawSession(PROFILES[adapter])
         stack.push_async_callback(raw.close)
         await raw.start(Target(mode="source", path=str(program), python=sys.executable), source, line)
         client = await mcp_session(stack, adapter, program, source, line)
-        steppers = {"raw-dap": raw.step, "mcp-stdio": lambda: mcp_step(client)}
+        wire = await wire_session(stack, adapter, program, source, line)
+        steppers = {"raw-dap": raw.step, "mcp-stdio": lambda: mcp_step(client), "mcp-wire": lambda: mcp_step(wire)}
+        names = list(steppers)
         for n in range(warmup + steps):
-            for name in (("raw-dap", "mcp-stdio") if n % 2 else ("mcp-stdio", "raw-dap")):
+            for name in names[n % 3:] + names[:n % 3]:
                 started = time.perf_counter()
                 await steppers[name]()
                 if n >= warmup:
@@ -147,6 +164,7 @@ async def measure(language: str, adapter: str, program_name: str, source_name: s
         row[name] = {"median_ms": round(statistics.median(ordered), 2),
                      "p90_ms": round(ordered[int(len(ordered) * 0.9) - 1], 2), "min_ms": round(ordered[0], 2)}
     row["ratio"] = round(row["mcp-stdio"]["median_ms"] / row["raw-dap"]["median_ms"], 2)
+    row["ratio_wire"] = round(row["mcp-wire"]["median_ms"] / row["raw-dap"]["median_ms"], 2)
     return row
 
 
@@ -160,17 +178,19 @@ async def main() -> None:
     wanted = set(options.only.split(",")) if options.only else None
     print(f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC  {machine('mcp', 'debugpy')}")
     print(f"{options.warmup} warm-up steps, then {options.steps} measured per variant\n")
-    print("| language | adapter | raw-dap median ms | mcp-stdio median ms | x raw | raw p90 | mcp p90 |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| language | adapter | raw-dap median ms | mcp-stdio median ms | x raw | mcp-wire median ms | x raw "
+          "| raw p90 | mcp p90 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for case in CASES:
         if wanted and case[1] not in wanted:
             continue
         row = await measure(*case, steps=options.steps, warmup=options.warmup)
         rows.append(row)
-        raw, mcp = row["raw-dap"], row["mcp-stdio"]
+        raw, mcp, wire = row["raw-dap"], row["mcp-stdio"], row["mcp-wire"]
         print(f"| {row['language']} | {row['adapter']} | {raw['median_ms']:.2f} | {mcp['median_ms']:.2f} | "
-              f"{row['ratio']:.2f} | {raw['p90_ms']:.2f} | {mcp['p90_ms']:.2f} |", flush=True)
+              f"{row['ratio']:.2f} | {wire['median_ms']:.2f} | {row['ratio_wire']:.2f} | {raw['p90_ms']:.2f} | "
+              f"{mcp['p90_ms']:.2f} |", flush=True)
     leftovers = kill_leftovers()
     write_json(options.json, {"machine": machine("mcp", "debugpy"), "rows": rows, "leftovers": leftovers})
 

@@ -14,7 +14,10 @@ import contextlib
 import json
 from typing import Any
 
-from mcp.types import LATEST_PROTOCOL_VERSION
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
+from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+
+CLIENT_INFO = {"name": "dap2mcp-bench-wire", "version": "0"}
 
 
 class WireError(RuntimeError):
@@ -25,15 +28,25 @@ class WireClient:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.last_id = 0
+        self.meta: dict[str, Any] = {}
+        """What every request carries in the modern protocol era (none in the handshake era)."""
 
     @classmethod
     async def start(cls, argv: list[str], **kwargs: Any) -> WireClient:
+        """Connect as the SDK's `Client` does by default: `server/discover` and the modern era where the
+        server offers it, else the `initialize` handshake; so both clients meet the same server code."""
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 26, **kwargs)
         client = cls(process)
-        await client.request("initialize", {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
-                                            "clientInfo": {"name": "dap2mcp-bench-wire", "version": "0"}})
-        client._write({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        modern = {PROTOCOL_VERSION_META_KEY: LATEST_MODERN_VERSION, CLIENT_INFO_META_KEY: CLIENT_INFO,
+                  CLIENT_CAPABILITIES_META_KEY: {}}
+        try:
+            await client.request("server/discover", {"_meta": modern})
+            client.meta = modern
+        except WireError:
+            await client.request("initialize", {"protocolVersion": LATEST_HANDSHAKE_VERSION, "capabilities": {},
+                                                "clientInfo": CLIENT_INFO})
+            client._write({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return client
 
     def _write(self, message: dict[str, Any]) -> None:
@@ -44,6 +57,8 @@ class WireClient:
         """Send one request and read until its answer; notifications on the way are passed over."""
         assert self.process.stdout is not None
         self.last_id += 1
+        if self.meta and method != "server/discover":
+            params = {**params, "_meta": self.meta}
         self._write({"jsonrpc": "2.0", "id": self.last_id, "method": method, "params": params})
         while True:
             line = await self.process.stdout.readline()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -119,12 +120,13 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
     assert not alive, f"left behind: {alive}"
 
 
-def test_a_request_cancelled_by_a_string_id_is_not_waited_for():
-    """The SDK takes 11 and "11" for the same request, and answers a cancelled one with nothing."""
+@pytest.mark.parametrize("cancelled_as", ["11", "011"])
+def test_a_request_cancelled_by_a_string_id_is_not_waited_for(cancelled_as):
+    """The SDK takes 11, "11" and "011" for the same request, and answers a cancelled one with nothing."""
     spin = Path(__file__).parents[1] / "programs" / "spin.py"
     slow = {"jsonrpc": "2.0", "id": 11, "method": "tools/call",
             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 600}}}
-    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "11"}}
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": cancelled_as}}
     server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
@@ -139,7 +141,7 @@ def test_a_request_cancelled_by_a_string_id_is_not_waited_for():
         server.kill()
 
 
-def test_a_client_that_stops_reading_ends_the_server_and_its_session():
+def test_a_client_that_stops_reading_ends_the_server_and_its_session(tmp_path):
     """A client whose read end of our stdout is closed can never be answered again, even with our stdin
     still open: the server stops serving as it does on SIGTERM (session ended, programs reaped), without
     a traceback, instead of serving on into a broken pipe."""
@@ -148,8 +150,10 @@ def test_a_client_that_stops_reading_ends_the_server_and_its_session():
              "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 1}}}
     wait = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "continue", "arguments": {"timeout": 120}}}
     replies, ours = os.pipe()
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE, stdout=ours,
-                              stderr=subprocess.PIPE)
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as sink:
+        server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE, stdout=ours,
+                                  stderr=sink)
     os.close(ours)
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, debug))
@@ -164,7 +168,7 @@ def test_a_client_that_stops_reading_ends_the_server_and_its_session():
             family = psutil.Process(server.pid).children(recursive=True)
             assert len(family) >= 2, family  # the adapter and the program
         assert server.wait(timeout=30) == 0  # stdin is still open
-        err = server.stderr.read().decode()
+        err = errors.read_text()
     finally:
         server.kill()
     assert "Traceback" not in err, err[-3000:]
@@ -172,3 +176,55 @@ def test_a_client_that_stops_reading_ends_the_server_and_its_session():
     while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive, f"left behind: {alive}"
+
+
+def test_one_socket_as_stdin_and_stdout_is_served():
+    """socat EXEC:, inetd and systemd socket activation hand the server one socket as fds 0 and 1."""
+    ours, theirs = socket.socketpair()
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=theirs, stdout=theirs,
+                              stderr=subprocess.DEVNULL)
+    theirs.close()
+    try:
+        ours.sendall(_lines(INIT, INITIALIZED, LIST, CALL))
+        ours.shutdown(socket.SHUT_WR)  # end of input: what was asked is still answered
+        ours.settimeout(60)
+        out = b""
+        while chunk := ours.recv(1 << 16):
+            out += chunk
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()
+        ours.close()
+    answers = _answers(out)
+    assert len(answers[2]["result"]["tools"]) >= 13
+    assert answers[3]["result"]["structuredContent"]["error"]["code"] == "NO_SESSION"
+
+
+def test_answers_buffered_at_the_end_reach_a_client_that_reads_late():
+    """Answers that fill the pipe, input ended at once, and the client reads only seconds later: every
+    answer arrives whole (the server waits, a bounded while, for what it still holds to drain)."""
+    asks = [{"jsonrpc": "2.0", "id": 100 + i, "method": "tools/list"} for i in range(2)]
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, *asks))
+        server.stdin.close()
+        time.sleep(3)
+        out = server.stdout.read()
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()
+    assert len(out) > 65536, "the answers must outgrow a pipe's buffer for this test to mean anything"
+    answers = _answers(out)
+    assert sorted(answers) == [1, 100, 101]
+
+
+def test_a_write_that_fails_not_because_the_client_left_is_an_error(tmp_path):
+    """A full disk is not a client that went away: the server says so and exits non-zero."""
+    requests = tmp_path / "in.jsonl"
+    requests.write_bytes(_lines(INIT, INITIALIZED, LIST))
+    with requests.open("rb") as stdin, open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "dap2mcp", "serve"], stdin=stdin, stdout=full,
+                              stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 1
+    assert b"cannot write to the client" in done.stderr and b"Traceback" not in done.stderr, done.stderr[-2000:]

@@ -21,13 +21,17 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import stat
+from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import mcp_types as types
+from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
+from mcp_types import RequestId
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -36,6 +40,9 @@ log = logging.getLogger(__name__)
 
 LINE_LIMIT = 64 * 1024 * 1024
 """The longest JSON-RPC line accepted: tool arguments can carry a whole exported snapshot."""
+
+FLUSH_LIMIT = 5.0
+"""Seconds that answers still buffered at the end may take to reach a client that reads slowly."""
 
 
 async def serve(server: MCPServer[Any]) -> None:
@@ -54,6 +61,8 @@ async def serve(server: MCPServer[Any]) -> None:
             incoming, outgoing = _Incoming(readline, owed), _Outgoing(write, drain, owed, client_gone)
             await lowlevel.run(incoming, outgoing, lowlevel.create_initialization_options())
         group.cancel_scope.cancel()  # served to the end: stop waiting for signals
+    if outgoing.failed is not None:
+        raise SystemExit(1)
 
 
 async def _stop_on_signal(scope: anyio.CancelScope) -> None:
@@ -76,15 +85,16 @@ def _take_wire() -> tuple[int, int]:
     return wire_in, wire_out
 
 
-def _watchable(fd: int) -> bool:
-    """Pipes and sockets. Not regular files or /dev/null, which epoll refuses, nor a terminal:
-    asyncio would leave it non-blocking, for the shell and everything else sharing it."""
+def _kind(fd: int) -> Literal["pipe", "socket", "file"]:
+    """Pipes and sockets the event loop can watch. Not regular files or /dev/null, which epoll refuses,
+    nor a terminal: asyncio would leave it non-blocking, for the shell and everything else sharing it."""
     mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+    return "pipe" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "file"
 
 
 class _WireProtocol(asyncio.streams.FlowControlMixin):
-    """asyncio watches a write pipe for its reader closing: then the client is gone, not just done writing."""
+    """asyncio watches a write pipe for its reader closing: then the client is gone, not just done writing.
+    (Only a pipe: on a socket, what asyncio takes for the reader closing is the client writing to us.)"""
 
     def __init__(self, on_lost: Callable[[], None]) -> None:
         super().__init__()
@@ -96,12 +106,14 @@ class _WireProtocol(asyncio.streams.FlowControlMixin):
 
 
 class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
-    """(readline, write, drain) over the two files: on the event loop where it can watch them."""
+    """(readline, write, drain) over the two files: on the event loop where it can watch them. A socket
+    passed as both stdin and stdout (socat, inetd, systemd socket activation) is one connection."""
 
     def __init__(self, wire_in: int, wire_out: int, on_lost: Callable[[], None]) -> None:
         self._in, self._out, self._on_lost = wire_in, wire_out, on_lost
         self._closers: list[Callable[[], None]] = []
         self._closing = False
+        self._writer: asyncio.StreamWriter | None = None
 
     def _lost(self) -> None:
         if not self._closing:  # closing the pipe ourselves is not the client leaving
@@ -110,52 +122,70 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
     async def __aenter__(self) -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], None],
                                         Callable[[], Awaitable[None]]]:
         loop = asyncio.get_running_loop()
-        if _watchable(self._in):
+        kind_in, kind_out = _kind(self._in), _kind(self._out)
+        in_stat, out_stat = os.fstat(self._in), os.fstat(self._out)
+        one_socket = kind_in == kind_out == "socket" and (in_stat.st_dev, in_stat.st_ino) == (out_stat.st_dev, out_stat.st_ino)
+        readline: Callable[[], Awaitable[bytes]]
+        if kind_in == "pipe":
             reader = asyncio.StreamReader(limit=LINE_LIMIT)
-            pipe = os.fdopen(self._in, "rb", 0)
-            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                        os.fdopen(self._in, "rb", 0))
             self._closers.append(transport.close)
-            readline: Callable[[], Awaitable[bytes]] = reader.readline
+            readline = reader.readline
+        elif kind_in == "socket":
+            reader, both_ways = await asyncio.open_connection(sock=socket.socket(fileno=self._in), limit=LINE_LIMIT)
+            self._closers.append(both_ways.close)
+            readline = reader.readline
         else:
             file = os.fdopen(self._in, "rb")  # buffered: a long line is not read byte by byte
 
             async def readline() -> bytes:
                 # a terminal's read cannot be interrupted: on a signal the thread is left to it
                 return await anyio.to_thread.run_sync(file.readline, LINE_LIMIT, abandon_on_cancel=True)
-        if _watchable(self._out):
+        if kind_out == "file":
+            sink = os.fdopen(self._out, "wb")  # buffered: a short write is carried on, not lost
+
+            async def flush() -> None:
+                sink.flush()
+            return readline, sink.write, flush
+        if one_socket:
+            os.close(self._out)
+            self._writer = both_ways
+        elif kind_out == "socket":
+            _, self._writer = await asyncio.open_connection(sock=socket.socket(fileno=self._out))
+            self._closers.append(self._writer.close)
+        else:
             out, protocol = await loop.connect_write_pipe(lambda: _WireProtocol(self._lost),
                                                           os.fdopen(self._out, "wb", 0))
             self._closers.append(out.close)
-            writer = asyncio.StreamWriter(out, protocol, None, loop)
-            return readline, writer.write, writer.drain
-        sink = os.fdopen(self._out, "wb", 0)
-
-        async def nothing() -> None:
-            return None
-        return readline, sink.write, nothing
+            self._writer = asyncio.StreamWriter(out, protocol, None, loop)
+        return readline, self._writer.write, self._writer.drain
 
     async def __aexit__(self, *exc: object) -> None:
+        if self._writer is not None:  # answers still buffered reach the client, unless it does not read
+            with anyio.move_on_after(FLUSH_LIMIT, shield=True), contextlib.suppress(OSError):
+                self._writer.transport.set_write_buffer_limits(0)
+                await self._writer.drain()
         self._closing = True
         for close in self._closers:
             close()
 
 
 class _Owed:
-    """Ids of the requests read and not yet answered."""
+    """The requests read and not yet answered, by id as the SDK matches them (7 and "7" are one)."""
 
     def __init__(self) -> None:
-        self.ids: set[str] = set()
+        self.ids: Counter[RequestId] = Counter()
         self.settled = asyncio.Event()
         self.settled.set()
 
     def took(self, message: types.JSONRPCMessage) -> None:
         if isinstance(message, types.JSONRPCRequest):
-            self.ids.add(str(message.id))  # the SDK takes 7 and "7" for the same request
+            self.ids[coerce_request_id(message.id)] += 1
             self.settled.clear()
         elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
             params = message.params if isinstance(message.params, dict) else {}
-            with contextlib.suppress(TypeError):  # a cancelled request gets no answer
-                self._paid(params.get("requestId"))
+            self._paid(params.get("requestId"))  # a cancelled request gets no answer
 
     def gave(self, message: types.JSONRPCMessage) -> None:
         if self.ids and isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
@@ -166,8 +196,13 @@ class _Owed:
         self.ids.clear()
         self.settled.set()
 
-    def _paid(self, request_id: Any) -> None:
-        self.ids.discard(str(request_id))
+    def _paid(self, request_id: object) -> None:
+        key = as_request_id(request_id)
+        if key is None or (key := coerce_request_id(key)) not in self.ids:
+            return
+        self.ids[key] -= 1
+        if self.ids[key] <= 0:
+            del self.ids[key]
         if not self.ids:
             self.settled.set()
 
@@ -224,6 +259,8 @@ class _Outgoing:
                  client_gone: Callable[[], None]) -> None:
         self._write, self._drain, self._owed, self._client_gone = write, drain, owed, client_gone
         self._gone = False
+        self.failed: OSError | None = None
+        """A write that failed for another reason than the client leaving (a full disk, say)."""
 
     async def send(self, item: SessionMessage) -> None:
         if self._gone:
@@ -232,9 +269,14 @@ class _Outgoing:
         try:
             self._write(line.encode("utf-8"))
             await self._drain()
-        except OSError as exc:  # the pipe's reader closed (ConnectionResetError from drain is one)
+        except ConnectionError as exc:  # the reader closed: BrokenPipeError, or ConnectionResetError from drain
             log.info("the client stopped reading: %s", exc)
             self._gone = True
+            self._client_gone()
+            return
+        except OSError as exc:
+            log.error("cannot write to the client: %s", exc)
+            self._gone, self.failed = True, exc
             self._client_gone()
             return
         self._owed.gave(item.message)

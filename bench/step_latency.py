@@ -10,6 +10,8 @@ repeats `step over`. Timed per step:
               `python -m dap2mcp serve` over stdio, from the call to the parsed result.
   mcp-wire    the same call to the same server through bench/wire_client.py, a client as thin on the
               MCP side as the raw DAP client is on the DAP side (no pydantic models, no schema checks).
+  mcp-floor   the protocol alone: bench/mcp_floor.py answers `step` with a recorded context, through
+              the SDK's client; mcp-floor-wire the same through the thin client.
   mcp-inproc  the same call with `Client(build_server())` in this process (no stdio, no
               JSON-RPC framing), so the transport's share is visible.
   raw-dap     dap2mcp.dap's DapClient straight to `python -m debugpy.adapter`: next, wait for
@@ -290,24 +292,38 @@ class McpFloor(McpVariant):
     name = "mcp-floor"
 
     async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        params = stdio_params()
+        params.args = [str(HERE / "mcp_floor.py"), await self.record(stack)]
+        self.client = await stack.enter_async_context(Client(params))
+
+    async def record(self, stack: contextlib.AsyncExitStack) -> str:
+        """A context with a few locals and a change, as in the middle of the loop, in a file."""
         async with Client(build_server()) as recorder:
-            await self.recorder_start(recorder)
-            for _ in range(5):  # a context with a few locals and a change, as in the middle of the loop
+            await recorder.call_tool("debug", {"mode": "source", "path": str(PROGRAM), "cwd": str(HERE),
+                                               "breakpoints": [{"file": str(PROGRAM), "line": self.line}]})
+            for _ in range(5):
                 recorded = payload(await recorder.call_tool("step", {"mode": "over"}))
             await recorder.call_tool("stop", {})
         recorded.pop("success", None)
         path = stack.enter_context(tempfile.TemporaryDirectory()) + "/step.json"
         Path(path).write_text(json.dumps(recorded))
+        return path
+
+
+class McpFloorWire(McpFloor):
+    """The same floor through the thin client: what the SDK's server side costs a call."""
+
+    name = "mcp-floor-wire"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
         params = stdio_params()
-        params.args = [str(HERE / "mcp_floor.py"), path]
-        self.client = await stack.enter_async_context(Client(params))
-
-    async def recorder_start(self, client: Client) -> None:
-        await client.call_tool("debug", {"mode": "source", "path": str(PROGRAM), "cwd": str(HERE),
-                                         "breakpoints": [{"file": str(PROGRAM), "line": self.line}]})
+        client = await WireClient.start([params.command, str(HERE / "mcp_floor.py"), await self.record(stack)],
+                                        env=params.env, cwd=params.cwd)
+        stack.push_async_callback(client.close)
+        self.client = client  # type: ignore[assignment]
 
 
-VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor]
+VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor, McpFloorWire]
 
 
 # -- measuring and reporting -------------------------------------------------------------------
@@ -316,7 +332,7 @@ VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFlo
 async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list[Variant]:
     """Open every variant's session, warm each up, then step them in turn, so that whatever else the
     machine is doing falls on every variant alike."""
-    variants = [cls(nodelay, line) for cls in VARIANTS if nodelay or cls is not McpFloor]  # the floor debugs nothing
+    variants = [cls(nodelay, line) for cls in VARIANTS if nodelay or not issubclass(cls, McpFloor)]  # floors debug nothing
     DapClient.send = _counting_send  # type: ignore[method-assign]
     async with contextlib.AsyncExitStack() as stack:
         stack.callback(setattr, DapClient, "send", _original_send)
@@ -410,10 +426,9 @@ def report(data: dict[str, Any]) -> None:
             inner = r["debugger_step"]["median_ms"]
             print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms, "
                   f"the MCP layers around it ~{r['median_ms'] - inner:.2f} ms")
-    floor = next((r for r in data["results"] if r["variant"] == McpFloor.name), None)
     raw = next(r for r in data["results"] if r["variant"] == RawDap.name and r["nodelay"])
-    if floor is not None:
-        print(f"mcp-floor: the protocol alone costs {floor['median_ms']:.2f} ms a call; "
+    for floor in (r for r in data["results"] if r["variant"] in (McpFloor.name, McpFloorWire.name)):
+        print(f"{floor['variant']}: the protocol alone costs {floor['median_ms']:.2f} ms a call; "
               f"{MCP_TARGET_RATIO:g}x raw leaves {raw['median_ms'] * (MCP_TARGET_RATIO - 1):.2f} ms for all that MCP adds")
     t = data["targets"]
     for key, who in (("ratio_to_raw", "mcp-stdio (the SDK's client)"), ("ratio_to_raw_thin_client", "mcp-wire (a thin client)")):

@@ -106,6 +106,26 @@ def _running(process: psutil.Process) -> bool:
         return False
 
 
+def running_below(pid: int, depth: int) -> list[psutil.Process]:
+    """The processes running (not zombies) `depth` or more generations below `pid`."""
+    found: list[psutil.Process] = []
+    with contextlib.suppress(psutil.Error):
+        generation, level = 0, [psutil.Process(pid)]
+        while level:
+            generation += 1
+            level = [child for parent in level for child in _children(parent)]
+            if generation >= depth:
+                found.extend(p for p in level if _running(p))
+    return found
+
+
+def _children(process: psutil.Process) -> list[psutil.Process]:
+    try:
+        return process.children()
+    except psutil.Error:
+        return []
+
+
 def pid_alive(pid: int) -> bool:
     try:
         return _running(psutil.Process(pid))

@@ -85,6 +85,20 @@ async def test_stop_on_entry_after_code_that_runs_before_main(adapter: str) -> N
         assert end["state"] == "terminated" and "configured 7" in end["output"]["text"]
 
 
+async def test_a_program_printing_gdbs_end_of_program_text_is_not_taken_for_ended() -> None:
+    """gdb tells of a program's end only in text on the same stream as the program's output."""
+    spoof = PROGRAMS / "spoof.c"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(spoof), adapter="gdb",
+                             breakpoints=[{"file": str(spoof), "line": marker(spoof, "loop")}])
+        assert ctx["state"] == "paused" and ctx["reason"] == "breakpoint", ctx
+        assert "exited with code 07" in ctx["output"]["text"]
+        await tools.ok("clear-breakpoints", all=True)
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["exitCode"] == 3, end
+        assert "total 3" in end["output"]["text"]
+
+
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])
 async def test_native_programs_read_end_of_file_from_stdin(adapter: str) -> None:
     """Not a terminal nobody types into; and gdb's `< /dev/null` stays out of the program's arguments."""

@@ -134,6 +134,9 @@ class AdapterProfile:
     exit_code_base: int = 10
     exit_in_output_ends: bool = False
     """The exit text is all the adapter says of the end (no `terminated` either, after a fatal signal)."""
+    inferior_depth: int | None = None
+    """Generations below the adapter's process at which a launched program runs (gdb's: node, gdb, the
+    program). The program can print the exit text too: while it still runs there, the text is its own."""
     launch_timeout: float = 30.0
     """How long the launch may take: longer where the adapter builds the program first (Delve)."""
     stray_step_stops: bool = False

@@ -117,6 +117,7 @@ GDB = NativeProfile(
     exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"
                             r"|^Program terminated with signal (?P<signal>SIG[A-Z0-9]+)", re.MULTILINE),
     exit_in_output_ends=True,
+    inferior_depth=2,
     exit_code_base=8,
     quiet_start=True,
     entry_function="main",

@@ -84,10 +84,13 @@ def _output(session: DebugSession, category: str, raw: str) -> None:
     session.output.append(category, text)
     session.recent_output = (session.recent_output + text)[-400:]  # the adapter may split a line across events
     if session.exit_code is None and (code := profile.exit_code(session.recent_output)) is not None:
-        session.exit_code = code
-        if profile.exit_in_output_ends:  # nothing else will say the program is gone
-            session.ended_by_adapter()
-            session.notify()
+        if session.program_runs():  # the program printed what its end would look like
+            session.recent_output = ""
+        else:
+            session.exit_code = code
+            if profile.exit_in_output_ends:  # nothing else will say the program is gone
+                session.ended_by_adapter()
+                session.notify()
     if tracepoint is not None:
         _traced(session, tracepoint, text)
     if session.state == "starting" and any(m in text for m in profile.start_failure_markers):

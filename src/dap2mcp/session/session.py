@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from .. import reaper
+from .. import processes, reaper
 from ..adapters import AdapterProfile, Target
 from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
@@ -86,6 +86,16 @@ class DebugSession:
         if self.state != "terminated":
             self.state = "terminated"
             self._closing = asyncio.ensure_future(self._release_adapter())
+
+    def program_runs(self) -> bool:
+        """Whether the debuggee still runs, where that can be told: for checking an adapter's end-of-program
+        text, which the program itself could have printed."""
+        if self.target.process_id is not None:
+            return processes.pid_alive(self.target.process_id)
+        adapter = self._client.transport.process if self._client is not None else None
+        if adapter is None or self.profile.inferior_depth is None:
+            return False
+        return bool(processes.running_below(adapter.pid, self.profile.inferior_depth))
 
     @property
     def has_client(self) -> bool:

@@ -129,10 +129,11 @@ async def test_rust_builds_with_the_2021_edition() -> None:
         assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
 
 
-async def test_a_rust_executable_stops_on_entry_in_its_own_main(tmp_path: Path) -> None:
-    """Not in the C `main` that Rust's runtime runs first."""
+@pytest.mark.parametrize("mangling", [[], ["-C", "symbol-mangling-version=v0"]], ids=["legacy", "v0"])
+async def test_a_rust_executable_stops_on_entry_in_its_own_main(tmp_path: Path, mangling: list[str]) -> None:
+    """Not in the C `main` that Rust's runtime runs first; found under either symbol mangling."""
     exe = tmp_path / "clamp"
-    subprocess.run(["rustc", "-g", "-C", "opt-level=0", "--edition", "2021", "-o", str(exe),
+    subprocess.run(["rustc", "-g", "-C", "opt-level=0", *mangling, "--edition", "2021", "-o", str(exe),
                     str(PROGRAMS / "edition.rs")], check=True)
     async with stdio_tools() as tools:
         ctx = await tools.ok("debug", mode="binary", path=str(exe), stopOnEntry=True)

@@ -66,8 +66,9 @@ class NativeProfile(AdapterProfile):
         return AdapterStart(argv, "launch", arguments)
 
 
-RUST_MAIN = re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E")
-"""A crate's own `main` under Rust's legacy symbol mangling: `_ZN7edition4main17h<hash>E`."""
+RUST_MAINS = (re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E"), re.compile(r"_RNvC(?:s[0-9A-Za-z]*_)?(\d+)(\w+?)4main"))
+"""A crate's own `main` under Rust's two symbol manglings, legacy (`_ZN7edition4main17h<hash>E`, the
+default) and v0 (`_RNvCs<disambiguator>_7edition4main`, `-C symbol-mangling-version=v0`)."""
 
 
 def rust_main(executable: str) -> str | None:
@@ -76,9 +77,10 @@ def rust_main(executable: str) -> str | None:
         with open(executable, "rb") as file:
             table = ELFFile(file).get_section_by_name(".symtab")
             for symbol in table.iter_symbols() if table is not None else ():
-                found = RUST_MAIN.fullmatch(symbol.name)
-                if found and len(found.group(2)) == int(found.group(1)):
-                    return f"{found.group(2)}::main"
+                for pattern in RUST_MAINS:
+                    found = pattern.fullmatch(symbol.name)
+                    if found and len(found.group(2)) == int(found.group(1)):
+                        return f"{found.group(2)}::main"
     except (OSError, ELFError):
         return None
     return None

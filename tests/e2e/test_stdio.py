@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import signal
 import socket
 import subprocess
@@ -228,3 +229,22 @@ def test_a_write_that_fails_not_because_the_client_left_is_an_error(tmp_path):
                               stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 1
     assert b"cannot write to the client" in done.stderr and b"Traceback" not in done.stderr, done.stderr[-2000:]
+
+
+def test_a_terminal_as_stdin_does_not_keep_the_server_once_the_client_is_gone():
+    """A terminal's read cannot be interrupted: the thread reading it must not hold the server at exit."""
+    terminal, its_end = pty.openpty()
+    replies, ours = os.pipe()
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=its_end, stdout=ours,
+                              stderr=subprocess.PIPE)
+    os.close(its_end)
+    os.close(ours)
+    try:
+        os.write(terminal, json.dumps(INIT).encode() + b"\n")
+        with os.fdopen(replies, "rb") as reading:
+            assert json.loads(reading.readline())["id"] == 1
+            time.sleep(1)  # the server waits for the next line from the terminal
+        assert server.wait(timeout=5) == 0  # nobody typed anything more
+    finally:
+        server.kill()
+        os.close(terminal)

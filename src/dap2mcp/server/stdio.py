@@ -23,9 +23,10 @@ import os
 import signal
 import socket
 import stat
+import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 import anyio
 import mcp_types as types
@@ -137,11 +138,7 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
             self._closers.append(both_ways.close)
             readline = reader.readline
         else:
-            file = os.fdopen(self._in, "rb")  # buffered: a long line is not read byte by byte
-
-            async def readline() -> bytes:
-                # a terminal's read cannot be interrupted: on a signal the thread is left to it
-                return await anyio.to_thread.run_sync(file.readline, LINE_LIMIT, abandon_on_cancel=True)
+            readline = _read_in_thread(os.fdopen(self._in, "rb"), loop)  # buffered: not byte by byte
         if kind_out == "file":
             sink = os.fdopen(self._out, "wb")  # buffered: a short write is carried on, not lost
 
@@ -169,6 +166,27 @@ class _open:  # noqa: N801 - used as `async with _open(...)`, like open()
         self._closing = True
         for close in self._closers:
             close()
+
+
+def _read_in_thread(file: BinaryIO, loop: asyncio.AbstractEventLoop) -> Callable[[], Awaitable[bytes]]:
+    """Lines of a file the event loop cannot watch, read by a daemon thread: a terminal's read cannot be
+    interrupted, and the server must be able to leave while one waits for a key that never comes."""
+    lines: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def pump() -> None:
+        line = b"-"
+        while line:
+            try:
+                line = file.readline(LINE_LIMIT)
+            except OSError:
+                line = b""
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            except RuntimeError:  # the loop is gone: nobody reads any more
+                return
+
+    threading.Thread(target=pump, name="dap2mcp-stdin", daemon=True).start()
+    return lines.get
 
 
 class _Owed:

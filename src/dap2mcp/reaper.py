@@ -4,8 +4,9 @@ An adapter dies with the server (its parent-death signal), but a native or Go pr
 launched and traced is then merely detached, and runs on. So the server hands the pids of what
 the adapter has started by the end of the handshake (the program, debugpy's launcher) to a small
 guard process (`_orphan_guard.py`) over a pipe; when the pipe closes, on any exit of the server,
-the guard kills those still running. Processes the program starts later are not covered; a
-program that was attached to is never handed over: it was running before and must go on after.
+the guard kills those still running. What the program starts later is handed over too, when the
+session next looks (every few seconds). A program that was attached to is never handed over: it
+was running before and must go on after.
 """
 
 from __future__ import annotations
@@ -31,14 +32,17 @@ def start() -> None:
         _pipe.wait()  # it forks and leaves; the guard itself carries on with the pipe
 
 
-def watch_launched(adapter_pid: int) -> list[int]:
-    """Watch everything the adapter has started (the program, and debugpy's launcher); their pids."""
-    watched = []
-    for process in processes.descendants(adapter_pid):
-        if (since := started(process.pid)) is not None:
-            _send(f"+ {process.pid} {since}\n")
-            watched.append(process.pid)
-    return watched
+def launched(adapter_pid: int) -> dict[int, str]:
+    """What the adapter has started so far (the program, its children, debugpy's launcher): pid, start time."""
+    return {process.pid: since for process in processes.descendants(adapter_pid)
+            if (since := started(process.pid)) is not None}
+
+
+def watch(found: dict[int, str]) -> list[int]:
+    """Hand these processes to the guard; their pids."""
+    for pid, since in found.items():
+        _send(f"+ {pid} {since}\n")
+    return list(found)
 
 
 def forget(pids: list[int]) -> None:

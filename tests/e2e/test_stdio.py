@@ -16,6 +16,7 @@ import psutil
 import pytest
 
 from dap2mcp import processes
+from dap2mcp.session import session
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
@@ -118,6 +119,36 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
     deadline = time.monotonic() + 5
     while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
+    assert not alive, f"left behind: {alive}"
+
+
+def test_what_the_program_starts_later_dies_with_a_killed_server_too():
+    """The orphan guard gets the processes there at the end of the handshake, and those the program
+    starts afterwards when the session next looks for them. (A native program, traced, is only
+    detached when its adapter dies with the server; so is what it started.)"""
+    program = Path(__file__).parents[1] / "programs" / "forks_later.c"
+    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(program), "timeout": 1}}}
+    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(_lines(INIT, INITIALIZED, debug))
+        server.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not (late := [p for p in psutil.Process(server.pid).children(recursive=True)
+                            if p.cmdline() == ["sleep", "301"]]):
+            assert time.monotonic() < deadline, "the program never started its child"
+            time.sleep(0.2)
+        time.sleep(session.GUARD_EVERY + 1.5)  # the session has looked again since
+        server.kill()
+        server.wait(timeout=10)
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 5
+    while (alive := [p for p in late if processes._running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for p in alive:
+        p.kill()
     assert not alive, f"left behind: {alive}"
 
 

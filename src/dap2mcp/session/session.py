@@ -33,6 +33,9 @@ from .startup import handshake, open_transport
 
 log = logging.getLogger(__name__)
 
+GUARD_EVERY = 2.0
+"""Seconds between looks for processes the program has started, to hand them to the orphan guard."""
+
 
 class DebugSession:
     def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
@@ -55,6 +58,7 @@ class DebugSession:
         self.process: dict[str, Any] = {}
         """The adapter's `process` event: the debuggee's name and system pid."""
         self._guarded: list[int] = []
+        self._guarding: asyncio.Future[None] | None = None
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
         self.threads_cache: dict[str, Any] | None = None
@@ -134,10 +138,18 @@ class DebugSession:
             await self.close()
             raise
         if self.target.mode in ("source", "binary") and transport.process is not None:  # not what was attached to
-            self._guarded = reaper.watch_launched(transport.process.pid)
+            self._guarded = reaper.watch(reaper.launched(transport.process.pid))
+            self._guarding = asyncio.ensure_future(self._keep_guarding(transport.process.pid))
         if self.state == "starting":
             self.state = "running"
             self.notify()
+
+    async def _keep_guarding(self, adapter_pid: int) -> None:
+        """Hand what the program starts later to the orphan guard as well, a few seconds later at most."""
+        while self.has_client:
+            await asyncio.sleep(GUARD_EVERY)
+            found = await asyncio.to_thread(reaper.launched, adapter_pid)
+            self._guarded += reaper.watch({pid: since for pid, since in found.items() if pid not in self._guarded})
 
     def client_close_reason(self) -> str | None:
         return self._client.close_reason if self._client else None
@@ -181,6 +193,8 @@ class DebugSession:
         if self._closing is not None:
             with contextlib.suppress(BaseException):
                 await self._closing
+        if self._guarding is not None:
+            self._guarding.cancel()
         reaper.forget(self._guarded)
         if self.state != "terminated":
             self.state = "terminated"

@@ -107,23 +107,26 @@ def _running(process: psutil.Process) -> bool:
 
 
 def running_below(pid: int, depth: int) -> list[psutil.Process]:
-    """The processes running (not zombies) `depth` or more generations below `pid`."""
-    found: list[psutil.Process] = []
-    with contextlib.suppress(psutil.Error):
-        generation, level = 0, [psutil.Process(pid)]
-        while level:
-            generation += 1
-            level = [child for parent in level for child in _children(parent)]
-            if generation >= depth:
-                found.extend(p for p in level if _running(p))
-    return found
-
-
-def _children(process: psutil.Process) -> list[psutil.Process]:
+    """The processes running (not zombies) `depth` or more generations below `pid`: one scan of the
+    process table, however deep the tree."""
     try:
-        return process.children()
+        below = psutil.Process(pid).children(recursive=True)
     except psutil.Error:
         return []
+    parents = {}
+    for process in below:
+        with contextlib.suppress(psutil.Error):
+            parents[process.pid] = process.ppid()
+
+    def depth_of(child: int) -> int:
+        steps = 0
+        while child != pid:
+            if child not in parents or steps > len(parents):  # its parent is gone: no longer below `pid`
+                return -1
+            child, steps = parents[child], steps + 1
+        return steps
+
+    return [p for p in below if depth_of(p.pid) >= depth and _running(p)]
 
 
 def pid_alive(pid: int) -> bool:

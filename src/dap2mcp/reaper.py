@@ -4,9 +4,10 @@ An adapter dies with the server (its parent-death signal), but a native or Go pr
 launched and traced is then merely detached, and runs on. So the server hands the pids of what
 the adapter has started by the end of the handshake (the program, debugpy's launcher) to a small
 guard process (`_orphan_guard.py`) over a pipe; when the pipe closes, on any exit of the server,
-the guard kills those still running. What the program starts later is handed over too, when the
-session next looks (every few seconds). A program that was attached to is never handed over: it
-was running before and must go on after.
+the guard kills those still running. The session looks again every few seconds and keeps the
+guard's list equal to what runs below the adapter then: what the program starts later is added,
+what has ended or left (a daemon that detached itself) is taken off, as `stop` would leave it. A
+program that was attached to is never handed over: it was running before and must go on after.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from . import processes
@@ -38,14 +40,13 @@ def launched(adapter_pid: int) -> dict[int, str]:
             if (since := started(process.pid)) is not None}
 
 
-def watch(found: dict[int, str]) -> list[int]:
-    """Hand these processes to the guard; their pids."""
+def watch(found: dict[int, str]) -> None:
+    """Hand these processes (pid: start time) to the guard."""
     for pid, since in found.items():
         _send(f"+ {pid} {since}\n")
-    return list(found)
 
 
-def forget(pids: list[int]) -> None:
+def forget(pids: Iterable[int]) -> None:
     for pid in pids:
         _send(f"- {pid}\n")
 

@@ -85,14 +85,16 @@ async def test_stop_on_entry_after_code_that_runs_before_main(adapter: str) -> N
         assert end["state"] == "terminated" and "configured 7" in end["output"]["text"]
 
 
-async def test_a_program_printing_gdbs_end_of_program_text_is_not_taken_for_ended() -> None:
-    """gdb tells of a program's end only in text on the same stream as the program's output."""
+@pytest.mark.parametrize("flushed", [True, False], ids=["printed-while-running", "flushed-at-exit"])
+async def test_a_program_printing_gdbs_end_of_program_text_is_not_taken_for_ended(flushed: bool) -> None:
+    """gdb tells of a program's end only in text on the same stream as the program's output. Printed
+    while the program runs, the text is the program's; flushed at its exit, it comes before gdb's own."""
     spoof = PROGRAMS / "spoof.c"
     async with stdio_tools() as tools:
-        ctx = await tools.ok("debug", mode="source", path=str(spoof), adapter="gdb",
+        ctx = await tools.ok("debug", mode="source", path=str(spoof), adapter="gdb", args=[] if flushed else ["late"],
                              breakpoints=[{"file": str(spoof), "line": marker(spoof, "loop")}])
         assert ctx["state"] == "paused" and ctx["reason"] == "breakpoint", ctx
-        assert "exited with code 07" in ctx["output"]["text"]
+        assert ("exited with code 07" in ctx["output"]["text"]) is flushed
         await tools.ok("clear-breakpoints", all=True)
         end = await tools.ok("continue")
         assert end["state"] == "terminated" and end["exitCode"] == 3, end
@@ -129,15 +131,18 @@ async def test_rust_builds_with_the_2021_edition() -> None:
         assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
 
 
-@pytest.mark.parametrize("mangling", [[], ["-C", "symbol-mangling-version=v0"]], ids=["legacy", "v0"])
-async def test_a_rust_executable_stops_on_entry_in_its_own_main(tmp_path: Path, mangling: list[str]) -> None:
+@pytest.mark.parametrize(("flags", "crate"), [
+    pytest.param([], "edition", id="legacy"),
+    pytest.param(["-C", "symbol-mangling-version=v0"], "edition", id="v0"),
+    pytest.param(["-C", "symbol-mangling-version=v0", "--crate-name", "_edition"], "_edition", id="v0-underscore")])
+async def test_a_rust_executable_stops_on_entry_in_its_own_main(tmp_path: Path, flags: list[str], crate: str) -> None:
     """Not in the C `main` that Rust's runtime runs first; found under either symbol mangling."""
     exe = tmp_path / "clamp"
-    subprocess.run(["rustc", "-g", "-C", "opt-level=0", *mangling, "--edition", "2021", "-o", str(exe),
+    subprocess.run(["rustc", "-g", "-C", "opt-level=0", *flags, "--edition", "2021", "-o", str(exe),
                     str(PROGRAMS / "edition.rs")], check=True)
     async with stdio_tools() as tools:
         ctx = await tools.ok("debug", mode="binary", path=str(exe), stopOnEntry=True)
-        assert (ctx["reason"], ctx["location"]["function"]) == ("entry", "edition::main"), ctx
+        assert (ctx["reason"], ctx["location"]["function"]) == ("entry", f"{crate}::main"), ctx
         end = await tools.ok("continue")
         assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
 

@@ -1,11 +1,15 @@
-/* Prints what gdb prints when a program ends, its own pid included, then goes on: the text is the program's. */
+/* Prints what gdb prints when a program ends, its own pid included, then goes on: the text is the program's.
+   With an argument it does not flush: the text then reaches gdb's output only at the program's real end. */
 #include <stdio.h>
 #include <unistd.h>
 
-int main(void) {
+int main(int argc, char **argv) {
+    (void)argv;
     printf("[Inferior 1 (process %d) exited with code 07]\n", (int)getpid());
     printf("Program terminated with signal SIGKILL, Killed.\n");
-    fflush(stdout);
+    if (argc < 2) {
+        fflush(stdout);
+    }
     int total = 0;
     for (int i = 0; i < 3; i++) {
         total += i; /* marker: loop */

@@ -204,7 +204,11 @@ class AdapterProfile:
         return text
 
     def exit_code(self, text: str) -> int | None:
-        match = self.exit_pattern.search(text) if self.exit_pattern else None
+        """The exit code in the last end-of-program text in `text`: the adapter's, where the program
+        printed one of its own before."""
+        match = None
+        for match in self.exit_pattern.finditer(text) if self.exit_pattern else ():  # noqa: B007
+            pass
         if match is None:
             return None
         groups = match.groupdict()

@@ -66,9 +66,10 @@ class NativeProfile(AdapterProfile):
         return AdapterStart(argv, "launch", arguments)
 
 
-RUST_MAINS = (re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E"), re.compile(r"_RNvC(?:s[0-9A-Za-z]*_)?(\d+)(\w+?)4main"))
+RUST_MAINS = (re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E"), re.compile(r"_RNvC(?:s[0-9A-Za-z]*_)?(\d+)_?(\w+?)4main"))
 """A crate's own `main` under Rust's two symbol manglings, legacy (`_ZN7edition4main17h<hash>E`, the
-default) and v0 (`_RNvCs<disambiguator>_7edition4main`, `-C symbol-mangling-version=v0`)."""
+default) and v0 (`_RNvCs<disambiguator>_7edition4main`, `-C symbol-mangling-version=v0`; a name that
+begins with `_` gets one more `_` before it)."""
 
 
 def rust_main(executable: str) -> str | None:

@@ -173,17 +173,21 @@ def _read_in_thread(file: BinaryIO, loop: asyncio.AbstractEventLoop) -> Callable
     interrupted, and the server must be able to leave while one waits for a key that never comes."""
     lines: asyncio.Queue[bytes] = asyncio.Queue()
 
+    def post(line: bytes) -> bool:
+        try:
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        except RuntimeError:  # the loop is gone: nobody reads any more
+            return False
+        return True
+
     def pump() -> None:
-        line = b"-"
-        while line:
-            try:
-                line = file.readline(LINE_LIMIT)
-            except OSError:
-                line = b""
-            try:
-                loop.call_soon_threadsafe(lines.put_nowait, line)
-            except RuntimeError:  # the loop is gone: nobody reads any more
-                return
+        try:
+            while (line := file.readline(LINE_LIMIT)) and post(line):
+                pass
+        except OSError as exc:
+            log.warning("cannot read the client's input: %s", exc)
+        finally:
+            post(b"")  # end of input, however the reading ended
 
     threading.Thread(target=pump, name="dap2mcp-stdin", daemon=True).start()
     return lines.get

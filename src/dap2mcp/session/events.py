@@ -83,7 +83,9 @@ def _output(session: DebugSession, category: str, raw: str) -> None:
     tracepoint, text = session.breakpoints.take_tracepoint(text)
     session.output.append(category, text)
     session.recent_output = (session.recent_output + text)[-400:]  # the adapter may split a line across events
-    if session.exit_code is None and (code := profile.exit_code(session.recent_output)) is not None:
+    if (code := profile.exit_code(session.recent_output)) is None:
+        pass
+    elif session.exit_code is None:
         if session.program_runs():  # the program printed what its end would look like
             session.recent_output = ""
         else:
@@ -91,6 +93,8 @@ def _output(session: DebugSession, category: str, raw: str) -> None:
             if profile.exit_in_output_ends:  # nothing else will say the program is gone
                 session.ended_by_adapter()
                 session.notify()
+    elif profile.exit_in_output_ends and session.state == "terminated":
+        session.exit_code = code  # the program's own copy, flushed at its exit, came first; the adapter's last
     if tracepoint is not None:
         _traced(session, tracepoint, text)
     if session.state == "starting" and any(m in text for m in profile.start_failure_markers):

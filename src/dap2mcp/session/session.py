@@ -57,7 +57,8 @@ class DebugSession:
         self.exit_code: int | None = None
         self.process: dict[str, Any] = {}
         """The adapter's `process` event: the debuggee's name and system pid."""
-        self._guarded: list[int] = []
+        self._guarded: dict[int, str] = {}
+        """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
@@ -138,18 +139,22 @@ class DebugSession:
             await self.close()
             raise
         if self.target.mode in ("source", "binary") and transport.process is not None:  # not what was attached to
-            self._guarded = reaper.watch(reaper.launched(transport.process.pid))
+            self._guarded = reaper.launched(transport.process.pid)
+            reaper.watch(self._guarded)
             self._guarding = asyncio.ensure_future(self._keep_guarding(transport.process.pid))
         if self.state == "starting":
             self.state = "running"
             self.notify()
 
     async def _keep_guarding(self, adapter_pid: int) -> None:
-        """Hand what the program starts later to the orphan guard as well, a few seconds later at most."""
+        """Keep the orphan guard's list equal to what runs below the adapter: what the program starts later
+        is added a few seconds later at most, what has ended or detached itself is taken off."""
         while self.has_client:
             await asyncio.sleep(GUARD_EVERY)
             found = await asyncio.to_thread(reaper.launched, adapter_pid)
-            self._guarded += reaper.watch({pid: since for pid, since in found.items() if pid not in self._guarded})
+            reaper.forget(pid for pid, since in self._guarded.items() if found.get(pid) != since)
+            reaper.watch({pid: since for pid, since in found.items() if self._guarded.get(pid) != since})
+            self._guarded = found
 
     def client_close_reason(self) -> str | None:
         return self._client.close_reason if self._client else None

@@ -1,0 +1,35 @@
+"""The orphan guard's list for a session follows what runs below the adapter (the guard process itself
+is exercised end to end in tests/e2e/test_stdio.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from dap2mcp import reaper
+from dap2mcp.adapters import DEBUGPY, Target
+from dap2mcp.session import session as session_module
+from dap2mcp.session.session import DebugSession
+
+
+async def test_the_guard_is_told_what_started_what_ended_and_a_reused_pid(monkeypatch) -> None:
+    sent: list[str] = []
+    monkeypatch.setattr(reaper, "_send", sent.append)
+    monkeypatch.setattr(session_module, "GUARD_EVERY", 0.01)
+    debugged = DebugSession(Target(mode="source", path="x.py"), DEBUGPY)
+    debugged._client = SimpleNamespace(closed=False)  # type: ignore[assignment]
+    debugged._guarded = {1: "100", 2: "200"}  # as handed over at the end of the handshake
+    scans = [{1: "100", 2: "200"},  # nothing new
+             {1: "100", 3: "300"},  # 2 ended, the program started 3
+             {1: "100", 3: "350"}]  # 3 ended and its pid went to a new process
+
+    def launched(adapter_pid: int) -> dict[int, str]:
+        assert adapter_pid == 99
+        if len(scans) == 1:
+            debugged._client.closed = True  # the last look
+        return scans.pop(0)
+
+    monkeypatch.setattr(reaper, "launched", launched)
+    await asyncio.wait_for(debugged._keep_guarding(99), 5)
+    assert sent == ["- 2\n", "+ 3 300\n", "- 3\n", "+ 3 350\n"]
+    assert debugged._guarded == {1: "100", 3: "350"}

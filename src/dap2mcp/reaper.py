@@ -18,6 +18,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+import psutil
+
 from . import processes
 from ._orphan_guard import started
 
@@ -34,10 +36,14 @@ def start() -> None:
         _pipe.wait()  # it forks and leaves; the guard itself carries on with the pipe
 
 
-def launched(adapter_pid: int) -> dict[int, str]:
-    """What the adapter has started so far (the program, its children, debugpy's launcher): pid, start time."""
-    return {process.pid: since for process in processes.descendants(adapter_pid)
-            if (since := started(process.pid)) is not None}
+def launched(adapter: psutil.Process) -> dict[int, str]:
+    """What the adapter has started and still runs (the program, its children, debugpy's launcher):
+    pid, start time. Nothing once the adapter is gone: its pid may name another process by then."""
+    found = {}
+    for process in processes.descendants(adapter.pid) if adapter.is_running() else ():
+        if (since := started(process.pid)) is not None and process.is_running():  # still that process
+            found[process.pid] = since
+    return found if adapter.is_running() else {}
 
 
 def watch(found: dict[int, str]) -> None:

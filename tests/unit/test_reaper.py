@@ -21,15 +21,17 @@ async def test_the_guard_is_told_what_started_what_ended_and_a_reused_pid(monkey
     debugged._guarded = {1: "100", 2: "200"}  # as handed over at the end of the handshake
     scans = [{1: "100", 2: "200"},  # nothing new
              {1: "100", 3: "300"},  # 2 ended, the program started 3
-             {1: "100", 3: "350"}]  # 3 ended and its pid went to a new process
+             {1: "100", 3: "350"},  # 3 ended and its pid went to a new process
+             {4: "400"}]  # the session ends while this look is under way: it is not acted on
+    adapter = object()
 
-    def launched(adapter_pid: int) -> dict[int, str]:
-        assert adapter_pid == 99
+    def launched(looked_at: object) -> dict[int, str]:
+        assert looked_at is adapter
         if len(scans) == 1:
-            debugged._client.closed = True  # the last look
+            debugged._client.closed = True
         return scans.pop(0)
 
     monkeypatch.setattr(reaper, "launched", launched)
-    await asyncio.wait_for(debugged._keep_guarding(99), 5)
+    await asyncio.wait_for(debugged._keep_guarding(adapter), 5)  # type: ignore[arg-type]
     assert sent == ["- 2\n", "+ 3 300\n", "- 3\n", "+ 3 350\n"]
     assert debugged._guarded == {1: "100", 3: "350"}

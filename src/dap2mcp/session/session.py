@@ -14,6 +14,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+import psutil
+
 from .. import processes, reaper
 from ..adapters import AdapterProfile, Target
 from ..dap import DapClient
@@ -139,19 +141,25 @@ class DebugSession:
             await self.close()
             raise
         if self.target.mode in ("source", "binary") and transport.process is not None:  # not what was attached to
-            self._guarded = reaper.launched(transport.process.pid)
-            reaper.watch(self._guarded)
-            self._guarding = asyncio.ensure_future(self._keep_guarding(transport.process.pid))
+            with contextlib.suppress(psutil.Error):
+                adapter = psutil.Process(transport.process.pid)
+                self._guarded = reaper.launched(adapter)
+                reaper.watch(self._guarded)
+                self._guarding = asyncio.ensure_future(self._keep_guarding(adapter))
         if self.state == "starting":
             self.state = "running"
             self.notify()
 
-    async def _keep_guarding(self, adapter_pid: int) -> None:
+    async def _keep_guarding(self, adapter: psutil.Process) -> None:
         """Keep the orphan guard's list equal to what runs below the adapter: what the program starts later
         is added a few seconds later at most, what has ended or detached itself is taken off."""
-        while self.has_client:
+        while True:
             await asyncio.sleep(GUARD_EVERY)
-            found = await asyncio.to_thread(reaper.launched, adapter_pid)
+            if not self.has_client:
+                return
+            found = await asyncio.to_thread(reaper.launched, adapter)
+            if not self.has_client:  # ended meanwhile: `close` forgets what is watched
+                return
             reaper.forget(pid for pid, since in self._guarded.items() if found.get(pid) != since)
             reaper.watch({pid: since for pid, since in found.items() if self._guarded.get(pid) != since})
             self._guarded = found

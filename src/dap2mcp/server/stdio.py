@@ -2,10 +2,13 @@
 
 The SDK's `stdio_server` runs every line read and every write-and-flush in a worker thread
 (`anyio.wrap_file`) and passes each message through one more task on its way in and out. Here
-the pipes are watched by the event loop, and the server reads and writes them through the SDK's
-transport protocols (`ReadStream`, `WriteStream`): a request is parsed where it is read and an
-answer written by the task that sends it, as the SDK's transport parses and writes them. A
-regular file (`dap2mcp serve < requests.jsonl`) is read in a thread instead.
+pipes and sockets are watched by the event loop, and the server reads and writes them through the
+SDK's transport protocols (`ReadStream`, `WriteStream`): a request is parsed where it is read and
+an answer written by the task that sends it, as the SDK's transport parses and writes them. A
+regular file (`dap2mcp serve < requests.jsonl`) or a terminal is read by a thread of our own.
+
+A client that stops reading (its end of our stdout closed) can never be answered again: serving
+stops as on SIGTERM, and the session is ended.
 
 End of input does not cut off the answers still owed: the requests already read are answered
 before the server stops (`printf '...' | dap2mcp serve` gets every answer).

@@ -206,11 +206,10 @@ class AdapterProfile:
     def exit_code(self, text: str) -> int | None:
         """The exit code in the last end-of-program text in `text`: the adapter's, where the program
         printed one of its own before."""
-        match = None
-        for match in self.exit_pattern.finditer(text) if self.exit_pattern else ():  # noqa: B007
-            pass
-        if match is None:
+        matches = list(self.exit_pattern.finditer(text)) if self.exit_pattern else []
+        if not matches:
             return None
+        match = matches[-1]
         groups = match.groupdict()
         if groups.get("signal"):
             with contextlib.suppress(KeyError):

@@ -29,7 +29,7 @@ import stat
 import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Self
 
 import anyio
 import mcp_types as types
@@ -232,7 +232,21 @@ class _Owed:
             self.settled.set()
 
 
-class _Incoming:
+class _Stream:
+    """What the SDK's stream protocols ask of both directions besides reading and writing: the pipes
+    themselves are closed by `_open`, not by the SDK's `async with` around each stream."""
+
+    async def aclose(self) -> None:
+        return None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _Incoming(_Stream):
     """The SDK's `ReadStream`: each line parsed as the SDK's own stdio transport parses it (a line
     that is not a message is handed on as its exception); at the end, once what is owed is paid."""
 
@@ -266,17 +280,8 @@ class _Incoming:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        return None
 
-    async def __aenter__(self) -> _Incoming:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class _Outgoing:
+class _Outgoing(_Stream):
     """The SDK's `WriteStream`: a message goes onto the pipe in the task that sends it. Once the client
     has stopped reading, serving stops and what is left to send is dropped."""
 
@@ -305,12 +310,3 @@ class _Outgoing:
             self._client_gone()
             return
         self._owed.gave(item.message)
-
-    async def aclose(self) -> None:
-        return None
-
-    async def __aenter__(self) -> _Outgoing:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None

@@ -36,8 +36,27 @@ def _answers(stdout: bytes) -> dict[int, dict]:
     return {m["id"]: m for m in messages if "id" in m}
 
 
+SERVE = [sys.executable, "-m", "dap2mcp", "serve"]
+PROGRAMS = Path(__file__).parents[1] / "programs"
+
+
+def _debug(program: str, timeout: float, request_id: int = 4) -> dict:
+    """A `debug` call of one of the test programs, as a JSON-RPC request."""
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": "debug", "arguments": {"mode": "source", "path": str(PROGRAMS / program),
+                                                      "timeout": timeout}}}
+
+
+def _outliving(family: list[psutil.Process], within: float = 5.0) -> list[psutil.Process]:
+    """Those of `family` still running after `within` seconds."""
+    deadline = time.monotonic() + within
+    while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return alive
+
+
 def test_bad_lines_on_the_pipe_are_answered_and_the_server_goes_on():
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+    server = subprocess.Popen(SERVE, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         hostile = (b"this is not json", b"\xff\xfe{", {"id": 9, "method": "ping"},  # no "jsonrpc": no answer owed
@@ -65,7 +84,7 @@ def test_files_as_stdin_and_stdout_get_every_answer(tmp_path):
     requests, replies = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     requests.write_bytes(_lines(INIT, INITIALIZED, LIST, CALL))
     with requests.open("rb") as stdin, replies.open("wb") as stdout:
-        done = subprocess.run([sys.executable, "-m", "dap2mcp", "serve"], stdin=stdin, stdout=stdout,
+        done = subprocess.run(SERVE, stdin=stdin, stdout=stdout,
                               stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     answers = _answers(replies.read_bytes())
@@ -74,10 +93,8 @@ def test_files_as_stdin_and_stdout_get_every_answer(tmp_path):
 
 
 def test_end_of_input_waits_for_a_slow_call_then_ends_everything():
-    spin = Path(__file__).parents[1] / "programs" / "spin.py"
-    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 2}}}
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+    debug = _debug("spin.py", timeout=2)
+    server = subprocess.Popen(SERVE, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, debug))
@@ -98,11 +115,9 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
     """The MCP stdio shutdown ends with SIGTERM (then SIGKILL). A native or Go program is traced by its
     adapter: were the server to die at once, the adapter would follow it (parent-death signal) and the
     program, untraced, would run on. SIGTERM is handled; after SIGKILL the orphan guard ends it."""
-    path = Path(__file__).parents[1] / "programs" / program
-    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(path), "timeout": 1}}}
+    debug = _debug(program, timeout=1)
     wait = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "continue", "arguments": {"timeout": 120}}}
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+    server = subprocess.Popen(SERVE, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, debug, wait))
@@ -116,20 +131,15 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
         assert server.wait(timeout=30) == (-signal.SIGKILL if sig == signal.SIGKILL else 0)
     finally:
         server.kill()
-    deadline = time.monotonic() + 5
-    while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not alive, f"left behind: {alive}"
+    assert not (alive := _outliving(family)), f"left behind: {alive}"
 
 
 def test_what_the_program_starts_later_dies_with_a_killed_server_too():
     """The orphan guard gets the processes there at the end of the handshake, and those the program
     starts afterwards when the session next looks for them. (A native program, traced, is only
     detached when its adapter dies with the server; so is what it started.)"""
-    program = Path(__file__).parents[1] / "programs" / "forks_later.c"
-    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(program), "timeout": 1}}}
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+    debug = _debug("forks_later.c", timeout=1)
+    server = subprocess.Popen(SERVE, stdin=subprocess.PIPE,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, debug))
@@ -144,9 +154,7 @@ def test_what_the_program_starts_later_dies_with_a_killed_server_too():
         server.wait(timeout=10)
     finally:
         server.kill()
-    deadline = time.monotonic() + 5
-    while (alive := [p for p in late if processes._running(p)]) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    alive = _outliving(late)
     for p in alive:
         p.kill()
     assert not alive, f"left behind: {alive}"
@@ -155,11 +163,9 @@ def test_what_the_program_starts_later_dies_with_a_killed_server_too():
 @pytest.mark.parametrize("cancelled_as", ["11", "011"])
 def test_a_request_cancelled_by_a_string_id_is_not_waited_for(cancelled_as):
     """The SDK takes 11, "11" and "011" for the same request, and answers a cancelled one with nothing."""
-    spin = Path(__file__).parents[1] / "programs" / "spin.py"
-    slow = {"jsonrpc": "2.0", "id": 11, "method": "tools/call",
-            "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 600}}}
+    slow = _debug("spin.py", timeout=600, request_id=11)
     cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": cancelled_as}}
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+    server = subprocess.Popen(SERVE, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, slow))
@@ -177,14 +183,12 @@ def test_a_client_that_stops_reading_ends_the_server_and_its_session(tmp_path):
     """A client whose read end of our stdout is closed can never be answered again, even with our stdin
     still open: the server stops serving as it does on SIGTERM (session ended, programs reaped), without
     a traceback, instead of serving on into a broken pipe."""
-    spin = Path(__file__).parents[1] / "programs" / "spin.py"
-    debug = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-             "params": {"name": "debug", "arguments": {"mode": "source", "path": str(spin), "timeout": 1}}}
+    debug = _debug("spin.py", timeout=1)
     wait = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "continue", "arguments": {"timeout": 120}}}
     replies, ours = os.pipe()
     errors = tmp_path / "stderr"
     with errors.open("wb") as sink:
-        server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE, stdout=ours,
+        server = subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=ours,
                                   stderr=sink)
     os.close(ours)
     try:
@@ -204,16 +208,13 @@ def test_a_client_that_stops_reading_ends_the_server_and_its_session(tmp_path):
     finally:
         server.kill()
     assert "Traceback" not in err, err[-3000:]
-    deadline = time.monotonic() + 5
-    while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not alive, f"left behind: {alive}"
+    assert not (alive := _outliving(family)), f"left behind: {alive}"
 
 
 def test_one_socket_as_stdin_and_stdout_is_served():
     """socat EXEC:, inetd and systemd socket activation hand the server one socket as fds 0 and 1."""
     ours, theirs = socket.socketpair()
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=theirs, stdout=theirs,
+    server = subprocess.Popen(SERVE, stdin=theirs, stdout=theirs,
                               stderr=subprocess.DEVNULL)
     theirs.close()
     try:
@@ -236,7 +237,7 @@ def test_answers_buffered_at_the_end_reach_a_client_that_reads_late():
     """Answers that fill the pipe, input ended at once, and the client reads only seconds later: every
     answer arrives whole (the server waits, a bounded while, for what it still holds to drain)."""
     asks = [{"jsonrpc": "2.0", "id": 100 + i, "method": "tools/list"} for i in range(2)]
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=subprocess.PIPE,
+    server = subprocess.Popen(SERVE, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, *asks))
@@ -256,7 +257,7 @@ def test_a_write_that_fails_not_because_the_client_left_is_an_error(tmp_path):
     requests = tmp_path / "in.jsonl"
     requests.write_bytes(_lines(INIT, INITIALIZED, LIST))
     with requests.open("rb") as stdin, open("/dev/full", "wb") as full:
-        done = subprocess.run([sys.executable, "-m", "dap2mcp", "serve"], stdin=stdin, stdout=full,
+        done = subprocess.run(SERVE, stdin=stdin, stdout=full,
                               stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 1
     assert b"cannot write to the client" in done.stderr and b"Traceback" not in done.stderr, done.stderr[-2000:]
@@ -266,7 +267,7 @@ def test_a_terminal_as_stdin_does_not_keep_the_server_once_the_client_is_gone():
     """A terminal's read cannot be interrupted: the thread reading it must not hold the server at exit."""
     terminal, its_end = pty.openpty()
     replies, ours = os.pipe()
-    server = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve"], stdin=its_end, stdout=ours,
+    server = subprocess.Popen(SERVE, stdin=its_end, stdout=ours,
                               stderr=subprocess.PIPE)
     os.close(its_end)
     os.close(ours)

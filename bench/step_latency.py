@@ -12,6 +12,8 @@ repeats `step over`. Timed per step:
               MCP side as the raw DAP client is on the DAP side (no pydantic models, no schema checks).
   mcp-floor   the protocol alone: bench/mcp_floor.py answers `step` with a recorded context, through
               the SDK's client; mcp-floor-wire the same through the thin client.
+  echo-wire   the same recorded answer from bench/echo_floor.py, a plain loop with no MCP SDK, through
+              the thin client: the cost of the hand-off between processes alone.
   mcp-inproc  the same call with `Client(build_server())` in this process (no stdio, no
               JSON-RPC framing), so the transport's share is visible.
   raw-dap     dap2mcp.dap's DapClient straight to `python -m debugpy.adapter`: next, wait for
@@ -323,7 +325,21 @@ class McpFloorWire(McpFloor):
         self.client = client  # type: ignore[assignment]
 
 
-VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor, McpFloorWire]
+class EchoWire(McpFloor):
+    """The same answer from a plain Python loop without the SDK (bench/echo_floor.py), through the thin
+    client: what passing a message to a cold process and back costs, apart from MCP's handling of it."""
+
+    name = "echo-wire"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        params = stdio_params()
+        client = await WireClient.start([params.command, str(HERE / "echo_floor.py"), await self.record(stack)],
+                                        env=params.env, cwd=params.cwd)
+        stack.push_async_callback(client.close)
+        self.client = client  # type: ignore[assignment]
+
+
+VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor, McpFloorWire, EchoWire]
 
 
 # -- measuring and reporting -------------------------------------------------------------------
@@ -410,11 +426,11 @@ def report(data: dict[str, Any]) -> None:
     print(f"machine: {m['nproc']} CPUs, {m['cpu']}; {m['kernel']}; Python {m['python']}; debugpy {m['debugpy']}; "
           f"mcp {m['mcp']}; load average {data['loadavg_1m']['before']:.2f} before, "
           f"{data['loadavg_1m']['after']:.2f} after\n")
-    header = f"{'variant':<12} {'nodelay':<8} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'x raw':>6}"
+    header = f"{'variant':<14} {'nodelay':<8} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'x raw':>6}"
     print(header)
     print("-" * len(header))
     for r in data["results"]:
-        print(f"{r['variant']:<12} {'on' if r['nodelay'] else 'off':<8} {r['median_ms']:>10.2f} {r['p90_ms']:>8.2f} "
+        print(f"{r['variant']:<14} {'on' if r['nodelay'] else 'off':<8} {r['median_ms']:>10.2f} {r['p90_ms']:>8.2f} "
               f"{r['min_ms']:>8.2f} {r['ratio_to_raw']:>6.2f}")
     print()
     for r in data["results"]:
@@ -427,8 +443,9 @@ def report(data: dict[str, Any]) -> None:
             print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms, "
                   f"the MCP layers around it ~{r['median_ms'] - inner:.2f} ms")
     raw = next(r for r in data["results"] if r["variant"] == RawDap.name and r["nodelay"])
-    for floor in (r for r in data["results"] if r["variant"] in (McpFloor.name, McpFloorWire.name)):
-        print(f"{floor['variant']}: the protocol alone costs {floor['median_ms']:.2f} ms a call; "
+    for floor in (r for r in data["results"] if r["variant"] in (McpFloor.name, McpFloorWire.name, EchoWire.name)):
+        alone = "the hand-off between processes alone" if floor["variant"] == EchoWire.name else "the protocol alone"
+        print(f"{floor['variant']}: {alone} costs {floor['median_ms']:.2f} ms a call; "
               f"{MCP_TARGET_RATIO:g}x raw leaves {raw['median_ms'] * (MCP_TARGET_RATIO - 1):.2f} ms for all that MCP adds")
     t = data["targets"]
     for key, who in (("ratio_to_raw", "mcp-stdio (the SDK's client)"), ("ratio_to_raw_thin_client", "mcp-wire (a thin client)")):

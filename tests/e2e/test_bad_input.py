@@ -55,6 +55,9 @@ async def test_bad_input_during_a_session_leaves_it_usable():
         assert "999" in await tools.error("clear-breakpoints", "BREAKPOINT_NOT_FOUND", ids=[999])
         await tools.error("context", "INVALID_ARGUMENT", frameId=987654)
         await tools.error("context", "INVALID_ARGUMENT", threadId=987654)
+        for wrong in (0, 987654):  # debugpy's server dies of a step in a thread it does not know
+            assert "unknown threadId" in await tools.error("step", "INVALID_ARGUMENT", mode="over", threadId=wrong)
+            await tools.error("snapshot_create", "INVALID_ARGUMENT", thread_id=wrong)
         await tools.error("evaluate", "ADAPTER_ERROR", expression="undefined_name + 1")
         await tools.error("evaluate", "ADAPTER_ERROR", expression="1 +")
         await tools.error("set-variable", "INVALID_ARGUMENT", name="no_such_variable", value="1")
@@ -73,6 +76,32 @@ async def test_bad_input_during_a_session_leaves_it_usable():
         await tools.ok("stop")
 
 
+async def test_a_misspelled_argument_is_refused_not_ignored():
+    """Ignored, `too` would make `continue` run the program to its end, and `conditon` would make an
+    unconditional breakpoint."""
+    async with stdio_tools() as tools:
+        listed = await tools.client.list_tools()
+        assert all(tool.input_schema.get("additionalProperties") is False for tool in listed.tools)
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
+                                    brakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        assert "'brakpoints' (did you mean 'breakpoints'?)" in message
+        assert "breakpoints.0.condition: unknown key" in await tools.error(
+            "debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
+            breakpoints=[{"file": str(INVOICE), "line": LOOP, "condition": "True"}])
+        await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        assert "'too' (did you mean 'to'?)" in await tools.error("continue", "INVALID_ARGUMENT",
+                                                                 too={"file": str(INVOICE), "line": LOOP + 1})
+        await tools.error("continue", "INVALID_ARGUMENT", to={"file": str(INVOICE), "line": LOOP + 1, "col": 1})
+        assert "'conditon' (did you mean 'condition'?)" in await tools.error(
+            "breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=LOOP + 1, conditon="False")
+        assert "no arguments" in await tools.error("stop", "INVALID_ARGUMENT", now=True)
+        # nothing happened: still paused where it was, and no breakpoint was added
+        ctx = await tools.ok("context")
+        assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP
+        assert [bp["line"] for bp in (await tools.read_json("debugger://breakpoints"))["breakpoints"]] == [LOOP]
+        await tools.ok("stop")
+
+
 async def test_running_program_refuses_paused_only_tools():
     spin = PROGRAMS / "spin.py"
     async with stdio_tools() as tools:
@@ -82,7 +111,10 @@ async def test_running_program_refuses_paused_only_tools():
         await tools.error("evaluate", "NOT_PAUSED", expression="1")
         await tools.error("set-variable", "NOT_PAUSED", name="count", value="0")
         assert (await tools.ok("context"))["state"] == "running"
+        for wrong in (0, 987654):  # debugpy would pause nothing and print its own traceback as the program's output
+            assert "unknown threadId" in await tools.error("pause", "INVALID_ARGUMENT", threadId=wrong, timeout=2)
         ctx = await tools.ok("pause")
         assert ctx["state"] == "paused" and ctx["reason"] == "pause"
         assert any(f["function"] in ("tick", "main") for f in ctx["frames"])
+        assert "Traceback" not in (ctx.get("output") or {}).get("text", "")
         await tools.ok("stop")

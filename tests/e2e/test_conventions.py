@@ -52,6 +52,15 @@ async def test_tools_are_listed_in_the_same_order_everywhere(endpoint: Endpoint)
     assert orders[0][:4] == ["debug", "stop", "restart", "breakpoint"] and len(set(orders[0])) == 21
 
 
+@pytest.mark.parametrize("mode", MODES)
+async def test_the_instructions_name_every_language(mode: str, endpoint: Endpoint):
+    """An agent reads them before anything else: they must not send it elsewhere for C, Rust or Go."""
+    async with endpoint.client(mode) as client:
+        # a client pinned to 2026-07-28 skips `server/discover`, where the instructions are: ask for it
+        instructions = client.instructions if mode == "legacy" else (await client.session.send_discover(mode))["instructions"]
+        assert instructions and all(language in instructions for language in ("Python", "C,", "C++", "Rust", "Go"))
+
+
 def answers_over_stdio(command: str, *args: str, env: dict[str, str] | None = None) -> int:
     """How many tools a server started as `command args` lists to a real MCP client."""
     probe = ("import asyncio, sys, json\n"

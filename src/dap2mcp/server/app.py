@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -12,6 +13,7 @@ from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import (
     CallToolResult,
     Resource,
@@ -40,7 +42,7 @@ CLOSE_LIMIT = 15.0
 """Seconds that ending the session may take on the way out, before the server leaves anyway."""
 
 INSTRUCTIONS = (
-    "A debugger for Python programs over the Debug Adapter Protocol. Start with `debug` "
+    "A debugger for Python, C, C++, Rust and Go programs over the Debug Adapter Protocol. Start with `debug` "
     "(mode source, path, breakpoints); every execution tool returns where the program stopped "
     "and its variables. Failures come back as {success:false,error:{code,message}}."
 )
@@ -56,6 +58,7 @@ class DebugServer(MCPServer[Any]):
     async def list_tools(self) -> list[MCPTool]:
         tools = await super().list_tools()
         for tool in tools:
+            tool.input_schema["additionalProperties"] = False  # as call_tool enforces
             if tool.output_schema is not None:
                 tool.output_schema = inline_refs(tool.output_schema)
         return tools
@@ -75,11 +78,27 @@ class DebugServer(MCPServer[Any]):
         self.updates.seen(request_session(context))
         with self.relay.call(context):
             try:
+                _refuse_unknown(name, arguments, self._tool_manager.get_tool(name))
                 return await super().call_tool(name, arguments, context)
+            except DebugError as exc:
+                return failure(exc)
             except ToolError as exc:
                 return failure(_as_debug_error(name, exc))
             finally:
                 self.updates.poke()  # breakpoints, snapshots and counts change inside tool calls
+
+
+def _refuse_unknown(name: str, arguments: dict[str, Any], tool: Tool | None) -> None:
+    """A misspelled argument would otherwise be dropped without a word, and the call do something else
+    than asked (`continue` with `too` runs to the end)."""
+    known = list((tool.parameters.get("properties") or {}) if tool is not None else {})
+    unknown = [key for key in arguments if key not in known]
+    if tool is None or not unknown:
+        return
+    guesses = [f"'{key}' (did you mean '{close[0]}'?)" if (close := difflib.get_close_matches(key, known, 1)) else f"'{key}'"
+               for key in unknown]
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown argument{'s' * (len(unknown) > 1)} for '{name}': "
+                     f"{', '.join(guesses)}; it takes {', '.join(known) or 'no arguments'}")
 
 
 def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
@@ -90,7 +109,8 @@ def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
         return cause
     if isinstance(cause, ValidationError):
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in cause.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: "
+            f"{'unknown key' if err['type'] == 'extra_forbidden' else err['msg']}" for err in cause.errors()
         )
         return DebugError(ErrorCode.INVALID_ARGUMENT, f"invalid arguments for '{tool}': {problems}")
     if cause is None and "Unknown tool" in str(exc):

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
@@ -21,6 +21,8 @@ FrameId = Annotated[int | None, Field(description="Frame id from `context` (defa
 
 class Location(BaseModel):
     """`{file, line}` or `{function}`."""
+
+    model_config = ConfigDict(extra="forbid")
 
     file: str | None = None
     line: int | None = Field(default=None, ge=1)

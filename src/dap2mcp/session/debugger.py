@@ -292,7 +292,7 @@ class Debugger:
                              "Cannot create snapshot while process is running. Pause at a breakpoint first.")
         cycle = session.stop_count
         try:
-            return await session.recorder.create(cycle=cycle, thread_id=session.thread(thread_id),
+            return await session.recorder.create(cycle=cycle, thread_id=await session.known_thread(thread_id),
                                                  frame_index=frame_index, depth=depth, label=label)
         except DebugError as exc:
             if session.state == "terminated" or self._session is not session:

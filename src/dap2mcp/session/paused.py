@@ -16,7 +16,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
                          max_frames: int, with_threads: bool) -> Context:
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
     request, else one fetched now; with what the breakpoint registry knows about the hit."""
-    thread = session.thread(thread_id)
+    thread = await session.known_thread(thread_id)
     reason = info.reason if thread == info.thread_id else "pause"
     cycle = session.stop_count
     view, threads = None, None

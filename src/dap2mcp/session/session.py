@@ -242,6 +242,17 @@ class DebugSession:
             return self.stop_info.thread_id
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "no current thread; pass threadId")
 
+    async def known_thread(self, thread_id: int | None) -> int:
+        """`thread`, with an id the agent gave checked against the program's threads first: debugpy's
+        server dies of an unknown id in a step, ending the session."""
+        if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id):
+            return self.thread(thread_id)
+        ids = [t.get("id") for t in (await self.request("threads")).get("threads") or []]
+        if thread_id not in ids:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown threadId {thread_id}; the program's threads: "
+                             f"{', '.join(map(str, ids[:20])) or 'none'}")
+        return thread_id
+
     async def resume(self, thread_id: int | None) -> int:
         """Send `continue`; returns the stop count to wait beyond."""
         if self.state == "running":
@@ -251,12 +262,12 @@ class DebugSession:
         if single and not self.capabilities.get("supportsSingleThreadExecutionRequests"):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} resumes all threads together "
                              "(no supportsSingleThreadExecutionRequests); omit threadId")
-        return await self._move("continue", {"threadId": self.thread(thread_id), "singleThread": single})
+        return await self._move("continue", {"threadId": await self.known_thread(thread_id), "singleThread": single})
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
         self.require_paused()
         command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
-        return await self._move(command, {"threadId": self.thread(thread_id)})
+        return await self._move(command, {"threadId": await self.known_thread(thread_id)})
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
@@ -287,6 +298,8 @@ class DebugSession:
             if not threads:
                 raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
             thread = next((t["id"] for t in threads if t.get("id", 0) > 0), threads[0]["id"])
+        else:
+            thread = await self.known_thread(thread)
         self.quirks.pausing = True
         try:
             await self.request("pause", {"threadId": thread})

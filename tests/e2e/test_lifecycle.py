@@ -108,6 +108,26 @@ async def test_pause_and_context_work_while_continue_waits():
         await tools.ok("stop")
 
 
+async def test_a_call_waiting_on_a_program_another_call_ends_says_so_instead_of_an_exit_code():
+    """The kill's exit code (debugpy reports 247) would read as the program crashing by itself."""
+    async with stdio_tools() as tools:
+        for ender, arguments, who in [("stop", {}, "`stop`"),
+                                      ("debug", {"mode": "source", "path": str(SPIN), "stopOnEntry": True}, "a new `debug`"),
+                                      ("restart", {}, "`restart`")]:
+            if ender != "restart":
+                await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+            waiting = asyncio.create_task(tools("continue", timeout=30))
+            await asyncio.sleep(0.5)
+            ended = await tools.ok(ender, **arguments)
+            answer = await asyncio.wait_for(waiting, 10)
+            assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
+            assert who in answer["error"]["message"] and "did not exit by itself" in answer["error"]["message"]
+            assert ended.get("exitCode") is None
+            if ender != "stop":
+                assert ended["state"] == "paused"  # the new session is not touched by the old one's end
+        await tools.ok("stop")
+
+
 async def test_continue_times_out_then_picks_up():
     tick = marker(SPIN, "tick")
     async with stdio_tools() as tools:

@@ -73,7 +73,7 @@ class Debugger:
         session.target, session.runtime = await asyncio.to_thread(session.profile.prepare, target)
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
-            await self._close_current()
+            await self._close_current("`restart`" if carried is not None else "a new `debug`")
             self._session, self._adapter = session, adapter
             self.changed()
             try:
@@ -95,7 +95,7 @@ class Debugger:
         async with self._lifecycle:
             session = self.session
             ended_by_itself = session.state == "terminated"
-            await self._close_current()
+            await self._close_current("`stop`")
         return {"state": "terminated", "exitCode": session.exit_code if ended_by_itself else None,
                 "output": session.output.take_new(session.limits.output_chars).text or None}
 
@@ -117,11 +117,11 @@ class Debugger:
             await self._close_current()
         await injections_finished(10.0)  # an attach by pid still injecting (its start gave up meanwhile)
 
-    async def _close_current(self) -> None:
+    async def _close_current(self, by: str | None = None) -> None:
         session, self._session = self._session, None
         if session is not None:
             self.changed()
-            await session.close()
+            await session.close(by)
 
     # -- execution ---------------------------------------------------------------------------
 
@@ -164,6 +164,9 @@ class Debugger:
         return await self._result(session, timed_out=not finished)
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
+        if session.ended_by is not None:  # its exit code would be the kill's, read as a crash
+            raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended this program while "
+                             "this call waited on it; it did not exit by itself")
         await session.ended()  # an ending program's last output is still on its way
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)

@@ -57,6 +57,8 @@ class DebugSession:
         self.stop_info: StopInfo | None = None
         self.stop_count = 0
         self.exit_code: int | None = None
+        self.ended_by: str | None = None
+        """The call that ended the program before it ended by itself (`stop`, a new `debug`)."""
         self.process: dict[str, Any] = {}
         """The adapter's `process` event: the debuggee's name and system pid."""
         self._guarded: dict[int, str] = {}
@@ -194,8 +196,11 @@ class DebugSession:
         if self._client is not None:
             await self._client.close()
 
-    async def close(self) -> None:
-        """End the debuggee (unless attached) and the adapter; reap every child process."""
+    async def close(self, by: str | None = None) -> None:
+        """End the debuggee (unless attached) and the adapter; reap every child process. `by`: the call
+        doing it, for the calls still waiting on this session to say instead of the exit code it causes."""
+        if self.state != "terminated" and by is not None:
+            self.ended_by = by
         self.recorder.cancel()
         client = self._client
         if client is not None and not client.closed and self.capabilities:  # it answered `initialize`

@@ -15,7 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the MCP server on stdio (the default), or on HTTP with --http")
     serve.add_argument("--http", action="store_true", help="serve MCP Streamable HTTP at /mcp instead of stdio")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind with --http (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8765, help="port to bind with --http (default 8765)")
+    serve.add_argument("--port", type=_port, default=8765, help="port to bind with --http (default 8765; 0: any free one)")
     serve.add_argument("--token", help="require 'Authorization: Bearer TOKEN' (or set DAP2MCP_TOKEN); "
                        "needed to bind anything but loopback")
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
@@ -53,6 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_demo(quiet=options.quiet)
     parser.error(f"unknown command {options.command}")
     return 2
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return int(text)
 
 
 if __name__ == "__main__":

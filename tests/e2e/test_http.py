@@ -90,3 +90,52 @@ def test_a_named_host_is_accepted_with_the_token():
         auth = {"Authorization": "Bearer t"}
         assert post(url, {**auth, "Host": f"debug.internal:{port}"}).status_code == 200
         assert post(url, {**auth, "Host": f"other.internal:{port}"}).status_code == 421
+
+
+def test_host_names_and_the_auth_scheme_match_in_any_case():
+    """Host names and the `Bearer` scheme are case-insensitive (RFC 9110, RFC 7235); browsers send
+    host names in lower case whatever the user typed."""
+    with http_server("--host", "0.0.0.0", "--token", "t", "--allow-host", "Debug.Internal") as url:
+        port = url.split(":")[2].split("/")[0]
+        for host in ("debug.internal", "Debug.Internal", "DEBUG.INTERNAL"):
+            assert post(url, {"Authorization": "Bearer t", "Host": f"{host}:{port}"}).status_code == 200, host
+        for scheme in ("bearer", "BEARER"):
+            assert post(url, {"Authorization": f"{scheme} t"}).status_code == 200, scheme
+        assert post(url, {"Authorization": "Basic t"}).status_code == 401
+        assert post(url, {"Authorization": "Bearer T"}).status_code == 401  # the token itself is exact
+        assert post(url, {"Authorization": "Bearer t", "Origin": f"http://Debug.Internal:{port}"}).status_code == 200
+        assert post(url, {"Authorization": "Bearer t", "Host": f"other.internal:{port}"}).status_code == 421
+    with http_server() as url:
+        port = url.split(":")[2].split("/")[0]
+        assert post(url, {"Host": f"LOCALHOST:{port}", "Origin": f"HTTP://Localhost:{port}"}).status_code == 200
+
+
+def _serve(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dap2mcp", "serve", "--http", *options],
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_a_port_it_cannot_serve_on_is_said_plainly_and_never_announced():
+    for port in ("99999", "-1", "http"):
+        refused = _serve("--port", port)
+        assert refused.returncode == 2 and "a port is a number from 0 to 65535" in refused.stderr, refused.stderr
+    with http_server() as url:  # a port already taken: the bind fails, and nothing claims to serve on it
+        taken = _serve("--port", url.split(":")[2].split("/")[0])
+        assert taken.returncode != 0 and "address already in use" in taken.stderr
+        assert "serving MCP" not in taken.stderr and "Traceback" not in taken.stderr
+
+
+def test_port_zero_announces_the_port_it_got_and_bracketed_ipv6_is_understood():
+    proc = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve", "--http", "--port", "0"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert line.startswith("dap2mcp: serving MCP at http://127.0.0.1:") and ":0/" not in line, line
+        url = line.split()[-1]
+        assert post(url).status_code == 200  # the announced URL is where it serves
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    refused = _serve("--host", "[::]", "--port", "0")  # a wildcard however written: it needs a token
+    assert refused.returncode == 2 and "without a token" in refused.stderr

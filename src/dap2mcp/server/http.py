@@ -55,17 +55,32 @@ def security(host: str, allowed_hosts: list[str]) -> TransportSecuritySettings:
     )
 
 
-class BearerToken:
-    """Every HTTP request must carry `Authorization: Bearer <token>`; others get 401."""
+class LowerCaseNames:
+    """Host names are case-insensitive, the SDK's `Host` and `Origin` checks are not: `Debug.Internal`
+    must pass where `debug.internal` does."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            headers = [(name, value.lower() if name in (b"host", b"origin") else value)
+                       for name, value in scope.get("headers") or []]
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
+
+
+class BearerToken:
+    """Every HTTP request must carry `Authorization: Bearer <token>` (the scheme in any case); others get 401."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._expected = token.encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scheme, _, given = dict(scope.get("headers") or []).get(b"authorization", b"").partition(b" ")
+            if not (scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._expected)):
                 body = json.dumps({"error": "unauthorized",
                                    "message": "this dap2mcp server needs 'Authorization: Bearer <token>'"}).encode()
                 await send({"type": "http.response.start", "status": 401,
@@ -77,12 +92,13 @@ class BearerToken:
 
 
 def http_app(server: DebugServer, *, host: str, token: str | None, allowed_hosts: list[str]) -> ASGIApp:
+    host, allowed_hosts = host.strip("[]"), [name.lower() for name in allowed_hosts]
     if not token and not is_loopback(host):
         raise RefusedToServe(
             f"refusing to serve on {host}, which is not a loopback address, without a token: anyone who reaches "
             f"the port could run code through the debugger. Pass --token or set {TOKEN_ENV}, or bind 127.0.0.1")
-    app: ASGIApp = server.streamable_http_app(streamable_http_path=PATH, host=host,
-                                              transport_security=security(host, allowed_hosts))
+    app: ASGIApp = LowerCaseNames(server.streamable_http_app(streamable_http_path=PATH, host=host,
+                                                             transport_security=security(host.lower(), allowed_hosts)))
     return BearerToken(app, token) if token else app
 
 
@@ -94,7 +110,16 @@ def serve_http(server: DebugServer, *, host: str, port: int, token: str | None,
     app = http_app(server, host=host, token=token, allowed_hosts=allowed_hosts)
     config: dict[str, Any] = {"host": host.strip("[]"), "port": port, "log_level": "warning", "lifespan": "on",
                               "access_log": False}
-    shown = f"[{host}]" if ":" in host else host
-    print(f"dap2mcp: serving MCP at http://{shown}:{port}{PATH}" + (" (bearer token required)" if token else ""),
-          file=sys.stderr, flush=True)
-    uvicorn.Server(uvicorn.Config(app, **config)).run()
+
+    class Announcing(uvicorn.Server):
+        """Says where it serves once it does: after the bind (which can fail), with the port it got (for 0)."""
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and self.servers and self.servers[0].sockets:
+                bound, port = host.strip("[]"), self.servers[0].sockets[0].getsockname()[1]
+                shown = f"[{bound}]" if ":" in bound else bound
+                print(f"dap2mcp: serving MCP at http://{shown}:{port}{PATH}" + (" (bearer token required)" if token else ""),
+                      file=sys.stderr, flush=True)
+
+    Announcing(uvicorn.Config(app, **config)).run()

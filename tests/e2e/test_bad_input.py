@@ -102,6 +102,30 @@ async def test_a_misspelled_argument_is_refused_not_ignored():
         await tools.ok("stop")
 
 
+async def test_huge_arguments_are_refused_or_clipped_never_echoed_whole():
+    """The SDK's HTTP client drops any event over 1 MiB, and an answer carries its text twice: echoing
+    a 600 KB argument would lose the answer and leave the client unsure what happened."""
+    huge = "a" * 600_000
+    async with stdio_tools() as tools:
+        for tool, arguments in [("debug", {"mode": "source", "path": f"/tmp/{huge}.py"}),
+                                ("debug", {"mode": "source", "path": str(INVOICE), "cwd": huge}),
+                                ("breakpoint", {"file": f"/nope/{huge}.py", "line": 3}),
+                                ("breakpoint", {"function": huge})]:
+            message = await tools.error(tool, "INVALID_ARGUMENT", **arguments)
+            assert "at most" in message and len(message) < 1000, message[:300]
+        await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
+        await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=LOOP + 1, logMessage=huge)
+        await tools.error("continue", "INVALID_ARGUMENT", to={"file": huge, "line": 3})
+        for tool, arguments in [("evaluate", {"expression": "1 +" + " " * 600_000 + huge}),
+                                ("set-variable", {"name": huge, "value": "1"})]:
+            result = await tools.client.call_tool(tool, arguments)
+            assert result.is_error and len(result.content[0].text) < 20_000, (tool, len(result.content[0].text))
+        # nothing was half done: one breakpoint, still paused where it was
+        assert len((await tools.read_json("debugger://breakpoints"))["breakpoints"]) == 1
+        assert (await tools.ok("context"))["location"]["line"] == LOOP
+        await tools.ok("stop")
+
+
 async def test_running_program_refuses_paused_only_tools():
     spin = PROGRAMS / "spin.py"
     async with stdio_tools() as tools:

@@ -81,8 +81,15 @@ def ok(model: BaseModel) -> CallToolResult:
     return _result({**model.model_dump(mode="json", exclude_none=True), "success": True})
 
 
+MESSAGE_CHARS = 8000
+"""An error message quotes what it was given (a path, an expression): bounded like every other output."""
+
+
 def failure(error: DebugError) -> CallToolResult:
-    return _result({"success": False, "error": {"code": error.code, "message": error.message}}, is_error=True)
+    message = error.message
+    if len(message) > MESSAGE_CHARS:
+        message = f"{message[:MESSAGE_CHARS]}… ({len(message) - MESSAGE_CHARS} more characters)"
+    return _result({"success": False, "error": {"code": error.code, "message": message}}, is_error=True)
 
 
 class SnapshotMeta(BaseModel):

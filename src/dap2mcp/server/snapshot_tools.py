@@ -10,7 +10,7 @@ from pydantic import Field
 
 from ..session.debugger import Debugger
 from . import results as r
-from .tools import tool_decorator
+from .tools import PATH_CHARS, tool_decorator
 
 DIFF_ENTRIES = 1000
 
@@ -71,7 +71,7 @@ def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
     async def snapshot_export(
         snapshot_id: _ref("Snapshot to export"),
-        path: Annotated[str, Field(description="Also write the data to this file (overwritten).")] = "",
+        path: Annotated[str, Field(max_length=PATH_CHARS, description="Also write the data to this file (overwritten).")] = "",
     ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
         """Serialize a snapshot as canonical JSON (the same state always gives the same bytes), to keep it as a
         baseline for a later run; `snapshot_import` reads it back."""
@@ -81,7 +81,7 @@ def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     @tool("snapshot_import", "Import Snapshot")
     async def snapshot_import(
         data: Annotated[str, Field(description="Exported snapshot text.")] = "",
-        path: Annotated[str, Field(description="File holding exported snapshot text.")] = "",
+        path: Annotated[str, Field(max_length=PATH_CHARS, description="File holding exported snapshot text.")] = "",
     ) -> Annotated[CallToolResult, r.SnapshotResult]:
         """Load an exported snapshot (give data or path) under a new id, e.g. a baseline from an earlier run to
         diff against the live program. Tampered or malformed data is refused whole."""

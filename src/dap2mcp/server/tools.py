@@ -14,6 +14,11 @@ from ..errors import DebugError, ErrorCode
 from ..session.debugger import DEFAULT_WAIT, Debugger
 from . import results as r
 
+PATH_CHARS = 4096
+"""Longer is no path (Linux's PATH_MAX); refused rather than echoed back in answers the client must read."""
+TEXT_CHARS = 10_000
+"""The same for names, conditions and log messages."""
+
 Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait for a stop before returning state 'running'.")]
 ThreadId = Annotated[int | None, Field(description="Thread id (default: the thread that stopped).")]
 FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
@@ -24,9 +29,9 @@ class Location(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    file: str | None = None
+    file: str | None = Field(default=None, max_length=PATH_CHARS)
     line: int | None = Field(default=None, ge=1)
-    function: str | None = None
+    function: str | None = Field(default=None, max_length=TEXT_CHARS)
 
     @model_validator(mode="after")
     def _one_kind(self) -> Location:
@@ -61,20 +66,20 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
             "'source' builds (C, C++, Rust; Go through Delve) and launches a program, 'binary' launches an "
             "executable or script as is, 'attach' joins a running process, 'connect' reaches a debug adapter "
             "already listening at `address`."))],
-        path: Annotated[str | None, Field(description=(
+        path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "Program to debug: a .py script or '-m package.module', a .c/.cpp/.rs source file, a Go file or "
             "package directory, or an executable (mode 'binary').") )] = None,
-        module: Annotated[str | None, Field(description="Run this Python module like `python -m` instead of a path.")] = None,
+        module: Annotated[str | None, Field(max_length=PATH_CHARS, description="Run this Python module like `python -m` instead of a path.")] = None,
         processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
-        address: Annotated[str | None, Field(description=(
+        address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "host:port of a listening adapter (mode 'connect'), e.g. a `python -m debugpy --listen` or "
             "`dlv dap --listen`."))] = None,
         args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
-        cwd: Annotated[str | None, Field(description="Working directory (default: the server's).")] = None,
+        cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
         env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
         breakpoints: Annotated[list[Location] | None, Field(description="Initial breakpoints: [{file, line}] or [{function}].")] = None,
         stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`) instead of running to a breakpoint.")] = False,
-        python: Annotated[str | None, Field(description="Interpreter for a Python program (default: first python3 on PATH).")] = None,
+        python: Annotated[str | None, Field(max_length=PATH_CHARS, description="Interpreter for a Python program (default: first python3 on PATH).")] = None,
         adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve"] | None, Field(description=(
             "Debug adapter (default: chosen from the program: debugpy for Python, lldb for C/C++/Rust, delve for "
             "Go; 'gdb' debugs C/C++ with gdb)."))] = None,
@@ -127,20 +132,20 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("breakpoint")
     async def breakpoint(
-        file: Annotated[str | None, Field(description="Source file (with line).")] = None,
+        file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")] = None,
         line: Annotated[int | None, Field(ge=1, description="Line number, from 1.")] = None,
-        function: Annotated[str | None, Field(description="Function name (instead of file and line).")] = None,
-        exception: Annotated[str | None, Field(description=(
+        function: Annotated[str | None, Field(max_length=TEXT_CHARS, description="Function name (instead of file and line).")] = None,
+        exception: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled').")
         )] = None,
         exceptionTypes: Annotated[list[str] | None, Field(description=(
             "With exception: only these exception types (e.g. ['ValueError']).")
         )] = None,
-        condition: Annotated[str | None, Field(description="Stop only when this expression is true.")] = None,
-        hitCondition: Annotated[str | None, Field(description=(
+        condition: Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")] = None,
+        hitCondition: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth).")
         )] = None,
-        logMessage: Annotated[str | None, Field(description=(
+        logMessage: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop.")
         )] = None,
         maxNotifications: Annotated[int | None, Field(ge=1, description=(
@@ -172,7 +177,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
     async def clear_breakpoints(
-        file: Annotated[str | None, Field(description="Remove every breakpoint in this file.")] = None,
+        file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Remove every breakpoint in this file.")] = None,
         ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
         all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
     ) -> Annotated[CallToolResult, r.ClearResult]:

@@ -255,3 +255,27 @@ async def test_exception_stops_name_and_count_their_breakpoint():
             ctx = await tools.ok("continue")
         assert ctx["exception"]["typeName"].startswith("KeyError") and ctx["breakpointIds"] == [uncaught["id"]]
         assert (await tools.ok("breakpoint", id=uncaught["id"]))["hitCount"] == 1
+
+
+async def test_a_start_says_which_breakpoints_moved_or_never_bound(tmp_path):
+    """Without a word, a program that runs to its end past a breakpoint on an `#include` looks bug-free,
+    and one stopped a line early looks like the loop's first pass was the last."""
+    program = tmp_path / "avg.c"
+    program.write_text('#include <stdio.h>\n\nint main(void) {\n    int x = 1;\n\n    x += 2;\n'
+                       '    printf("%d\\n", x);\n    return 0;\n}\n')
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(program), breakpoints=[{"file": str(program), "line": 1}])
+        assert ended["state"] == "terminated"
+        assert len(ended["breakpointNotes"]) == 1 and "breakpoint 1 (avg.c:1): not bound" in ended["breakpointNotes"][0]
+        stop = await tools.ok("debug", mode="source", path=str(program), breakpoints=[{"file": str(program), "line": 5}])
+        assert stop["state"] == "paused" and stop["location"]["line"] == 6
+        assert stop["breakpointNotes"] == ["breakpoint 1 (avg.c:5): moved from line 5 to line 6, the nearest with code"]
+        late = await tools.ok("breakpoint", function="no_such_function")
+        assert not late["verified"] and late["state"] == "pending" and "not bound" in late["message"]
+        await tools.ok("stop")
+    script = tmp_path / "script.py"
+    script.write_text("def f():\n    a = 1\n\n    return a\n\n\nprint(f())\n")
+    async with stdio_tools() as tools:  # a clean start has no notes at all
+        clean = await tools.ok("debug", mode="source", path=str(script), breakpoints=[{"file": str(script), "line": 2}])
+        assert clean["state"] == "paused" and "breakpointNotes" not in clean
+        await tools.ok("stop")

@@ -66,6 +66,24 @@ class Breakpoint:
             return "exhausted"
         return "verified" if self.verified else "pending"
 
+    def describe(self) -> str:
+        if self.kind == "function":
+            return f"function {self.function}"
+        return f"{os.path.basename(self.file or '')}:{self.line}"
+
+    @property
+    def note(self) -> str | None:
+        """What an agent would not guess from the breakpoint's fields: that it moved, or why it is not bound."""
+        if self.message:
+            return self.message
+        if self.kind == "line" and self.verified and self.actual_line and self.line and self.actual_line != self.line:
+            return f"moved from line {self.line} to line {self.actual_line}, the nearest with code"
+        if self.state == "pending":
+            where = "at this line" if self.kind == "line" else "for this function" if self.kind == "function" else ""
+            return (f"not bound: the adapter found no code {where} in what the program has loaded so far; "
+                    "it binds if such code loads later").replace("  ", " ")
+        return None
+
     def view(self) -> BreakpointView:
         return BreakpointView(
             id=self.id, type=self.kind if not self.log_message else "tracepoint", verified=self.verified,
@@ -73,7 +91,7 @@ class Breakpoint:
             function=self.function, exception=self.exception, exceptionTypes=list(self.exception_types) or None,
             condition=self.condition, hitCondition=self.hit_condition, logMessage=self.log_message,
             maxNotifications=self.max_notifications, hitCount=self.hit_count,
-            notificationsSent=self.notifications_sent if self.log_message else None, message=self.message,
+            notificationsSent=self.notifications_sent if self.log_message else None, message=self.note,
         )
 
 

@@ -89,7 +89,9 @@ class Debugger:
             await session.wait_for_stop(0, timeout)
         if session.state == "terminated":
             await session.quirks.drop_entry()
-        return await self._result(session, timed_out=session.state == "running")
+        ctx = await self._result(session, timed_out=session.state == "running")
+        ctx.breakpointNotes = session.breakpoints.notes() or None
+        return ctx
 
     async def stop(self) -> dict[str, Any]:
         async with self._lifecycle:

@@ -158,6 +158,8 @@ class Context(_Model):
     exception: Opt[ExceptionDetails] = None
     breakpointIds: Opt[list[int]] = None
     """Ids of the breakpoints that caused this stop."""
+    breakpointNotes: Opt[list[str]] = None
+    """In the result of `debug` and `restart`: the breakpoints that moved to another line or did not bind."""
     threads: Opt[list[Thread]] = None
     threadsTotal: Opt[int] = None
     changes: Opt[Changes] = None

@@ -50,6 +50,12 @@ class BreakpointRegistry:
     def views(self) -> list[BreakpointView]:
         return [bp.view() for bp in self._items.values() if not bp.temporary]
 
+    def notes(self) -> list[str]:
+        """One line for each breakpoint that moved or is not bound: a start's result says so, since a
+        program that runs to its end past a breakpoint that never bound looks like no bug at all."""
+        return [f"breakpoint {bp.id} ({bp.describe()}): {note}" for bp in self._items.values()
+                if not bp.temporary and bp.kind != "exception" and bp.enabled and (note := bp.note)]
+
     def default_filters(self) -> list[str]:
         """The adapter's exception filters that are on by default and not also set by the agent."""
         own = {bp.exception for bp in self._items.values() if bp.kind == "exception"}

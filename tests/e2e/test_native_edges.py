@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import subprocess
 import threading
@@ -145,6 +146,28 @@ async def test_a_rust_executable_stops_on_entry_in_its_own_main(tmp_path: Path, 
         assert (ctx["reason"], ctx["location"]["function"]) == ("entry", f"{crate}::main"), ctx
         end = await tools.ok("continue")
         assert end["state"] == "terminated" and "clamped to 255" in end["output"]["text"], end
+
+
+async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
+    """Through the toolchain's own lldb formatters: without them a `String` is `alloc::string::String @ 0x7ff…`
+    and the only way to read it is to chase `vec.buf.inner.ptr` by hand."""
+    stock = PROGRAMS / "stock.rs"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(stock),
+                             breakpoints=[{"file": str(stock), "line": marker(stock, "print")}])
+        assert ctx["state"] == "paused", ctx
+        values = locals_of(ctx)
+        assert values["name"] == '"pear"' and values["label"] == '"fruit"', values
+        assert values["items"] == "size=3" and values["stock"] == "size=1", values
+        assert (await tools.ok("evaluate", expression="items[2]"))["value"] == "4"
+        snapshot = await tools.ok("snapshot_create", depth=1)
+        exported = json.loads((await tools.ok("snapshot_export", snapshot_id=snapshot["snapshot"]["id"]))["data"])
+        children = {node["name"]: [child["value"] for child in node["children"]] for node in exported["root"]["children"]}
+        assert children["items"] == ["3", "1", "4"] and children["stock"] == ['("apple", 2)'], children
+        await tools.ok("clear-breakpoints", all=True)  # the println! line has two locations
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and "(lldb)" not in ended["output"]["text"], ended["output"]
+        assert 'pear [3, 1, 4] {"apple": 2} fruit' in ended["output"]["text"]
 
 
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:

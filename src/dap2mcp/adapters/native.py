@@ -6,9 +6,12 @@ between the two is only how they spell the launch and attach arguments, and thei
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +40,9 @@ class NativeProfile(AdapterProfile):
     """Arguments this adapter always needs (cdt-gdb-adapter: which gdb; lldb-dap: stdin from /dev/null)."""
     stdin_redirect: str = ""
     """Appended to a shell-run command line so that the program reads end of file, not a terminal."""
+    rust_commands: tuple[str, ...] = ()
+    """Init commands for a Rust program, `{etc}` being the toolchain's `lib/rustlib/etc`: its formatters,
+    which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers."""
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
@@ -49,6 +55,8 @@ class NativeProfile(AdapterProfile):
         keys = self.launch_keys
         argv = [self.tools[0].require(self.name)]
         common: dict[str, Any] = {"name": "dap2mcp", "type": self.adapter_id, **self.fixed}
+        if self.rust_commands and self.entry(target) not in (self.entry_function, None) and (etc := rust_etc()):
+            common["initCommands"] = [*common.get("initCommands", ()), *(c.format(etc=etc) for c in self.rust_commands)]
         if target.mode == "attach":
             pid: Any = str(target.process_id) if keys.get("pid_as_text") else target.process_id
             return AdapterStart(argv, "attach", {**common, "request": "attach", keys["pid"]: pid})
@@ -70,6 +78,20 @@ RUST_MAINS = (re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E"), re.compile(r"_
 """A crate's own `main` under Rust's two symbol manglings, legacy (`_ZN7edition4main17h<hash>E`, the
 default) and v0 (`_RNvCs<disambiguator>_7edition4main`, `-C symbol-mangling-version=v0`; a name that
 begins with `_` gets one more `_` before it)."""
+
+
+@functools.cache
+def rust_etc() -> str | None:
+    """Where the Rust toolchain keeps its debugger formatters (rustup's or the distribution's), if anywhere."""
+    rustc = shutil.which("rustc")
+    if rustc is None:
+        return None
+    try:
+        sysroot = subprocess.run([rustc, "--print", "sysroot"], capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    etc = os.path.join(sysroot, "lib", "rustlib", "etc")
+    return etc if os.path.isfile(os.path.join(etc, "lldb_lookup.py")) else None
 
 
 def rust_main(executable: str) -> str | None:
@@ -103,7 +125,9 @@ LLDB = NativeProfile(
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},
-    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) {re.escape(STDIN_FROM_NULL)})\n", re.MULTILINE),
+    rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),
+    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*))\n",
+                             re.MULTILINE),
 )
 
 GDB = NativeProfile(

@@ -1,0 +1,10 @@
+use std::collections::HashMap;
+
+fn main() {
+    let name = String::from("pear");
+    let items = vec![3, 1, 4];
+    let mut stock: HashMap<String, i32> = HashMap::new();
+    stock.insert("apple".to_string(), 2);
+    let label: &str = "fruit";
+    println!("{} {:?} {:?} {}", name, items, stock, label); // marker: print
+}

@@ -155,7 +155,9 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
     async with stdio_tools() as tools:
         ctx = await tools.ok("debug", mode="source", path=str(stock),
                              breakpoints=[{"file": str(stock), "line": marker(stock, "print")}])
-        assert ctx["state"] == "paused", ctx
+        assert ctx["state"] == "paused" and "description" not in ctx, ctx  # not lldb's own "breakpoint 1.1"
+        functions = [frame["function"] for frame in ctx["frames"]]  # lldb leaves legacy escapes in some
+        assert "std::rt::lang_start::{{closure}}" in functions and not any("$" in f for f in functions), functions
         values = locals_of(ctx)
         assert values["name"] == '"pear"' and values["label"] == '"fruit"', values
         assert values["items"] == "size=3" and values["stock"] == "size=1", values

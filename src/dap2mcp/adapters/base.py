@@ -153,6 +153,10 @@ class AdapterProfile:
     """Console lines from the adapter itself that say nothing about the program."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
+    own_numbering: re.Pattern[str] | None = None
+    """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
+    symbol_escapes: tuple[tuple[str, str], ...] = ()
+    """Escapes left in function names the adapter's demangler does not finish (Rust's legacy `$LT$` for `<`)."""
     hidden_variables: frozenset[str] = frozenset()
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
     capture_helper: str | None = None
@@ -192,6 +196,16 @@ class AdapterProfile:
     def entry(self, target: Target) -> str | None:
         """The function `stopOnEntry` stops in, where the adapter's own entry stop is the loader's."""
         return self.entry_function
+
+    def readable_symbol(self, name: str) -> str:
+        """A stack frame's function name without hash suffixes or leftover escapes."""
+        if self.symbol_suffix is not None:
+            name = self.symbol_suffix.sub("", name)
+        if "$" in name and self.symbol_escapes:
+            name = re.sub(r"(^|::)_(?=\$)", r"\1", name)  # `_$LT$`: a component may not begin with `$`
+            for escaped, plain in self.symbol_escapes:
+                name = name.replace(escaped, plain)
+        return name
 
     def shown_output(self, category: str, text: str, starting: bool) -> str:
         """The part of an output event worth showing the agent."""

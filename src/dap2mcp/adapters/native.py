@@ -94,6 +94,13 @@ def rust_etc() -> str | None:
     return etc if os.path.isfile(os.path.join(etc, "lldb_lookup.py")) else None
 
 
+RUST_LEGACY_ESCAPES = (("$LT$", "<"), ("$GT$", ">"), ("$RF$", "&"), ("$BP$", "*"), ("$SP$", "@"), ("$LP$", "("),
+                       ("$RP$", ")"), ("$C$", ","), ("$u20$", " "), ("$u22$", '"'), ("$u27$", "'"), ("$u2b$", "+"),
+                       ("$u3b$", ";"), ("$u5b$", "["), ("$u5d$", "]"), ("$u7b$", "{"), ("$u7d$", "}"), ("$u7e$", "~"),
+                       ("..", "::"))
+"""Rust's legacy mangling escapes, which lldb 19 leaves in some names (`_$LT$alloc..vec..Vec$LT$T$GT$...`)."""
+
+
 def rust_main(executable: str) -> str | None:
     """`<crate>::main` if `executable` is a Rust program that keeps its symbols, else None."""
     try:
@@ -121,6 +128,8 @@ LLDB = NativeProfile(
     evaluate_context="watch",
     terminal_output=True,
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
+    symbol_escapes=RUST_LEGACY_ESCAPES,
+    own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     entry_function="main",
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     # else the program reads a terminal nobody types into, and waits

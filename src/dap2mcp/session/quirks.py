@@ -49,6 +49,9 @@ class Quirks:
         signal or exception the adapter calls it (lldb: SIGSTOP); gdb's signal names are exceptions."""
         reason = str(body.get("reason", "unknown"))
         description = body.get("description") or body.get("text")
+        numbering = self._session.profile.own_numbering
+        if description and numbering is not None and numbering.fullmatch(str(description)):
+            description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
         pausing, self.pausing = self.pausing, False
         if pausing and (reason in ("pause", "exception", "signal") or reason.startswith("SIG")):
             return "pause", description

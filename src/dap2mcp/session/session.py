@@ -124,7 +124,7 @@ class DebugSession:
         self.sources.note_response(command, arguments, body)
         if command == "stackTrace" and self.profile.symbol_suffix is not None:
             for frame in body.get("stackFrames") or []:
-                frame["name"] = self.profile.symbol_suffix.sub("", str(frame.get("name", "")))
+                frame["name"] = self.profile.readable_symbol(str(frame.get("name", "")))
         return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:

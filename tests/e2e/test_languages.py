@@ -83,6 +83,7 @@ async def test_compile_error_is_build_failed_with_the_compilers_words(adapter: s
         assert source in message
         assert {"broken.c": "undeclared_thing", "broken.rs": "mismatched types",
                 "broken.go": "cannot use"}[source] in message
+        assert "debug console" not in message  # Delve's advice: there is none here, and the details follow
         ok = await tools.ok("debug", mode="source", path=str(EXAMPLES / "c" / "invoice.c"), args=["0"])
         assert ok["state"] == "terminated" and ok["exitCode"] == 0  # the server carries on
 

@@ -158,6 +158,8 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         assert ctx["state"] == "paused" and "description" not in ctx, ctx  # not lldb's own "breakpoint 1.1"
         functions = [frame["function"] for frame in ctx["frames"]]  # lldb leaves legacy escapes in some
         assert "std::rt::lang_start::{{closure}}" in functions and not any("$" in f for f in functions), functions
+        registers = next(scope for scope in ctx["scopes"] if scope["name"] == "Registers")
+        assert registers["expensive"] and "truncated" not in registers, registers  # unexpanded is not "cut"
         values = locals_of(ctx)
         assert values["name"] == '"pear"' and values["label"] == '"fruit"', values
         assert values["items"] == "size=3" and values["stock"] == "size=1", values
@@ -170,6 +172,19 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         ended = await tools.ok("continue")
         assert ended["state"] == "terminated" and "(lldb)" not in ended["output"]["text"], ended["output"]
         assert 'pear [3, 1, 4] {"apple": 2} fruit' in ended["output"]["text"]
+
+
+async def test_an_adapter_named_for_a_language_it_does_not_debug_is_refused_with_the_right_one() -> None:
+    """Else the adapter's own words come back: gdb's "not in executable format", lldb's "not a valid executable"."""
+    async with stdio_tools() as tools:
+        for path, adapter, right in [(PROGRAMS / "stock.rs", "gdb", "lldb"), (ROOT / "examples" / "python" / "invoice.py",
+                                                                               "lldb", "debugpy"),
+                                     (INVOICE_C, "delve", "lldb")]:
+            message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(path), adapter=adapter)
+            assert f"the {adapter} adapter does not debug '{path.suffix}' files" in message, message
+            assert f"pass adapter '{right}'" in message
+        ok = await tools.ok("debug", mode="source", path=str(INVOICE_C), adapter="gdb", args=["0"])
+        assert ok["state"] == "terminated" and ok["exitCode"] == 0
 
 
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:

@@ -20,13 +20,9 @@ GO_BUILD_INFO = b"\xff Go buildinf:"
 def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     """The adapter named by the user, else the one whose language the program is written in."""
     if adapter:
-        try:
-            return PROFILES[adapter]
-        except KeyError:
-            raise DebugError(
-                ErrorCode.ADAPTER_NOT_FOUND,
-                f"unknown adapter '{adapter}'; available: {', '.join(PROFILES)}",
-            ) from None
+        if adapter not in PROFILES:
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"unknown adapter '{adapter}'; available: {', '.join(PROFILES)}")
+        return _fits(PROFILES[adapter], target)
     if target.module or (target.mode == "connect" and not target.path):
         return DEBUGPY
     if target.mode == "attach":
@@ -54,6 +50,17 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
         f"no debug adapter for '{target.path}' (extension '{ext or 'none'}'); "
         f"pass adapter= one of {', '.join(PROFILES)}",
     )
+
+
+def _fits(profile: AdapterProfile, target: Target) -> AdapterProfile:
+    """A named adapter, unless the file is source of a language it does not debug: that would fail later
+    with the adapter's own words (gdb: "not in executable format") instead of saying what to pass."""
+    ext = os.path.splitext(target.path or "")[1].lower()
+    takers = [name for name, other in PROFILES.items() if ext in other.extensions]
+    if target.mode in ("source", "binary") and takers and profile.name not in takers:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the {profile.name} adapter does not debug '{ext}' files; "
+                         f"{' or '.join(takers)} does: pass adapter '{takers[0]}', or omit adapter")
+    return profile
 
 
 def _for_process(pid: int) -> AdapterProfile:

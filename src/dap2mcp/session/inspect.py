@@ -101,9 +101,8 @@ def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[s
             shown = [to_variable(v, limits) for v in raw[: limits.variables_per_scope]]
             cut = len(raw) > len(shown)
             scopes.append(Scope(name=s["name"], variables=shown, total=len(raw) if cut else None, truncated=cut or None))
-        else:  # expensive scopes (registers, big globals) are named but not expanded
-            scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or 0,
-                                truncated=True, expensive=True))
+        else:  # expensive scopes (registers, big globals) are named but not expanded; a count where known
+            scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or None, expensive=True))
     return scopes
 
 

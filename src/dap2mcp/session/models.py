@@ -96,6 +96,7 @@ class Scope(_Model):
     """How many variables the scope holds, given only when not all are shown."""
     truncated: Opt[bool] = None
     expensive: Opt[bool] = None
+    """Named but not expanded (registers, large globals): `evaluate` or a snapshot reads what it holds."""
 
 
 class ExceptionDetails(_Model):

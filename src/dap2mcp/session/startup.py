@@ -84,7 +84,8 @@ def _explained(session: DebugSession, exc: BaseException) -> BaseException:
     compiler's words, which arrive as output before the failed response."""
     if isinstance(exc, DebugError) and any(m in exc.message for m in session.profile.build_failure_markers):
         said = session.output.read(0, 8000).text.strip()
-        return DebugError(ErrorCode.BUILD_FAILED, f"{exc.message}\n{said}".strip())
+        message = exc.message.replace(" Check the debug console for details.", "")  # Delve's; the details follow
+        return DebugError(ErrorCode.BUILD_FAILED, f"{message}\n{said}".strip())
     return exc
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+from typing import Any
 
 import httpx2
 import pytest
 from mcp import Client
+from mcp.types import LoggingMessageNotificationParams
 
 from conftest import PROGRAMS, Tools, connect, free_port, http_server, http_transport, marker
 
@@ -139,3 +142,30 @@ def test_port_zero_announces_the_port_it_got_and_bracketed_ipv6_is_understood():
         proc.wait(10)
     refused = _serve("--host", "[::]", "--port", "0")  # a wildcard however written: it needs a token
     assert refused.returncode == 2 and "without a token" in refused.stderr
+
+
+async def test_a_log_level_is_each_clients_own_and_hits_reach_the_client_that_asked():
+    """Two clients on one server: the one that set `info` gets the hits of a tracepoint the other drives;
+    the other, which never asked, gets none."""
+    received: dict[str, list[Any]] = {"watcher": [], "driver": []}
+
+    def collect(who: str) -> Any:
+        async def on_log(params: LoggingMessageNotificationParams) -> None:
+            received[who].append(params.data)
+        return on_log
+
+    with http_server() as url:
+        async with connect("http", "legacy", url, logging_callback=collect("watcher")) as watcher, \
+                connect("http", "legacy", url, logging_callback=collect("driver")) as driver:
+            await watcher.session.set_logging_level("info")
+            tools = Tools(driver)
+            await tools.ok("debug", mode="source", path=str(COUNTER), args=["3"], stopOnEntry=True)
+            await tools.ok("breakpoint", file=str(COUNTER), line=marker(COUNTER, "loop"), logMessage="i={i}")
+            assert (await tools.ok("continue"))["state"] == "terminated"
+            for _ in range(50):
+                if len(received["watcher"]) == 3:
+                    break
+                await asyncio.sleep(0.05)
+            await tools.ok("stop")
+    assert [d["message"] for d in received["watcher"]] == ["i=1", "i=2", "i=3"], received
+    assert received["driver"] == []

@@ -1,7 +1,7 @@
 """Breakpoint and tracepoint hits, forwarded to the client as MCP log notifications where it asked.
 
-On 2025-11-25 a client asks with `logging/setLevel`; hits are then sent at level `info` on the
-call in progress, or on the connection between calls. On 2026-07-28 a client asks per request
+On 2025-11-25 a client asks with `logging/setLevel`, for itself alone; hits are then sent to it at
+level `info`, on its call in progress or else on its connection, whichever client drives. On 2026-07-28 a client asks per request
 (the log level in the request's `_meta`), so hits reach it only while such a call is in
 progress, typically the `continue` or `wait` a tracepoint fires during. Either way every hit is
 also in the output buffer, which the `output` tool reads.
@@ -36,15 +36,23 @@ def request_session(context: Context[Any, Any] | None) -> Any:
         return None
 
 
+def _connection(session: Any) -> Any:
+    """What lasts across requests: the SDK makes a session object per request (no public accessor)."""
+    return getattr(session, "_connection", session)
+
+
 class LogRelay:
+    """Each client's own choice: a level one client sets is not another's, and a hit goes to every
+    client that asked, whichever of them drives the session."""
+
     def __init__(self) -> None:
-        self.level: str | None = None
+        self._levels: dict[Any, tuple[Any, str]] = {}
+        """2025-11-25 clients that set a level: their connection, a session to send on, the level."""
         self._calls: list[Context[Any, Any]] = []
-        self._session: Any = None
         self._sending: set[asyncio.Future[None]] = set()
 
-    async def on_set_level(self, _: Any, params: SetLevelRequestParams) -> EmptyResult:
-        self.level = params.level
+    async def on_set_level(self, ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
+        self._levels[_connection(ctx.session)] = (ctx.session, params.level)
         return EmptyResult()
 
     @contextlib.contextmanager
@@ -53,7 +61,6 @@ class LogRelay:
         if context is None:
             yield
             return
-        self._session = request_session(context) or self._session
         self._calls.append(context)
         try:
             yield
@@ -65,20 +72,33 @@ class LogRelay:
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
+    def _asked(self, connection: Any) -> bool:
+        level = self._levels.get(connection, (None, None))[1]
+        return level is not None and LEVELS.index(HIT_LEVEL) >= LEVELS.index(level)
+
     async def _send(self, data: dict[str, Any]) -> None:
-        call = self._calls[-1] if self._calls else None
-        session = self._session
-        if session is None:
-            return
-        modern = session.protocol_version in MODERN_PROTOCOL_VERSIONS
-        if not modern and (self.level is None or LEVELS.index(HIT_LEVEL) < LEVELS.index(self.level)):
-            return  # this client did not ask for log messages at this level
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", MCPDeprecationWarning)
-                if call is not None:
-                    await call.log(HIT_LEVEL, data, logger_name=LOGGER)  # type: ignore[arg-type]
-                elif not modern:
-                    await session.send_log_message(HIT_LEVEL, data, logger=LOGGER)
-        except Exception as exc:  # a client that went away must not break the session
-            log.debug("log notification not sent: %r", exc)
+        reached = set()
+        for call in reversed(self._calls):  # on a client's call in progress, so it is tied to that request
+            session = request_session(call)
+            connection = _connection(session)
+            if session is None or connection in reached:
+                continue
+            if session.protocol_version in MODERN_PROTOCOL_VERSIONS or self._asked(connection):
+                reached.add(connection)
+                await _quietly(call.log(HIT_LEVEL, data, logger_name=LOGGER))  # type: ignore[arg-type]
+        for connection, (session, _) in list(self._levels.items()):  # between its calls, on its connection
+            if connection not in reached and self._asked(connection) and not await _quietly(
+                    session.send_log_message(HIT_LEVEL, data, logger=LOGGER)):
+                self._levels.pop(connection, None)  # gone
+
+
+async def _quietly(sending: Any) -> bool:
+    """False if the client could not be sent to: a client that went away must not break the session."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            await sending
+    except Exception as exc:
+        log.debug("log notification not sent: %r", exc)
+        return False
+    return True

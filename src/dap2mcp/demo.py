@@ -78,22 +78,29 @@ async def _session(example: Path, quiet: bool) -> int:
         await call("step", {"mode": "over"}, "Next line: add the subtotal")
         await call("step", {"mode": "over"}, "Next line: apply the discount")
         after = await call("step", {"mode": "over"}, "Back at the loop head: the running total was discounted")
-        await call("evaluate", {"expression": "total"}, "10.00 of goods so far, but the total says 9.0")
+        discounted = await call("evaluate", {"expression": "total"}, "10.00 of goods so far, but the total says 9.0")
         await call("continue", {}, "Run to the loop breakpoint for the next item")
-        await call("evaluate", {"expression": "total"}, "Each pass discounts the running total again")
-        await call("set-variable", {"name": "total", "value": "10.0"},
-                   "Undo the first discount by hand to check the theory")
+        await call("set-variable", {"name": "total", "value": "10.0"}, "Test the theory: undo that discount by hand")
+        await call("set-variable", {"name": "discount_percent", "value": "0"}, "... and keep the loop from discounting")
         await call("clear-breakpoints", {"all": True}, "Drop the breakpoint")
         end = await call("continue", {"to": {"file": str(example), "line": marker_line(example, "print")}},
-                         "Run to the print, with a temporary breakpoint")
-        await call("evaluate", {"expression": "total == round(sum(i['price'] * i['qty'] for i in items) * 0.9, 2)"},
-                   "Is the total right? (the discount belongs after the loop)")
-        await call("restart", {"args": ["0"]}, "Restart with no discount: the bug disappears")
+                         "Run to the print, with a temporary breakpoint: the total is now the undiscounted sum")
+        once = await call("evaluate", {"expression": "round(total * (1 - discount / 100), 2)"},
+                          "Discount once, after the loop")
+        expected = await call("evaluate", {"expression": "round(sum(i['price'] * i['qty'] for i in items) "
+                                                         "* (1 - discount / 100), 2)"}, "What the invoice should say")
+        plain = await call("restart", {"args": ["0"]}, "Restart with no discount: the program's own check passes")
         await call("stop", {}, "End the session")
-        ok = after.get("state") == "paused" and end.get("state") == "paused"
-        print(f"\ndemo finished: {calls} tool calls, "
-              f"bug found: the discount is applied inside the loop of invoice_total() ({example.name}:{loop + 2})")
-        return 0 if ok else 1
+        found = (after.get("state") == "paused" and end.get("state") == "paused" and discounted.get("value") != "10.0"
+                 and once.get("value") is not None and once.get("value") == expected.get("value")
+                 and plain.get("exitCode") == 0)
+        if found:
+            print(f"\ndemo finished: {calls} tool calls, bug found: invoice_total() applies the discount on every pass "
+                  f"of its loop ({example.name}:{loop + 2}); applied once after the loop the total is "
+                  f"{once['value']}, as expected")
+        else:
+            print(f"\ndemo finished: {calls} tool calls, but the answers did not show the bug as expected", file=sys.stderr)
+        return 0 if found else 1
 
 
 def run_demo(*, quiet: bool = False, example: Path = EXAMPLE) -> int:

@@ -284,4 +284,6 @@ def test_serve_is_the_default_command_and_demo_runs():
     assert listed.stdout.strip() == "21", listed.stderr
     demo = subprocess.run([sys.executable, "-m", "dap2mcp", "demo"], capture_output=True, text=True, timeout=120)
     assert demo.returncode == 0, demo.stderr
-    assert "> step {\"mode\": \"in\"}" in demo.stdout and "demo finished: 15 tool calls" in demo.stdout
+    assert "> step {\"mode\": \"in\"}" in demo.stdout and "demo finished: 16 tool calls" in demo.stdout
+    # the finding is drawn from the answers: the total with the discount applied once is the expected one
+    assert "bug found" in demo.stdout and "the total is 27.0, as expected" in demo.stdout

@@ -187,6 +187,20 @@ async def test_an_adapter_named_for_a_language_it_does_not_debug_is_refused_with
         assert ok["state"] == "terminated" and ok["exitCode"] == 0
 
 
+async def test_a_cut_go_stack_is_said_to_be_cut_without_delves_made_up_count() -> None:
+    """Delve answers a stackTrace for 2 of 4 frames with totalFrames 52, an estimate."""
+    program = ROOT / "examples" / "go" / "main.go"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program),
+                       breakpoints=[{"file": str(program), "line": marker(program, "line_total")}], timeout=120)
+        whole = await tools.ok("context", maxFrames=50)
+        assert "framesTruncated" not in whole and "totalFrames" not in whole, whole
+        assert [f["function"] for f in whole["frames"][:3]] == ["main.lineTotal", "main.invoiceTotal", "main.main"]
+        cut = await tools.ok("context", maxFrames=2)
+        assert len(cut["frames"]) == 2 and cut["framesTruncated"] is True and "totalFrames" not in cut, cut
+        await tools.ok("stop")
+
+
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:
     exe = tmp_path / "a.out"
     subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(INVOICE_C)], check=True)

@@ -153,6 +153,8 @@ class AdapterProfile:
     """Console lines from the adapter itself that say nothing about the program."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
+    guesses_total_frames: bool = False
+    """`totalFrames` is an estimate when a stack has more frames than asked for (Delve: 53 for 4)."""
     own_numbering: re.Pattern[str] | None = None
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()

@@ -64,6 +64,7 @@ DELVE = DelveProfile(
     build_failure_markers=("Build error", "build failed", "could not build"),
     launch_timeout=180.0,
     entry_function="main.main",
+    guesses_total_frames=True,
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
     console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching.*)\n", re.MULTILINE),
 )

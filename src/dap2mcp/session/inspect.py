@@ -131,6 +131,8 @@ class FrameView:
     scopes: list[dict[str, Any]]
     variables: dict[int, list[dict[str, Any]]]
     exception: ExceptionDetails | None
+    more_frames: bool = False
+    """The adapter gave no count, and as many frames as asked for: there may be more."""
 
 
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
@@ -152,18 +154,19 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
         raise
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
     total = stack.get("totalFrames")
+    more = not isinstance(total, int) and len(frames) >= max_frames  # no count given: a full page may go on
     focus_id = frame_id if frame_id is not None else (frames[0].id if frames else None)
     focus = next((f for f in frames if f.id == focus_id), None)
     scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
     view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
-                     focus=focus, scopes=scopes, variables=variables, exception=exception)
+                     focus=focus, scopes=scopes, variables=variables, exception=exception, more_frames=more)
     return view, (threads.get("threads") or []) if threads is not None else None
 
 
 def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
                  threads: list[dict[str, Any]] | None, hidden: frozenset[str] = frozenset()) -> Context:
     focus, frames = view.focus, view.frames
-    cut = view.total_frames is not None and view.total_frames > len(frames)
+    cut = (view.total_frames is not None and view.total_frames > len(frames)) or view.more_frames
     return Context(
         state="paused",
         reason=reason,

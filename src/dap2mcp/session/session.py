@@ -125,6 +125,8 @@ class DebugSession:
         if command == "stackTrace" and self.profile.symbol_suffix is not None:
             for frame in body.get("stackFrames") or []:
                 frame["name"] = self.profile.readable_symbol(str(frame.get("name", "")))
+        if command == "stackTrace" and self.profile.guesses_total_frames:
+            body.pop("totalFrames", None)  # an estimate; a stack as long as asked for is taken as cut, uncounted
         return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:

@@ -201,6 +201,22 @@ async def test_a_cut_go_stack_is_said_to_be_cut_without_delves_made_up_count() -
         await tools.ok("stop")
 
 
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_set_variable_reaches_a_field_or_an_element_by_its_path(adapter: str) -> None:
+    """lldb-dap 19 and cdt-gdb-adapter take no `setExpression`: the path is walked child by child."""
+    fields = PROGRAMS / "fields.c"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(fields), adapter=adapter,
+                       breakpoints=[{"file": str(fields), "line": marker(fields, "print")}])
+        assert (await tools.ok("set-variable", name="s.sum", value="1.5"))["value"] == "1.5"
+        assert (await tools.ok("set-variable", name="xs[1]", value="7"))["value"] == "7"
+        assert "'s' has no field 'nope'" in await tools.error("set-variable", "INVALID_ARGUMENT", name="s.nope", value="1")
+        assert "no variable named 'q'" in await tools.error("set-variable", "INVALID_ARGUMENT", name="q.x", value="1")
+        await tools.ok("clear-breakpoints", all=True)
+        ended = await tools.ok("continue")
+        assert "sum=1.5 n=3 xs1=7" in ended["output"]["text"], ended
+
+
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:
     exe = tmp_path / "a.out"
     subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(INVOICE_C)], check=True)

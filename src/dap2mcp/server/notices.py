@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import warnings
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, get_args
 
 from mcp import MCPDeprecationWarning
@@ -85,19 +86,19 @@ class LogRelay:
                 continue
             if session.protocol_version in MODERN_PROTOCOL_VERSIONS or self._asked(connection):
                 reached.add(connection)
-                await _quietly(call.log(HIT_LEVEL, data, logger_name=LOGGER))  # type: ignore[arg-type]
+                await _quietly(functools.partial(call.log, HIT_LEVEL, data, logger_name=LOGGER))  # type: ignore[arg-type]
         for connection, (session, _) in list(self._levels.items()):  # between its calls, on its connection
             if connection not in reached and self._asked(connection) and not await _quietly(
-                    session.send_log_message(HIT_LEVEL, data, logger=LOGGER)):
+                    functools.partial(session.send_log_message, HIT_LEVEL, data, logger=LOGGER)):
                 self._levels.pop(connection, None)  # gone
 
 
-async def _quietly(sending: Any) -> bool:
+async def _quietly(send: Callable[[], Awaitable[None]]) -> bool:
     """False if the client could not be sent to: a client that went away must not break the session."""
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", MCPDeprecationWarning)
-            await sending
+            warnings.simplefilter("ignore", MCPDeprecationWarning)  # logging is deprecated in 2026-07-28
+            await send()
     except Exception as exc:
         log.debug("log notification not sent: %r", exc)
         return False

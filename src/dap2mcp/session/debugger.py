@@ -17,8 +17,8 @@ from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
+from . import assign
 from .breakpoints import Breakpoint, resolve_source_line
-from .inspect import unexpanded
 from .models import BreakpointView, Context
 from .session import DebugSession
 from .startup import injections_finished
@@ -212,7 +212,7 @@ class Debugger:
         session.recorder.state_changed()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame,
                                                    "context": session.profile.evaluate_context})
-        result = _value(body.get("result", ""), body, session)
+        result = assign.value_of(body.get("result", ""), body, session)
         await session.output.quiet(0.015, 0.1)  # what the evaluation printed
         out = session.output.take_new(session.limits.output_chars)
         if out.text:
@@ -224,30 +224,7 @@ class Debugger:
         frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
         await session.recorder.settle()
         session.recorder.state_changed()
-        caps = session.capabilities
-        if any(c in name for c in ".[") and caps.get("supportsSetExpression"):
-            return {"name": name, **await self._set_expression(session, name, value, frame)}
-        if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
-            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
-        scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
-        for scope in scopes:
-            if unexpanded(scope):
-                continue
-            variables = (await session.request("variables", {"variablesReference": scope["variablesReference"]}))
-            if not any(v.get("name") == name for v in variables.get("variables") or []):
-                continue
-            if caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
-                result = await self._set_expression(session, name, value, frame)
-            else:
-                body = await session.request("setVariable", {
-                    "variablesReference": scope["variablesReference"], "name": name, "value": value})
-                result = _value(body.get("value", body.get("result", "")), body, session)  # lldb-dap 19: result
-            return {"name": name, "scope": scope.get("name"), **result}
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{name}' in frame {frame}")
-
-    async def _set_expression(self, session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
-        body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
-        return _value(body.get("value", ""), body, session)
+        return await assign.set_variable(session, name, value, frame)
 
     async def info(self, kind: Literal["sources", "modules"]) -> dict[str, Any]:
         session = self.session
@@ -385,13 +362,3 @@ def _read_bounded(source: Path, limit: int) -> str:
         raise DebugError(ErrorCode.FILE_NOT_FOUND, f"no such file: {source}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read {source}: {exc}") from None
-
-
-def _value(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:
-    limit = session.limits.value_chars * 4
-    out: dict[str, Any] = {"value": value[:limit], "type": body.get("type") or None}
-    if len(value) > limit:
-        out["truncated"] = True
-    if body.get("variablesReference"):
-        out["variablesReference"] = body["variablesReference"]
-    return out

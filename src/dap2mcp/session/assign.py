@@ -1,0 +1,89 @@
+"""Setting a variable: by name in the frame's scopes, by expression where the adapter takes one, or
+field by field along a path (`stats.sum`, `items[2]`) where it does not, as lldb-dap 19.
+
+Every answer is the value as the adapter now shows it, bounded like an evaluation's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..errors import DebugError, ErrorCode
+from .inspect import unexpanded
+
+if TYPE_CHECKING:
+    from .session import DebugSession
+
+_STEP = re.compile(r"\.([A-Za-z_$][\w$]*)|(\[[^\]]+\])")
+"""One step of a path after its first name: `.field` or `[index]` (children the adapter names `[2]`)."""
+
+
+def value_of(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:
+    limit = session.limits.value_chars * 4
+    out: dict[str, Any] = {"value": value[:limit], "type": body.get("type") or None}
+    if len(value) > limit:
+        out["truncated"] = True
+    if body.get("variablesReference"):
+        out["variablesReference"] = body["variablesReference"]
+    return out
+
+
+async def set_variable(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
+    caps = session.capabilities
+    path = _path(name)
+    if len(path) > 1 and caps.get("supportsSetExpression"):
+        return {"name": name, **await _set_expression(session, name, value, frame)}
+    if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
+    for scope in (await session.request("scopes", {"frameId": frame})).get("scopes") or []:
+        if unexpanded(scope):
+            continue
+        found = await _child(session, scope["variablesReference"], path[0])
+        if found is None:
+            continue
+        if len(path) == 1 and caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
+            return {"name": name, "scope": scope.get("name"), **await _set_expression(session, name, value, frame)}
+        if not caps.get("supportsSetVariable"):
+            break
+        holder = scope["variablesReference"]
+        for done, step in enumerate(path[1:], 1):
+            holder = found.get("variablesReference") or 0
+            found = await _child(session, holder, step) if holder else None
+            if found is None:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{_joined(path[:done])}' has no "
+                                 f"{'element' if step.startswith('[') else 'field'} '{step}' (frame {frame})")
+        body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
+        return {"name": name, "scope": scope.get("name"),
+                **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")
+
+
+def _path(name: str) -> list[str]:
+    """`stats.sum` as ["stats", "sum"], `items[2].qty` as ["items", "[2]", "qty"]; a name that is not
+    such a path is one step, looked up as it is."""
+    head = re.match(r"[A-Za-z_$][\w$]*", name)
+    if head is None:
+        return [name]
+    steps, at = [head.group(0)], head.end()
+    while at < len(name):
+        step = _STEP.match(name, at)
+        if step is None:
+            return [name]
+        steps.append(step.group(1) or step.group(2))
+        at = step.end()
+    return steps
+
+
+def _joined(steps: list[str]) -> str:
+    return steps[0] + "".join(step if step.startswith("[") else f".{step}" for step in steps[1:])
+
+
+async def _child(session: DebugSession, reference: int, name: str) -> dict[str, Any] | None:
+    children = (await session.request("variables", {"variablesReference": reference})).get("variables") or []
+    return next((v for v in children if v.get("name") == name), None)
+
+
+async def _set_expression(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
+    body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
+    return value_of(body.get("value", ""), body, session)

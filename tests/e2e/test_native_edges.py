@@ -6,6 +6,7 @@ import asyncio
 import json
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -215,6 +216,20 @@ async def test_set_variable_reaches_a_field_or_an_element_by_its_path(adapter: s
         await tools.ok("clear-breakpoints", all=True)
         ended = await tools.ok("continue")
         assert "sum=1.5 n=3 xs1=7" in ended["output"]["text"], ended
+
+
+async def test_under_gdb_a_line_of_output_keeps_its_leading_digits() -> None:
+    """gdb runs the program on the stdout cdt-gdb-adapter parses as MI, where `42` is token 4 and text `2`."""
+    digits = PROGRAMS / "digits.c"
+    before = set(Path(tempfile.gettempdir()).glob("dap2mcp-output-*"))
+    async with stdio_tools() as tools:
+        for _ in range(2):  # and again in a restart, through the same kind of pipe
+            ended = await tools.ok("debug", mode="source", path=str(digits), adapter="gdb")
+            assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+            lines = ended["output"]["text"].splitlines()
+            assert {"42", "7 apples", "123abc"} <= set(lines), lines  # stdout comes at exit, stderr at once
+        await tools.ok("stop")
+    assert set(Path(tempfile.gettempdir()).glob("dap2mcp-output-*")) <= before  # each pipe removed with its session
 
 
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:

@@ -75,6 +75,8 @@ class AdapterStart:
     cwd: str | None = None
     """Where the adapter itself runs (Delve builds the program there, so it must be the Go module's)."""
     summon: Summon | None = None
+    output_fifo: str | None = None
+    """Where the program's stdout and stderr go, when not through the adapter (see program_pipe.py)."""
 
 
 @dataclass(frozen=True)

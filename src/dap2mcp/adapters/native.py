@@ -18,6 +18,7 @@ from typing import Any
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
+from ..program_pipe import make_fifo
 from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
@@ -40,6 +41,8 @@ class NativeProfile(AdapterProfile):
     """Arguments this adapter always needs (cdt-gdb-adapter: which gdb; lldb-dap: stdin from /dev/null)."""
     stdin_redirect: str = ""
     """Appended to a shell-run command line so that the program reads end of file, not a terminal."""
+    output_to_fifo: bool = False
+    """Send the program's output to a FIFO of ours, on its shell-run command line (gdb garbles it)."""
     rust_commands: tuple[str, ...] = ()
     """Init commands for a Rust program, `{etc}` being the toolchain's `lib/rustlib/etc`: its formatters,
     which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers."""
@@ -62,8 +65,10 @@ class NativeProfile(AdapterProfile):
             return AdapterStart(argv, "attach", {**common, "request": "attach", keys["pid"]: pid})
         arguments = {**common, "request": "launch", "program": target.program or target.path,
                      "cwd": target.cwd or os.getcwd()}
+        fifo = make_fifo() if self.output_to_fifo and target.mode != "connect" else None
         if keys["args"] == "arguments":  # one command line, which gdb runs through the shell
-            arguments["arguments"] = " ".join(filter(None, (shlex.join(target.args), self.stdin_redirect)))
+            redirects = (self.stdin_redirect, f"> {shlex.quote(fifo)} 2>&1" if fifo else "")
+            arguments["arguments"] = " ".join(filter(None, (shlex.join(target.args), *redirects)))
         else:
             arguments["args"] = list(target.args)
         if target.env:
@@ -71,7 +76,7 @@ class NativeProfile(AdapterProfile):
                                       else dict(target.env))
         if target.mode == "connect":
             return AdapterStart([], "launch", arguments, address=target.address)
-        return AdapterStart(argv, "launch", arguments)
+        return AdapterStart(argv, "launch", arguments, output_fifo=fifo)
 
 
 RUST_MAINS = (re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E"), re.compile(r"_RNvC(?:s[0-9A-Za-z]*_)?(\d+)_?(\w+?)4main"))
@@ -160,4 +165,5 @@ GDB = NativeProfile(
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
     fixed={"gdb": "gdb"},
     stdin_redirect="< /dev/null",
+    output_to_fifo=True,
 )

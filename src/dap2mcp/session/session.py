@@ -20,6 +20,7 @@ from .. import processes, reaper
 from ..adapters import AdapterProfile, Target
 from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
+from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from . import events
 from .breakpoints import Breakpoint
@@ -64,6 +65,7 @@ class DebugSession:
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None
+        self._pipe: ProgramPipe | None = None
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
         self.threads_cache: dict[str, Any] | None = None
@@ -133,7 +135,13 @@ class DebugSession:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         plan = self.profile.plan(self.target)
         self.launched = plan.request == "launch"
-        transport = await open_transport(plan, functools.partial(events.program_output, self))
+        if plan.output_fifo:
+            self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(events.program_output, self, "stdout"))
+        try:
+            transport = await open_transport(plan, functools.partial(events.program_output, self))
+        except BaseException:
+            await self.close()
+            raise
         client = DapClient(transport)
         client.on_event(functools.partial(events.on_event, self))
         client.terminal.sink = self.output.append
@@ -215,6 +223,8 @@ class DebugSession:
                 await self._closing
         if self._guarding is not None:
             self._guarding.cancel()
+        if self._pipe is not None:
+            self._pipe.close()
         reaper.forget(self._guarded)
         if self.state != "terminated":
             self.state = "terminated"

@@ -6,5 +6,8 @@ fn main() {
     let mut stock: HashMap<String, i32> = HashMap::new();
     stock.insert("apple".to_string(), 2);
     let label: &str = "fruit";
-    println!("{} {:?} {:?} {}", name, items, stock, label); // marker: print
+    let doubled: i32 = items.iter().map(|x| {
+        x * 2 // marker: closure
+    }).sum();
+    println!("{} {:?} {:?} {} {}", name, items, stock, label, doubled); // marker: print
 }

@@ -27,12 +27,32 @@ class Quirks:
     def __init__(self, session: DebugSession) -> None:
         self._session = session
         self._entry: Breakpoint | None = None
+        self._main: str | None = None
+        """The program's own entry function, once looked up (for an executable, among its symbols)."""
         self._last_move = ""
         self.pausing = False
         """A `pause` was requested and its stop has not come yet."""
 
     def moved(self, command: str) -> None:
         self._last_move = command
+
+    def stack(self, body: dict[str, Any], arguments: dict[str, Any] | None) -> None:
+        """A stackTrace answer as an agent should read it: function names readable, no estimated count,
+        and nothing below the program's own `main` (a Rust program has fourteen runtime frames there,
+        a C one three), which only shows up in the count."""
+        profile = self._session.profile
+        frames = body.get("stackFrames") or []
+        for frame in frames if profile.symbol_suffix is not None else ():
+            frame["name"] = profile.readable_symbol(str(frame.get("name", "")))
+        if profile.guesses_total_frames:
+            body.pop("totalFrames", None)
+        if self._main is None:
+            self._main = profile.entry(self._session.target) or ""
+        bottom = next((i for i, frame in enumerate(frames) if frame.get("name") == self._main), None) if self._main else None
+        if bottom is not None and bottom + 1 < len(frames):
+            total = body.get("totalFrames")
+            body["totalFrames"] = total if isinstance(total, int) else (arguments or {}).get("startFrame", 0) + len(frames)
+            body["stackFrames"] = frames[: bottom + 1]
 
     def stray_step(self, body: dict[str, Any]) -> bool:
         """lldb-dap finishes a `next` that a breakpoint cut short at the next `continue`, and reports that as

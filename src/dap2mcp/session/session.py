@@ -124,11 +124,8 @@ class DebugSession:
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
         body = await self.client.request(command, arguments, timeout=timeout)
         self.sources.note_response(command, arguments, body)
-        if command == "stackTrace" and self.profile.symbol_suffix is not None:
-            for frame in body.get("stackFrames") or []:
-                frame["name"] = self.profile.readable_symbol(str(frame.get("name", "")))
-        if command == "stackTrace" and self.profile.guesses_total_frames:
-            body.pop("totalFrames", None)  # an estimate; a stack as long as asked for is taken as cut, uncounted
+        if command == "stackTrace":
+            self.quirks.stack(body, arguments)
         return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import signal
+import socket
 import subprocess
 import sys
 from typing import Any
 
 import httpx2
+import psutil
 import pytest
 from mcp import Client
 from mcp.types import LoggingMessageNotificationParams
@@ -169,3 +172,45 @@ async def test_a_log_level_is_each_clients_own_and_hits_reach_the_client_that_as
             await tools.ok("stop")
     assert [d["message"] for d in received["watcher"]] == ["i=1", "i=2", "i=3"], received
     assert received["driver"] == []
+
+
+def _started(*options: str) -> tuple[subprocess.Popen[str], str]:
+    """`serve --http --port 0` and the URL it announces."""
+    proc = subprocess.Popen([sys.executable, "-m", "dap2mcp", "serve", "--http", "--port", "0", *options],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    return proc, proc.stderr.readline().split()[-1]
+
+
+def test_a_client_that_hangs_up_mid_request_is_no_error_on_stderr():
+    proc, url = _started()
+    try:
+        host, port = url.split("/")[2].split(":")
+        with socket.create_connection((host, int(port))) as sock:  # promises 1000 bytes, sends 11, leaves
+            sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                         "Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n"
+                         '{"jsonrpc"'.encode())
+        assert post(url).status_code == 200  # and it serves on
+    finally:
+        proc.terminate()
+        _, errors = proc.communicate(timeout=20)
+    assert "Traceback" not in errors and "ClientDisconnect" not in errors, errors
+
+
+async def test_a_hang_up_signal_ends_the_debug_session_gracefully():
+    """uvicorn handles SIGINT and SIGTERM; SIGHUP killed the server at once, before the DAP disconnect."""
+    proc, url = _started()
+    try:
+        async with connect("http", "legacy", url) as client:
+            stop = await Tools(client).ok("debug", mode="source", path=str(COUNTER), stopOnEntry=True)
+            assert stop["state"] == "paused"
+            debuggee = [p for p in psutil.Process(proc.pid).children(recursive=True) if str(COUNTER) in " ".join(p.cmdline())]
+            assert debuggee
+            proc.send_signal(signal.SIGHUP)
+            assert proc.wait(20) in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _, errors = proc.communicate(timeout=20)
+    gone = psutil.wait_procs(debuggee, timeout=10)[1] == []
+    assert gone and "Traceback" not in errors, errors

@@ -12,11 +12,14 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import logging
 import os
+import signal
 import sys
 from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .app import DebugServer
@@ -24,6 +27,14 @@ from .app import DebugServer
 TOKEN_ENV = "DAP2MCP_TOKEN"
 PATH = "/mcp"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+class ClientLeft(logging.Filter):
+    """A client that hangs up while sending a request is no server error, though the SDK logs it as one,
+    with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], ClientDisconnect))
 
 
 class RefusedToServe(Exception):
@@ -122,4 +133,7 @@ def serve_http(server: DebugServer, *, host: str, port: int, token: str | None,
                 print(f"dap2mcp: serving MCP at http://{shown}:{port}{PATH}" + (" (bearer token required)" if token else ""),
                       file=sys.stderr, flush=True)
 
+    logging.getLogger("mcp.server.streamable_http").addFilter(ClientLeft())
+    # uvicorn ends gracefully on SIGINT and SIGTERM only; a hang-up ends the session the same way
+    signal.signal(signal.SIGHUP, lambda *_: os.kill(os.getpid(), signal.SIGTERM))
     Announcing(uvicorn.Config(app, **config)).run()

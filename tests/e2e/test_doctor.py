@@ -19,7 +19,8 @@ def test_doctor_lists_every_language_with_versions() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [line.split() for line in done.stdout.splitlines() if line.strip()]
     table = {(r[1], r[3]): r for r in rows if len(r) > 4}
-    for adapter, command in [("debugpy", "python3"), ("lldb", "lldb-dap-19"), ("gdb", "cdtDebugAdapter"),
+    assert "(debugpy 1.8.22)" in " ".join(table[("debugpy", "debugpy")])  # the adapter dap2mcp runs, pinned
+    for adapter, command in [("debugpy", "python3"), ("debugpy", "debugpy"), ("lldb", "lldb-dap-19"), ("gdb", "cdtDebugAdapter"),
                              ("gdb", "gdb"), ("delve", "dlv"), ("delve", "go"), ("lldb", "rustc")]:
         row = table[(adapter, command)]
         assert row[4] == "ok" and any(ch.isdigit() for ch in " ".join(row[6:])), row  # found, with a version

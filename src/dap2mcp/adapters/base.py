@@ -91,6 +91,8 @@ class Tool:
     version_command: tuple[str, ...] = ()
     """A whole command that tells the version, where the tool itself cannot (lldb-dap, cdt-gdb-adapter)."""
     install: str = ""
+    label: str = ""
+    """Its name in `doctor`, where the command is not it (debugpy runs on this interpreter)."""
 
     def find(self) -> str | None:
         for command in self.commands:

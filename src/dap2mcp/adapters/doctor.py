@@ -26,7 +26,7 @@ def examine(profiles: list[AdapterProfile]) -> list[Finding]:
         tools = list(profile.tools) + list(dict.fromkeys(c.tool for c in profile.compilers.values()))
         for tool in tools:
             path = tool.find()
-            found.append(Finding(profile.name, profile.language, tool.role, tool.commands[0], path,
+            found.append(Finding(profile.name, profile.language, tool.role, tool.label or tool.commands[0], path,
                                  _version(path, tool) if path else None, tool.install))
     return found
 

@@ -123,7 +123,10 @@ DEBUGPY = DebugpyProfile(
     language="python",
     extensions=(".py",),
     # the adapter is the debugpy package beside dap2mcp itself; the program runs on the user's python3
-    tools=(Tool("runtime", ("python3",), install="apt-get install -y python3"),),
+    tools=(Tool("runtime", ("python3",), install="apt-get install -y python3"),
+           Tool("adapter", (sys.executable,), install="pip install debugpy (into dap2mcp's own environment)",
+                version_command=(sys.executable, "-c", "import debugpy; print('debugpy', debugpy.__version__)"),
+                label="debugpy")),
     start_failure_markers=("Attach to PID failed",),
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),

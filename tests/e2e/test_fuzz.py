@@ -114,11 +114,21 @@ def server() -> Any:
     assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors[:5]]
 
 
+def short_if_valid(value: Any) -> Any:
+    """A hostile value that is a valid timeout all the same (1234.5, or "600", which pydantic takes for a
+    number) would make a `wait` or `continue` on the spinning program wait past the call's own limit."""
+    try:
+        seconds = float(value) if isinstance(value, int | float | str) and not isinstance(value, bool) else None
+    except ValueError:
+        seconds = None
+    return 0.3 if seconds is not None and 0.3 < seconds <= 3600 else value
+
+
 def arguments_for(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     names = schema.get("properties", {})
     # a missing timeout means the 30 s default, which a spinning program waits out: always send a short
-    # one (or a hostile one, which is refused at once)
-    required = {"timeout": SHORT_TIMEOUT | HOSTILE} if "timeout" in names else {}
+    # one, or a hostile one, which is refused at once unless it happens to be a valid long one
+    required = {"timeout": SHORT_TIMEOUT | HOSTILE.map(short_if_valid)} if "timeout" in names else {}
     known = st.fixed_dictionaries(required, optional={name: HOSTILE for name in names if name != "timeout"})
     unknown = st.dictionaries(st.text(min_size=1, max_size=12), HOSTILE, max_size=2)
     return st.tuples(known, unknown).map(lambda both: {**both[1], **both[0]})

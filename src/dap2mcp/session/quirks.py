@@ -27,8 +27,8 @@ class Quirks:
     def __init__(self, session: DebugSession) -> None:
         self._session = session
         self._entry: Breakpoint | None = None
-        self._main: str | None = None
-        """The program's own entry function, once looked up (for an executable, among its symbols)."""
+        self._main = ""
+        """The program's own entry function (for an executable, found among its symbols), once started."""
         self._last_move = ""
         self.pausing = False
         """A `pause` was requested and its stop has not come yet."""
@@ -46,8 +46,6 @@ class Quirks:
             frame["name"] = profile.readable_symbol(str(frame.get("name", "")))
         if profile.guesses_total_frames:
             body.pop("totalFrames", None)
-        if self._main is None:
-            self._main = profile.entry(self._session.target) or ""
         bottom = next((i for i, frame in enumerate(frames) if frame.get("name") == self._main), None) if self._main else None
         if bottom is not None and bottom + 1 < len(frames):
             total = body.get("totalFrames")
@@ -108,13 +106,14 @@ class Quirks:
 
     # -- stopOnEntry -------------------------------------------------------------------------------
 
-    def hold_at_entry(self) -> None:
+    async def hold_at_entry(self) -> None:
         """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
-        stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
+        stop would be in the loader or the runtime (once the adapter's capabilities are known). Finding it
+        may mean reading an executable's symbols, done once and in a thread: a big one takes a while."""
         session = self._session
-        entry = session.profile.entry(session.target) if session.target.stop_on_entry else None
-        if entry:
-            self._entry = session.register({"function": entry}, temporary=True)
+        self._main = await asyncio.to_thread(session.profile.entry, session.target) or ""
+        if self._main and session.target.stop_on_entry:
+            self._entry = session.register({"function": self._main}, temporary=True)
 
     def on_stop(self, info: StopInfo) -> None:
         """The stop at the entry stand-in is the entry stop; the stand-in has done its work."""

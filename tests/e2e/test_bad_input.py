@@ -115,6 +115,8 @@ async def test_huge_arguments_are_refused_or_clipped_never_echoed_whole():
             assert "at most" in message and len(message) < 1000, message[:300]
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
         await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=LOOP + 1, logMessage=huge)
+        await tools.error("breakpoint", "INVALID_ARGUMENT", exception="raised", exceptionTypes=[huge])
+        await tools.error("set-variable", "INVALID_ARGUMENT", name=f"d[{'0' * 600_000}]", value="5")
         await tools.error("continue", "INVALID_ARGUMENT", to={"file": huge, "line": 3})
         for tool, arguments in [("evaluate", {"expression": "1 +" + " " * 600_000 + huge}),
                                 ("set-variable", {"name": huge, "value": "1"})]:

@@ -121,7 +121,8 @@ async def test_a_call_waiting_on_a_program_another_call_ends_says_so_instead_of_
             ended = await tools.ok(ender, **arguments)
             answer = await asyncio.wait_for(waiting, 10)
             assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
-            assert who in answer["error"]["message"] and "did not exit by itself" in answer["error"]["message"]
+            assert who in answer["error"]["message"] and "before the program was reported to have exited by itself" \
+                in answer["error"]["message"]
             assert ended.get("exitCode") is None
             if ender != "stop":
                 assert ended["state"] == "paused"  # the new session is not touched by the old one's end

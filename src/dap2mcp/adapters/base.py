@@ -37,6 +37,8 @@ class Target:
     tcp_nodelay: bool = True
     program: str | None = None
     """The executable actually run: `path` itself, or what `path` was compiled into."""
+    main: str | None = None
+    """The program's own entry function, where it has one (`main`, `<crate>::main`), found by `ready`."""
 
     def with_args(self, args: list[str] | None) -> Target:
         return self if args is None else replace(self, args=tuple(args))
@@ -157,6 +159,9 @@ class AdapterProfile:
     """Console lines from the adapter itself that say nothing about the program."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
+    lists_every_thread: bool = True
+    """Its `threads` answer names every thread, so an id not in it is unknown (Delve's stops at 1024
+    goroutines, and while the program runs names only a placeholder)."""
     guesses_total_frames: bool = False
     """`totalFrames` is an estimate when a stack has more frames than asked for (Delve: 53 for 4)."""
     own_numbering: re.Pattern[str] | None = None
@@ -198,6 +203,12 @@ class AdapterProfile:
         from .build import build  # only the native profiles compile
 
         return replace(target, program=build(self.name, compiler, program)), compiler.tool.commands[0]
+
+    def ready(self, target: Target) -> tuple[Target, str | None]:
+        """`prepare`, and the program's own entry function found (for an executable, among its symbols):
+        the blocking work before a start, done in a thread."""
+        target, runtime = self.prepare(target)
+        return replace(target, main=self.entry(target)), runtime
 
     def entry(self, target: Target) -> str | None:
         """The function `stopOnEntry` stops in, where the adapter's own entry stop is the loader's."""

@@ -54,11 +54,20 @@ class NativeProfile(AdapterProfile):
             return crate_main  # not the C `main` that Rust's runtime puts before it
         return self.entry_function
 
+    def is_rust(self, target: Target) -> bool:
+        return target.main not in (None, self.entry_function)
+
+    def ready(self, target: Target) -> tuple[Target, str | None]:
+        target, runtime = super().ready(target)
+        if self.rust_commands and self.is_rust(target):
+            rust_etc()  # asks rustc, once: here in the start's thread, not in `plan` on the event loop
+        return target, runtime
+
     def plan(self, target: Target) -> AdapterStart:
         keys = self.launch_keys
         argv = [self.tools[0].require(self.name)]
         common: dict[str, Any] = {"name": "dap2mcp", "type": self.adapter_id, **self.fixed}
-        if self.rust_commands and self.entry(target) not in (self.entry_function, None) and (etc := rust_etc()):
+        if self.rust_commands and self.is_rust(target) and (etc := rust_etc()):
             common["initCommands"] = [*common.get("initCommands", ()), *(c.format(etc=etc) for c in self.rust_commands)]
         if target.mode == "attach":
             pid: Any = str(target.process_id) if keys.get("pid_as_text") else target.process_id

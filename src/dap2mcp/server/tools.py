@@ -138,7 +138,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         exception: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled').")
         )] = None,
-        exceptionTypes: Annotated[list[str] | None, Field(description=(
+        exceptionTypes: Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
             "With exception: only these exception types (e.g. ['ValueError']).")
         )] = None,
         condition: Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")] = None,
@@ -258,7 +258,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(
-        name: Annotated[str, Field(min_length=1, description="Variable name (or a path like obj.field where supported).")],
+        name: Annotated[str, Field(min_length=1, max_length=TEXT_CHARS, description=(
+            "Variable name, or a path like obj.field or items[2].")
+        )],
         value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
         frameId: FrameId = None,
     ) -> Annotated[CallToolResult, r.SetVariableResult]:

@@ -70,7 +70,7 @@ class Debugger:
         session = new_session(target, adapter, carried, snapshots)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
-        session.target, session.runtime = await asyncio.to_thread(session.profile.prepare, target)
+        session.target, session.runtime = await asyncio.to_thread(session.profile.ready, target)
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
             await self._close_current("`restart`" if carried is not None else "a new `debug`")
@@ -167,8 +167,8 @@ class Debugger:
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
         if session.ended_by is not None:  # its exit code would be the kill's, read as a crash
-            raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended this program while "
-                             "this call waited on it; it did not exit by itself")
+            raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended the session while this "
+                             "call waited on it, before the program was reported to have exited by itself")
         await session.ended()  # an ending program's last output is still on its way
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)

@@ -27,8 +27,6 @@ class Quirks:
     def __init__(self, session: DebugSession) -> None:
         self._session = session
         self._entry: Breakpoint | None = None
-        self._main = ""
-        """The program's own entry function (for an executable, found among its symbols), once started."""
         self._last_move = ""
         self.pausing = False
         """A `pause` was requested and its stop has not come yet."""
@@ -46,10 +44,14 @@ class Quirks:
             frame["name"] = profile.readable_symbol(str(frame.get("name", "")))
         if profile.guesses_total_frames:
             body.pop("totalFrames", None)
-        bottom = next((i for i, frame in enumerate(frames) if frame.get("name") == self._main), None) if self._main else None
+        main, total = self._session.target.main, body.get("totalFrames")
+        start, levels = (arguments or {}).get("startFrame", 0), (arguments or {}).get("levels", 0)
+        whole = len(frames) < levels or (isinstance(total, int) and start + len(frames) >= total)
+        # only where the page reaches the bottom: the outermost `main` (a recursive one calls itself) is then in it
+        bottom = next((i for i in range(len(frames) - 1, -1, -1) if frames[i].get("name") == main), None) \
+            if main and whole else None
         if bottom is not None and bottom + 1 < len(frames):
-            total = body.get("totalFrames")
-            body["totalFrames"] = total if isinstance(total, int) else (arguments or {}).get("startFrame", 0) + len(frames)
+            body["totalFrames"] = total if isinstance(total, int) else start + len(frames)
             body["stackFrames"] = frames[: bottom + 1]
 
     def stray_step(self, body: dict[str, Any]) -> bool:
@@ -106,14 +108,12 @@ class Quirks:
 
     # -- stopOnEntry -------------------------------------------------------------------------------
 
-    async def hold_at_entry(self) -> None:
+    def hold_at_entry(self) -> None:
         """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
-        stop would be in the loader or the runtime (once the adapter's capabilities are known). Finding it
-        may mean reading an executable's symbols, done once and in a thread: a big one takes a while."""
+        stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
         session = self._session
-        self._main = await asyncio.to_thread(session.profile.entry, session.target) or ""
-        if self._main and session.target.stop_on_entry:
-            self._entry = session.register({"function": self._main}, temporary=True)
+        if session.target.main and session.target.stop_on_entry:
+            self._entry = session.register({"function": session.target.main}, temporary=True)
 
     def on_stop(self, info: StopInfo) -> None:
         """The stop at the entry stand-in is the entry stop; the stand-in has done its work."""

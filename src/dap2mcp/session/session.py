@@ -259,7 +259,8 @@ class DebugSession:
     async def known_thread(self, thread_id: int | None) -> int:
         """`thread`, with an id the agent gave checked against the program's threads first: debugpy's
         server dies of an unknown id in a step, ending the session."""
-        if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id):
+        if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id) \
+                or not self.profile.lists_every_thread:
             return self.thread(thread_id)
         ids = [t.get("id") for t in (await self.request("threads")).get("threads") or []]
         if thread_id not in ids:

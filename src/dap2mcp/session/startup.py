@@ -65,7 +65,7 @@ async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart
     await _first_of(session, session.initialized.wait(), started, summoned, what=f"'{request}' / initialized")
     for spec in initial:
         session.register(spec)
-    await session.quirks.hold_at_entry()
+    session.quirks.hold_at_entry()
     await session.breakpoints.sync_everything(session.tolerant_request)
     if session.capabilities.get("supportsConfigurationDoneRequest"):
         await client.request("configurationDone")

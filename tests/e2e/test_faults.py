@@ -129,6 +129,8 @@ async def test_adapter_frozen_with_sigstop_times_out_and_stop_still_ends_it() ->
     pytest.param(PROGRAMS / "exits.py", None, 3, id="python-os-exit"),
     pytest.param(PROGRAMS / "segv.c", "gdb", 128 + signal.SIGSEGV, id="c-segfault-gdb"),
     pytest.param(PROGRAMS / "overflow.c", "gdb", 128 + signal.SIGSEGV, id="c-stack-overflow-gdb"),
+    # lldb gives the signal's number as the exit status (11), which reads as exit(11)
+    pytest.param(PROGRAMS / "segv.c", "lldb", 128 + signal.SIGSEGV, id="c-segfault-lldb"),
 ])
 async def test_debuggee_dies(program, adapter: str | None, code: int) -> None:
     async with watched() as (watch, fds):
@@ -138,6 +140,8 @@ async def test_debuggee_dies(program, adapter: str | None, code: int) -> None:
             assert ctx["reason"] == "exception", ctx
             ctx = await watch.tools.ok("continue")
         assert ctx["state"] == "terminated" and ctx["exitCode"] == code, ctx
+        if code > 128:
+            assert ctx["description"] == f"the program was killed by signal SIGSEGV (exit code {code}, as a shell reports it)"
         assert await watch.list_changed_since(before)
         await watch.tools.ok("stop")
         await watch.clean(fds)

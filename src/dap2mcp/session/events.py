@@ -9,6 +9,8 @@ has said enough) is started as a task of its own.
 from __future__ import annotations
 
 import asyncio
+import re
+import signal
 from typing import TYPE_CHECKING, Any
 
 from .models import StopInfo
@@ -32,7 +34,11 @@ def on_event(session: DebugSession, event: str, body: dict[str, Any]) -> None:
         if session.state == "paused":
             session.state = "running"
     elif event == "exited":
-        session.exit_code = body.get("exitCode")
+        code = body.get("exitCode")
+        signum = last_signal(session)
+        # lldb gives a program killed by a signal the signal's number as its status (11 for SIGSEGV), which
+        # reads as exit(11): the last stop was that signal, so say it as a shell does, 128 + the number
+        session.exit_code = 128 + code if signum is not None and signum[1] == code else code
     elif event in ("terminated", "_closed"):
         session.ended_by_adapter()
     elif event == "output":
@@ -107,3 +113,13 @@ def _traced(session: DebugSession, bp: Breakpoint, text: str) -> None:
                     "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
     if bp.exhausted and session.has_client:  # it has said enough
         asyncio.ensure_future(session.breakpoints.sync(session.tolerant_request, [bp]))
+
+
+def last_signal(session: DebugSession) -> tuple[str, int] | None:
+    """The signal the program last stopped on (name and number), if its last stop was one."""
+    info = session.stop_info
+    found = re.match(r"signal (SIG[A-Z0-9]+)", info.description or "") if info is not None else None
+    try:
+        return (found.group(1), signal.Signals[found.group(1)].value) if found else None
+    except KeyError:
+        return None

@@ -265,6 +265,18 @@ async def test_a_go_goroutine_can_be_named_while_the_program_runs() -> None:
         await tools.ok("stop")
 
 
+async def test_a_go_panic_is_shown_where_the_program_caused_it_not_in_the_runtime() -> None:
+    program = PROGRAMS / "go_panic" / "main.go"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), timeout=120)
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception" and "index out of range" in str(ctx["exception"])
+        assert ctx["frames"][0]["function"].startswith("runtime.")  # the whole stack, as the adapter gave it
+        assert ctx["location"] == {"file": str(program), "line": marker(program, "index"), "function": "main.at"}
+        assert locals_of(ctx)["i"] == "5", ctx["scopes"]
+        assert (await tools.ok("evaluate", expression="len(xs)"))["value"] == "3"  # in that frame too
+        await tools.ok("stop")
+
+
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:
     exe = tmp_path / "a.out"
     subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(INVOICE_C)], check=True)

@@ -159,6 +159,9 @@ class AdapterProfile:
     """Console lines from the adapter itself that say nothing about the program."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
+    runtime_frames: re.Pattern[str] | None = None
+    """Functions of the language's runtime that an exception stops in (Go's panic machinery): the context
+    focuses on the first frame of the program's own, where the variables that matter are."""
     lists_every_thread: bool = True
     """Its `threads` answer names every thread, so an id not in it is unknown (Delve's stops at 1024
     goroutines, and while the program runs names only a placeholder)."""

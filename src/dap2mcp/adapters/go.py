@@ -66,6 +66,7 @@ DELVE = DelveProfile(
     entry_function="main.main",
     guesses_total_frames=True,
     lists_every_thread=False,
+    runtime_frames=re.compile(r"runtime\."),
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
     console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching.*)\n", re.MULTILINE),
 )

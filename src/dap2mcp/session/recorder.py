@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -40,12 +41,13 @@ class StopRecorder:
     def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
                  limits: Limits, carried: list[Snapshot] | None = None,
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
-                 helper: str | None = None) -> None:
+                 helper: str | None = None, runtime: re.Pattern[str] | None = None) -> None:
         self._requester = requester
         self._capabilities = capabilities
         self._hidden = hidden
         self._cut_markers = cut_markers
         self._helper = helper
+        self._runtime = runtime
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
@@ -76,7 +78,7 @@ class StopRecorder:
 
     async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
         view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
-                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits)
+                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, runtime=self._runtime)
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
                            self._hidden)
         roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)

@@ -82,7 +82,7 @@ class DebugSession:
         self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
-                                     helper=profile.helper_source())
+                                     helper=profile.helper_source(), runtime=profile.runtime_frames)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -390,7 +390,11 @@ class DebugSession:
         return frame_id
 
     async def top_frame_id(self) -> int:
+        """The frame `evaluate` and `set-variable` use unless told: the one the stop's context focused on
+        (the top, or at a Go panic the program's own frame below the runtime's)."""
         info = self.require_paused()
+        if (view := self.recorder.last_view) is not None and view.focus is not None and view.thread_id == info.thread_id:
+            return view.focus.id
         body = await self.request("stackTrace", {"threadId": self.thread(None), "startFrame": 0, "levels": 1})
         frames = body.get("stackFrames") or []
         if not frames:

@@ -12,16 +12,20 @@ program that was attached to is never handed over: it was running before and mus
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import psutil
 
 from . import processes
 from ._orphan_guard import started
+
+GUARD_EVERY = 2.0
+"""Seconds between a session's looks at what runs below its adapter."""
 
 _GUARD = Path(__file__).with_name("_orphan_guard.py")
 _pipe: subprocess.Popen[bytes] | None = None
@@ -50,6 +54,23 @@ def watch(found: dict[int, str]) -> None:
     """Hand these processes (pid: start time) to the guard."""
     for pid, since in found.items():
         _send(f"+ {pid} {since}\n")
+
+
+async def keep_guarding(adapter: psutil.Process, guarded: dict[int, str], alive: Callable[[], bool]) -> None:
+    """Keep the guard's list, `guarded` (updated in place), equal to what runs below the adapter while
+    `alive()`: what the program starts later is added a few seconds later at most, what has ended or
+    detached itself is taken off."""
+    while True:
+        await asyncio.sleep(GUARD_EVERY)
+        if not alive():
+            return
+        found = await asyncio.to_thread(launched, adapter)
+        if not alive():  # ended meanwhile: the session forgets what is watched
+            return
+        forget(pid for pid, since in guarded.items() if found.get(pid) != since)
+        watch({pid: since for pid, since in found.items() if guarded.get(pid) != since})
+        guarded.clear()
+        guarded.update(found)
 
 
 def forget(pids: Iterable[int]) -> None:

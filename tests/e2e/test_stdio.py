@@ -15,8 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from dap2mcp import processes
-from dap2mcp.session import session
+from dap2mcp import processes, reaper
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
@@ -149,7 +148,7 @@ def test_what_the_program_starts_later_dies_with_a_killed_server_too():
                             if p.cmdline() == ["sleep", "301"]]):
             assert time.monotonic() < deadline, "the program never started its child"
             time.sleep(0.2)
-        time.sleep(2 * session.GUARD_EVERY + 1)  # the session has looked again since, even on a busy machine
+        time.sleep(2 * reaper.GUARD_EVERY + 1)  # the session has looked again since, even on a busy machine
         server.kill()
         server.wait(timeout=10)
     finally:

@@ -7,18 +7,14 @@ import asyncio
 from types import SimpleNamespace
 
 from dap2mcp import reaper
-from dap2mcp.adapters import DEBUGPY, Target
-from dap2mcp.session import session as session_module
-from dap2mcp.session.session import DebugSession
 
 
 async def test_the_guard_is_told_what_started_what_ended_and_a_reused_pid(monkeypatch) -> None:
     sent: list[str] = []
     monkeypatch.setattr(reaper, "_send", sent.append)
-    monkeypatch.setattr(session_module, "GUARD_EVERY", 0.01)
-    debugged = DebugSession(Target(mode="source", path="x.py"), DEBUGPY)
-    debugged._client = SimpleNamespace(closed=False)  # type: ignore[assignment]
-    debugged._guarded = {1: "100", 2: "200"}  # as handed over at the end of the handshake
+    monkeypatch.setattr(reaper, "GUARD_EVERY", 0.01)
+    session = SimpleNamespace(closed=False)
+    guarded = {1: "100", 2: "200"}  # as handed over at the end of the handshake
     scans = [{1: "100", 2: "200"},  # nothing new
              {1: "100", 3: "300"},  # 2 ended, the program started 3
              {1: "100", 3: "350"},  # 3 ended and its pid went to a new process
@@ -28,10 +24,10 @@ async def test_the_guard_is_told_what_started_what_ended_and_a_reused_pid(monkey
     def launched(looked_at: object) -> dict[int, str]:
         assert looked_at is adapter
         if len(scans) == 1:
-            debugged._client.closed = True
+            session.closed = True
         return scans.pop(0)
 
     monkeypatch.setattr(reaper, "launched", launched)
-    await asyncio.wait_for(debugged._keep_guarding(adapter), 5)  # type: ignore[arg-type]
+    await asyncio.wait_for(reaper.keep_guarding(adapter, guarded, lambda: not session.closed), 5)  # type: ignore[arg-type]
     assert sent == ["- 2\n", "+ 3 300\n", "- 3\n", "+ 3 350\n"]
-    assert debugged._guarded == {1: "100", 3: "350"}
+    assert guarded == {1: "100", 3: "350"}

@@ -36,9 +36,6 @@ from .startup import handshake, open_transport
 
 log = logging.getLogger(__name__)
 
-GUARD_EVERY = 2.0
-"""Seconds between looks for processes the program has started, to hand them to the orphan guard."""
-
 
 class DebugSession:
     def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
@@ -154,24 +151,11 @@ class DebugSession:
                 adapter = psutil.Process(transport.process.pid)
                 self._guarded = reaper.launched(adapter)
                 reaper.watch(self._guarded)
-                self._guarding = asyncio.ensure_future(self._keep_guarding(adapter))
+                self._guarding = asyncio.ensure_future(reaper.keep_guarding(adapter, self._guarded,
+                                                                            lambda: self.has_client))
         if self.state == "starting":
             self.state = "running"
             self.notify()
-
-    async def _keep_guarding(self, adapter: psutil.Process) -> None:
-        """Keep the orphan guard's list equal to what runs below the adapter: what the program starts later
-        is added a few seconds later at most, what has ended or detached itself is taken off."""
-        while True:
-            await asyncio.sleep(GUARD_EVERY)
-            if not self.has_client:
-                return
-            found = await asyncio.to_thread(reaper.launched, adapter)
-            if not self.has_client:  # ended meanwhile: `close` forgets what is watched
-                return
-            reaper.forget(pid for pid, since in self._guarded.items() if found.get(pid) != since)
-            reaper.watch({pid: since for pid, since in found.items() if self._guarded.get(pid) != since})
-            self._guarded = found
 
     def client_close_reason(self) -> str | None:
         return self._client.close_reason if self._client else None

@@ -277,6 +277,20 @@ async def test_a_go_panic_is_shown_where_the_program_caused_it_not_in_the_runtim
         await tools.ok("stop")
 
 
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_crash_inside_the_c_library_is_shown_where_the_program_called_it(adapter: str) -> None:
+    """The top frame is libc's `strlen`, whose source is not here: the context shows the caller's."""
+    program = PROGRAMS / "strlen_null.c"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter=adapter)
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert "strlen" in ctx["frames"][0]["function"]  # the whole stack, as the adapter gave it
+        assert (ctx["location"]["function"], ctx["location"]["line"]) == ("measure", marker(program, "strlen"))
+        assert "s" in locals_of(ctx), ctx["scopes"]
+        assert (await tools.ok("evaluate", expression="s == 0"))["value"] in ("true", "1")
+        await tools.ok("stop")
+
+
 async def test_targets_in_the_wrong_mode_are_refused_with_the_right_mode(tmp_path: Path) -> None:
     exe = tmp_path / "a.out"
     subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(INVOICE_C)], check=True)

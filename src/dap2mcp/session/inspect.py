@@ -7,6 +7,7 @@ round trips to the adapter (stack, scopes, variables), the same as a hand-writte
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -136,11 +137,17 @@ class FrameView:
     """The adapter gave no count, and as many frames as asked for: there may be more."""
 
 
+def _own(frame: Frame, runtime: re.Pattern[str] | None) -> bool:
+    """A frame of the program's own code: not the language runtime's, and with its source here (a crash
+    inside libc's `strlen` is shown where the program called it)."""
+    return not (runtime and runtime.match(frame.function)) and bool(frame.file) and os.path.isfile(str(frame.file))
+
+
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
                      runtime: re.Pattern[str] | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips: independent requests go out together. At an
-    exception, the focus is the first frame that is not the `runtime`'s."""
+    exception, the focus is the first frame of the program's own (see `_own`)."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     try:
@@ -157,7 +164,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
     total = stack.get("totalFrames")
     more = not isinstance(total, int) and len(frames) >= max_frames  # no count given: a full page may go on
-    own = next((f for f in frames if not runtime.match(f.function)), None) if runtime and reason == "exception" else None
+    own = next((f for f in frames if _own(f, runtime)), None) if reason == "exception" else None
     focus_id = frame_id if frame_id is not None else (own or frames[0]).id if frames else None
     focus = next((f for f in frames if f.id == focus_id), None)
     scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})

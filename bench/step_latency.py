@@ -316,27 +316,22 @@ class McpFloorWire(McpFloor):
     """The same floor through the thin client: what the SDK's server side costs a call."""
 
     name = "mcp-floor-wire"
+    script = "mcp_floor.py"
 
     async def open(self, stack: contextlib.AsyncExitStack) -> None:
         params = stdio_params()
-        client = await WireClient.start([params.command, str(HERE / "mcp_floor.py"), await self.record(stack)],
+        client = await WireClient.start([params.command, str(HERE / self.script), await self.record(stack)],
                                         env=params.env, cwd=params.cwd)
         stack.push_async_callback(client.close)
         self.client = client  # type: ignore[assignment]
 
 
-class EchoWire(McpFloor):
+class EchoWire(McpFloorWire):
     """The same answer from a plain Python loop without the SDK (bench/echo_floor.py), through the thin
     client: what passing a message to a cold process and back costs, apart from MCP's handling of it."""
 
     name = "echo-wire"
-
-    async def open(self, stack: contextlib.AsyncExitStack) -> None:
-        params = stdio_params()
-        client = await WireClient.start([params.command, str(HERE / "echo_floor.py"), await self.record(stack)],
-                                        env=params.env, cwd=params.cwd)
-        stack.push_async_callback(client.close)
-        self.client = client  # type: ignore[assignment]
+    script = "echo_floor.py"
 
 
 VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor, McpFloorWire, EchoWire]

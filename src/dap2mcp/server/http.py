@@ -118,8 +118,9 @@ def serve_http(server: DebugServer, *, host: str, port: int, token: str | None,
     import uvicorn
 
     token = token or os.environ.get(TOKEN_ENV) or None
+    host = host.strip("[]")
     app = http_app(server, host=host, token=token, allowed_hosts=allowed_hosts)
-    config: dict[str, Any] = {"host": host.strip("[]"), "port": port, "log_level": "warning", "lifespan": "on",
+    config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "lifespan": "on",
                               "access_log": False}
 
     class Announcing(uvicorn.Server):
@@ -128,8 +129,8 @@ def serve_http(server: DebugServer, *, host: str, port: int, token: str | None,
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             if self.started and self.servers and self.servers[0].sockets:
-                bound, port = host.strip("[]"), self.servers[0].sockets[0].getsockname()[1]
-                shown = f"[{bound}]" if ":" in bound else bound
+                port = self.servers[0].sockets[0].getsockname()[1]
+                shown = f"[{host}]" if ":" in host else host
                 print(f"dap2mcp: serving MCP at http://{shown}:{port}{PATH}" + (" (bearer token required)" if token else ""),
                       file=sys.stderr, flush=True)
 

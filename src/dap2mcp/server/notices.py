@@ -1,10 +1,10 @@
 """Breakpoint and tracepoint hits, forwarded to the client as MCP log notifications where it asked.
 
 On 2025-11-25 a client asks with `logging/setLevel`, for itself alone; hits are then sent to it at
-level `info`, on its call in progress or else on its connection, whichever client drives. On 2026-07-28 a client asks per request
-(the log level in the request's `_meta`), so hits reach it only while such a call is in
-progress, typically the `continue` or `wait` a tracepoint fires during. Either way every hit is
-also in the output buffer, which the `output` tool reads.
+level `info`, on its call in progress or else on its connection, whichever client drives. On
+2026-07-28 a client asks per request (the log level in the request's `_meta`), so hits reach it
+only while such a call is in progress, typically the `continue` or `wait` a tracepoint fires
+during. Either way every hit is also in the output buffer, which the `output` tool reads.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ def request_session(context: Context[Any, Any] | None) -> Any:
         return None
 
 
-def _connection(session: Any) -> Any:
-    """What lasts across requests: the SDK makes a session object per request (no public accessor)."""
-    return getattr(session, "_connection", session)
+def connection_of(session: Any) -> Any:
+    """What lasts across a client's requests, where the SDK makes a session object per request (it has
+    no public accessor); None for a session without one."""
+    return getattr(session, "_connection", None)
 
 
 class LogRelay:
@@ -53,7 +54,7 @@ class LogRelay:
         self._sending: set[asyncio.Future[None]] = set()
 
     async def on_set_level(self, ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
-        self._levels[_connection(ctx.session)] = (ctx.session, params.level)
+        self._levels[connection_of(ctx.session) or ctx.session] = (ctx.session, params.level)
         return EmptyResult()
 
     @contextlib.contextmanager
@@ -81,7 +82,7 @@ class LogRelay:
         reached = set()
         for call in reversed(self._calls):  # on a client's call in progress, so it is tied to that request
             session = request_session(call)
-            connection = _connection(session)
+            connection = connection_of(session) or session
             if session is None or connection in reached:
                 continue
             if session.protocol_version in MODERN_PROTOCOL_VERSIONS or self._asked(connection):

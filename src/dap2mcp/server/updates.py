@@ -21,6 +21,8 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChang
 from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from .notices import connection_of
+
 log = logging.getLogger(__name__)
 
 WINDOW = 0.3
@@ -74,8 +76,7 @@ class ResourceUpdates:
 
     def seen(self, session: Any) -> Any:
         """A request arrived on `session`: its 2025-11-25 connection gets list_changed from now on."""
-        # The SDK makes a session object per request; the connection is what lasts (no public accessor).
-        peer = getattr(session, "_connection", None)
+        peer = connection_of(session)
         if peer is None or peer.protocol_version in MODERN_PROTOCOL_VERSIONS:
             return None
         self._peers.setdefault(peer, set())

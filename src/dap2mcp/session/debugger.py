@@ -96,9 +96,8 @@ class Debugger:
     async def stop(self) -> dict[str, Any]:
         async with self._lifecycle:
             session = self.session
-            ended_by_itself = session.state == "terminated"
             await self._close_current("`stop`")
-        return {"state": "terminated", "exitCode": session.exit_code if ended_by_itself else None,
+        return {"state": "terminated", "exitCode": session.exit_code if session.ended_by is None else None,
                 "output": session.output.take_new(session.limits.output_chars).text or None}
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:

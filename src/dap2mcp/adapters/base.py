@@ -185,6 +185,11 @@ class AdapterProfile:
     """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
     conditions_combine: bool = True
     """Whether a condition and a hit condition on one breakpoint must both hold (as DAP means)."""
+    steady_ids: bool = False
+    """The adapter gives a frame the same id, and its scopes the same references, at each stop while the
+    program stays in that frame, and handles requests in the order they come (a `variables` request sent
+    after `scopes` reads what that answer named): a stop's scopes and variables are then asked for
+    together with its stack (see `session.inspect.Guess`)."""
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

@@ -136,4 +136,5 @@ DEBUGPY = DebugpyProfile(
     exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
     log_percent_formats=True,
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
+    steady_ids=True,
 )

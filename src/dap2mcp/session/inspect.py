@@ -75,12 +75,61 @@ async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str,
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
         raise
     scopes = list(body.get("scopes") or [])
-    cheap = [s["variablesReference"] for s in scopes if s.get("variablesReference") and not unexpanded(s)]
+    cheap = cheap_references(scopes)
     if len(cheap) == 1:
         fetched = [await fetch_variables(client, cheap[0])]
     else:
         fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
     return scopes, dict(zip(cheap, fetched, strict=True))
+
+
+def cheap_references(scopes: list[dict[str, Any]]) -> tuple[int, ...]:
+    return tuple(s["variablesReference"] for s in scopes if s.get("variablesReference") and not unexpanded(s))
+
+
+@dataclass(frozen=True)
+class Guess:
+    """The ids the last stop's reads used. Where an adapter hands them out again at the next stop
+    (debugpy does, while the program stays in the same frame), that stop's scopes and variables can be
+    asked for together with its stack, saving two round trips; the answers count only where the stack
+    and the scopes confirm the ids."""
+
+    frame_id: int
+    references: tuple[int, ...]
+
+
+class ReadAhead:
+    """The scopes and variables requests sent on a `Guess`, before the stack says whether it holds."""
+
+    def __init__(self, client: Requester, guess: Guess) -> None:
+        self.guess = guess
+        self._scopes = _background(client.request("scopes", {"frameId": guess.frame_id}))
+        self._variables = [_background(fetch_variables(client, ref)) for ref in guess.references]
+
+    async def answers(self, client: Requester, frame_id: int | None) -> tuple[list[dict[str, Any]],
+                                                                        dict[int, list[dict[str, Any]]]] | None:
+        """The frame's scopes and variables if the guess held for it; None if it did not."""
+        try:
+            if frame_id != self.guess.frame_id:
+                return None
+            scopes = list((await self._scopes).get("scopes") or [])
+            if cheap_references(scopes) != self.guess.references:
+                return None
+            return scopes, dict(zip(self.guess.references, [await v for v in self._variables], strict=True))
+        except DebugError:  # a guessed id the adapter did not know: ask again the plain way
+            return None
+        finally:
+            self.drop()
+
+    def drop(self) -> None:
+        for task in (self._scopes, *self._variables):
+            task.cancel()
+
+
+def _background(read: Any) -> asyncio.Future[Any]:
+    task = asyncio.ensure_future(read)
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    return task
 
 
 def unexpanded(scope: dict[str, Any]) -> bool:
@@ -145,20 +194,32 @@ def _own(frame: Frame, runtime: re.Pattern[str] | None) -> bool:
 
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
-                     runtime: re.Pattern[str] | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
-    """Fetch a thread's view in about three round trips: independent requests go out together. At an
-    exception, the focus is the first frame of the program's own (see `_own`)."""
+                     runtime: re.Pattern[str] | None = None,
+                     guess: Guess | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
+    """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
+    requests go out together. At an exception, the focus is the first frame of the program's own
+    (see `_own`)."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
+    ahead = None
     try:
         if with_threads or want_exception:
             threads_req = client.request("threads") if with_threads else _none()
             exc_req = fetch_exception(client, thread_id, limits) if want_exception else _none()
             stack, threads, exception = await asyncio.gather(stack_req, threads_req, exc_req)
-        else:  # a step's stop: one request, awaited here rather than in tasks of its own
+        elif guess is not None and frame_id is None:
+            stack_task = _background(stack_req)  # tasks start in order: the stack request goes out first
+            ahead = ReadAhead(client, guess)
+            try:
+                stack, threads, exception = await stack_task, None, None
+            finally:
+                stack_task.cancel()
+        else:  # one request, awaited here rather than in a task of its own
             stack, threads, exception = await stack_req, None, None
-    except DebugError as exc:
-        if exc.code == ErrorCode.ADAPTER_ERROR:
+    except BaseException as exc:
+        if ahead is not None:
+            ahead.drop()
+        if isinstance(exc, DebugError) and exc.code == ErrorCode.ADAPTER_ERROR:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
         raise
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
@@ -167,7 +228,8 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     own = next((f for f in frames if _own(f, runtime)), None) if reason == "exception" else None
     focus_id = frame_id if frame_id is not None else (own or frames[0]).id if frames else None
     focus = next((f for f in frames if f.id == focus_id), None)
-    scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
+    known = await ahead.answers(client, focus_id) if ahead is not None else None
+    scopes, variables = known or (await fetch_scopes(client, focus_id) if focus_id is not None else ([], {}))
     view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
                      focus=focus, scopes=scopes, variables=variables, exception=exception, more_frames=more)
     return view, (threads.get("threads") or []) if threads is not None else None

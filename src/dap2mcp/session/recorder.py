@@ -27,7 +27,17 @@ from .capture import (
     prefetched,
     snapshot_scopes,
 )
-from .inspect import FrameView, Limits, Requester, clip, fetch_variables, fetch_view, to_frame
+from .inspect import (
+    FrameView,
+    Guess,
+    Limits,
+    Requester,
+    cheap_references,
+    clip,
+    fetch_variables,
+    fetch_view,
+    to_frame,
+)
 from .models import Changes, Frame
 
 log = logging.getLogger(__name__)
@@ -41,13 +51,15 @@ class StopRecorder:
     def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
                  limits: Limits, carried: list[Snapshot] | None = None,
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
-                 helper: str | None = None, runtime: re.Pattern[str] | None = None) -> None:
+                 helper: str | None = None, runtime: re.Pattern[str] | None = None, steady_ids: bool = False) -> None:
         self._requester = requester
         self._capabilities = capabilities
         self._hidden = hidden
         self._cut_markers = cut_markers
         self._helper = helper
         self._runtime = runtime
+        self._guesses: dict[int, Guess] | None = {} if steady_ids else None
+        """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only)."""
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
@@ -77,8 +89,12 @@ class StopRecorder:
         self._pending = task
 
     async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
+        guesses = self._guesses
         view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
-                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, runtime=self._runtime)
+                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, runtime=self._runtime,
+                                   guess=guesses.get(thread_id) if guesses is not None else None)
+        if guesses is not None and view.focus is not None:
+            guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes))
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
                            self._hidden)
         roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)

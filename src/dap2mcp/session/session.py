@@ -79,7 +79,8 @@ class DebugSession:
         self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
-                                     helper=profile.helper_source(), runtime=profile.runtime_frames)
+                                     helper=profile.helper_source(), runtime=profile.runtime_frames,
+                                     steady_ids=profile.steady_ids)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------

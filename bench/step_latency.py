@@ -10,6 +10,8 @@ repeats `step over`. Timed per step:
               `python -m dap2mcp serve` over stdio, from the call to the parsed result.
   mcp-wire    the same call to the same server through bench/wire_client.py, a client as thin on the
               MCP side as the raw DAP client is on the DAP side (no pydantic models, no schema checks).
+  mcp-wire-plain  the same through the thin client, with the server's stop read-ahead off
+              (bench/serve_plain.py): each stop's requests one round trip after another.
   mcp-floor   the protocol alone: bench/mcp_floor.py answers `step` with a recorded context, through
               the SDK's client; mcp-floor-wire the same through the thin client.
   echo-wire   the same recorded answer from bench/echo_floor.py, a plain loop with no MCP SDK, through
@@ -177,6 +179,10 @@ class Variant:
     def start_measuring(self) -> None:
         """Called after the warm-up steps."""
 
+    def step_time(self, outside: float) -> float:
+        """The time of the step just made: as timed here, unless the client timed it itself."""
+        return outside
+
     def extras(self, steps: int) -> dict[str, Any]:
         return self.request_counts(steps)
 
@@ -253,6 +259,74 @@ class McpWire(McpVariant):
         stack.push_async_callback(client.close)
         self.client = client  # type: ignore[assignment]
         await self.start_debugging(stack)
+
+
+class McpWirePlain(McpVariant):
+    """The same server with its stop read-ahead off (bench/serve_plain.py), through the thin client: what
+    the read-ahead saves, measured beside it."""
+
+    name = "mcp-wire-plain"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        params = stdio_params()
+        client = await WireClient.start([params.command, str(HERE / "serve_plain.py")], env=params.env,
+                                        cwd=params.cwd)
+        stack.push_async_callback(client.close)
+        self.client = client  # type: ignore[assignment]
+        await self.start_debugging(stack)
+
+
+NODE_MODULES = HERE.parent / "tests" / "npm" / "node_modules"  # scripts/test.sh installs them
+
+
+class NodeClient:
+    """bench/node_client.mjs: the TypeScript SDK's client, which checks results with ajv-compiled schemas."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.times: list[float] = []
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        line = name if name != "debug" else f"debug {json.dumps(arguments)}"
+        self.process.stdin.write(line.encode() + b"\n")
+        answer = await self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the node client ended before answering {name}")
+        data = json.loads(answer)
+        self.times.append(data["ms"] / 1000)
+        return data["result"]
+
+    async def close(self) -> None:
+        if self.process.returncode is None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.call_tool("stop", {}), 20)
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            await self.process.wait()
+
+
+class McpNode(McpVariant):
+    """The same server through the official TypeScript SDK's client (bench/node_client.mjs), timed inside
+    that client: what an agent host built on it waits for a step."""
+
+    name = "mcp-node"
+
+    async def open(self, stack: contextlib.AsyncExitStack) -> None:
+        node, sdk = NODE_MODULES / ".bin" / "node", NODE_MODULES / "@modelcontextprotocol" / "sdk"
+        if not node.exists() or not sdk.exists():
+            raise RuntimeError(f"{self.name}: run `npm ci --prefix tests/npm` (scripts/test.sh does) for {node} and {sdk}")
+        params = stdio_params()
+        process = await asyncio.create_subprocess_exec(str(node), str(HERE / "node_client.mjs"), str(sdk),
+                                                       params.command, stdin=asyncio.subprocess.PIPE,
+                                                       stdout=asyncio.subprocess.PIPE, env=params.env, cwd=params.cwd)
+        self.node = NodeClient(process)
+        stack.push_async_callback(self.node.close)
+        self.client = self.node  # type: ignore[assignment]
+        await self.start_debugging(stack)
+
+    def step_time(self, outside: float) -> float:
+        return self.node.times[-1]  # inside node: without the hop from this process to it
 
 
 class McpInProcess(McpVariant):
@@ -334,7 +408,8 @@ class EchoWire(McpFloorWire):
     script = "echo_floor.py"
 
 
-VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpInProcess, McpFloor, McpFloorWire, EchoWire]
+VARIANTS: list[type[Variant]] = [RawDap, McpStdio, McpWire, McpWirePlain, McpNode, McpInProcess, McpFloor,
+                                 McpFloorWire, EchoWire]
 
 
 # -- measuring and reporting -------------------------------------------------------------------
@@ -358,7 +433,7 @@ async def run_setting(nodelay: bool, line: int, warmup: int, steps: int) -> list
             for variant in variants[shift:] + variants[:shift]:
                 t0 = time.perf_counter()
                 await variant.step()
-                variant.times.append(time.perf_counter() - t0)
+                variant.times.append(variant.step_time(time.perf_counter() - t0))
         REQUEST_COUNTS.clear()  # not the disconnects of closing
     return variants
 
@@ -400,12 +475,14 @@ async def run(options: argparse.Namespace) -> dict[str, Any]:
     def measured(variant: str) -> dict[str, Any]:
         return next(r for r in results if r["variant"] == variant and r["nodelay"])
 
-    stdio, wire = measured(McpStdio.name), measured(McpWire.name)
-    targets = {
-        "ratio_to_raw": {"limit": MCP_TARGET_RATIO, "value": stdio["ratio_to_raw"],
-                         "met": stdio["ratio_to_raw"] <= MCP_TARGET_RATIO},
-        "ratio_to_raw_thin_client": {"limit": MCP_TARGET_RATIO, "value": wire["ratio_to_raw"],
-                                     "met": wire["ratio_to_raw"] <= MCP_TARGET_RATIO},
+    stdio = measured(McpStdio.name)
+    targets: dict[str, Any] = {
+        key: {"limit": MCP_TARGET_RATIO, "value": ratio, "met": ratio <= MCP_TARGET_RATIO}
+        for key, ratio in (("ratio_to_raw", stdio["ratio_to_raw"]),
+                           ("ratio_to_raw_node_client", measured(McpNode.name)["ratio_to_raw"]),
+                           ("ratio_to_raw_thin_client", measured(McpWire.name)["ratio_to_raw"]))
+    }
+    targets |= {
         "median_ms": {"limit": MCP_TARGET_MS, "value": stdio["median_ms"], "met": stdio["median_ms"] < MCP_TARGET_MS},
     }
     return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine("debugpy", "mcp"),
@@ -443,7 +520,9 @@ def report(data: dict[str, Any]) -> None:
         print(f"{floor['variant']}: {alone} costs {floor['median_ms']:.2f} ms a call; "
               f"{MCP_TARGET_RATIO:g}x raw leaves {raw['median_ms'] * (MCP_TARGET_RATIO - 1):.2f} ms for all that MCP adds")
     t = data["targets"]
-    for key, who in (("ratio_to_raw", "mcp-stdio (the SDK's client)"), ("ratio_to_raw_thin_client", "mcp-wire (a thin client)")):
+    for key, who in (("ratio_to_raw", "mcp-stdio (the Python SDK's client)"),
+                     ("ratio_to_raw_node_client", "mcp-node (the TypeScript SDK's client)"),
+                     ("ratio_to_raw_thin_client", "mcp-wire (a thin client)")):
         print(f"{chr(10) if key == 'ratio_to_raw' else ''}target: {who}, nodelay on, within {t[key]['limit']:g}x of raw-dap: "
               f"{t[key]['value']:.2f}x -> {'MET' if t[key]['met'] else 'NOT MET'}")
     print(f"target: mcp-stdio (nodelay on) median under {t['median_ms']['limit']:g} ms: "

@@ -64,6 +64,7 @@ DELVE = DelveProfile(
     build_failure_markers=("Build error", "build failed", "could not build"),
     launch_timeout=180.0,
     entry_function="main.main",
+    steady_ids=True,
     guesses_total_frames=True,
     lists_every_thread=False,
     runtime_frames=re.compile(r"runtime\."),

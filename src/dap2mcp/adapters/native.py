@@ -146,6 +146,7 @@ LLDB = NativeProfile(
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     entry_function="main",
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
+    steady_ids=True,
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),

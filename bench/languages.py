@@ -33,6 +33,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from dap2mcp.adapters import PROFILES, AdapterProfile, Target
 from dap2mcp.dap import DapClient
+from dap2mcp.program_pipe import ProgramPipe
 from dap2mcp.session.inspect import unexpanded
 from dap2mcp.session.startup import CLIENT_CAPABILITIES, open_transport
 
@@ -59,6 +60,7 @@ class RawSession:
         self.initialized = asyncio.Event()
         self.thread_id: int | None = None
         self.client: DapClient | None = None
+        self.pipe: ProgramPipe | None = None
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "initialized":
@@ -77,6 +79,8 @@ class RawSession:
     async def start(self, target: Target, source: Path, line: int) -> None:
         target, _ = await asyncio.to_thread(self.profile.prepare, target)
         plan = self.profile.plan(target)
+        if plan.output_fifo:  # the program writes its output there (gdb) and cannot start until it is read
+            self.pipe = await ProgramPipe.open(plan.output_fifo, lambda text: None)
         client = self.client = DapClient(await open_transport(plan, lambda category, text: None))
         client.on_event(self._on_event)
         client.start()
@@ -105,6 +109,8 @@ class RawSession:
             with contextlib.suppress(Exception):
                 await self.client.request("disconnect", {"terminateDebuggee": True}, timeout=3)
             await self.client.close()
+        if self.pipe is not None:
+            self.pipe.close()
 
 
 async def mcp_session(stack: contextlib.AsyncExitStack, adapter: str, program: Path, source: Path,

@@ -106,8 +106,8 @@ class ReadAhead:
         self._scopes = _background(client.request("scopes", {"frameId": guess.frame_id}))
         self._variables = [_background(fetch_variables(client, ref)) for ref in guess.references]
 
-    async def answers(self, client: Requester, frame_id: int | None) -> tuple[list[dict[str, Any]],
-                                                                        dict[int, list[dict[str, Any]]]] | None:
+    async def answers(self, frame_id: int | None) -> tuple[list[dict[str, Any]],
+                                                          dict[int, list[dict[str, Any]]]] | None:
         """The frame's scopes and variables if the guess held for it; None if it did not."""
         try:
             if frame_id != self.guess.frame_id:
@@ -116,8 +116,10 @@ class ReadAhead:
             if cheap_references(scopes) != self.guess.references:
                 return None
             return scopes, dict(zip(self.guess.references, [await v for v in self._variables], strict=True))
-        except DebugError:  # a guessed id the adapter did not know: ask again the plain way
-            return None
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter: asking again cannot help
+                raise
+            return None  # a guessed id the adapter did not know: ask again the plain way
         finally:
             self.drop()
 
@@ -228,7 +230,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     own = next((f for f in frames if _own(f, runtime)), None) if reason == "exception" else None
     focus_id = frame_id if frame_id is not None else (own or frames[0]).id if frames else None
     focus = next((f for f in frames if f.id == focus_id), None)
-    known = await ahead.answers(client, focus_id) if ahead is not None else None
+    known = await ahead.answers(focus_id) if ahead is not None else None
     scopes, variables = known or (await fetch_scopes(client, focus_id) if focus_id is not None else ([], {}))
     view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
                      focus=focus, scopes=scopes, variables=variables, exception=exception, more_frames=more)

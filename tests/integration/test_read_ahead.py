@@ -42,26 +42,39 @@ def seen(ctx: Context) -> dict[str, Any]:
     }
 
 
-def stops_read_ahead(trace: Path) -> tuple[int, int]:
-    """(stops whose scopes request went out before their stack answer came, of those the ones whose guess
-    missed: the scopes asked for were not the top frame's)."""
-    ahead = missed = 0
-    waiting: dict[int, str] = {}  # stackTrace seq -> state
-    asked: int | None = None
+def stops_read_ahead(trace: Path) -> tuple[int, int, int]:
+    """From the DAP trace: (stops whose scopes request went out before their stack answer came; of those,
+    the ones whose guess missed, the scopes asked for not being the top frame's; and the ones whose
+    answers were used, no second scopes request following before the next stack request)."""
+    ahead = missed = used = 0
+    stack_seq: int | None = None  # the last stackTrace sent, until its answer comes
+    asked: int | None = None  # the frame of the scopes request sent before that answer
+    scopes_sent = 0  # scopes requests since the last stackTrace
+
+    def close() -> None:
+        nonlocal used
+        used += asked is not None and scopes_sent == 1
+
     for line in trace.read_text().splitlines():
         entry = json.loads(line)
         message = entry["message"]
-        if entry["dir"] == "sent" and message.get("command") == "stackTrace":
-            waiting = {message["seq"]: "sent"}
-            asked = None
-        elif entry["dir"] == "sent" and message.get("command") == "scopes" and waiting and asked is None:
-            asked = message["arguments"]["frameId"]
-        elif entry["dir"] == "received" and message.get("request_seq") in waiting:
+        command = message.get("command")
+        if entry["dir"] == "sent" and command == "stackTrace":
+            close()
+            stack_seq, asked, scopes_sent = message["seq"], None, 0
+        elif entry["dir"] == "sent" and command == "scopes":
+            scopes_sent += 1
+            if stack_seq is not None and asked is None:
+                asked = message["arguments"]["frameId"]
+        elif entry["dir"] == "received" and stack_seq is not None and message.get("request_seq") == stack_seq:
             if asked is not None:
                 ahead += 1
                 missed += asked != message["body"]["stackFrames"][0]["id"]
-            waiting = {}
-    return ahead, missed
+            else:
+                scopes_sent = 0
+            stack_seq = None
+    close()
+    return ahead, missed, used
 
 
 @pytest.mark.parametrize(("program", "adapter", "misses"), CASES)
@@ -82,7 +95,10 @@ async def test_a_stop_read_ahead_shows_what_a_plain_read_shows(program: Path, ad
         assert {str(f).removeprefix("main.") for f in functions} == {"top", "middle", "leaf"}, functions
     finally:
         await debugger.close()
-    ahead, missed = stops_read_ahead(Path(os.environ[TRACE_ENV]))
+    ahead, missed, used = stops_read_ahead(Path(os.environ[TRACE_ENV]))
     assert ahead >= STOPS, f"only {ahead} of {STOPS} stops were read ahead"
+    assert used == ahead - missed, f"{ahead - missed} guesses held, the answers of {used} were used"
     if misses:
-        assert missed >= 3, "no step moved to another frame id: the missed guess was not tried"
+        assert 3 <= missed <= STOPS // 2, f"{missed} of {ahead} guesses missed"
+    else:  # frames numbered by position: every guess holds
+        assert missed == 0, f"{missed} of {ahead} guesses missed"

@@ -186,10 +186,12 @@ class AdapterProfile:
     conditions_combine: bool = True
     """Whether a condition and a hit condition on one breakpoint must both hold (as DAP means)."""
     steady_ids: bool = False
-    """The adapter gives a frame the same id, and its scopes the same references, at each stop while the
-    program stays in that frame, and handles requests in the order they come (a `variables` request sent
-    after `scopes` reads what that answer named): a stop's scopes and variables are then asked for
-    together with its stack (see `session.inspect.Guess`)."""
+    """The ids of a stop's first reads often repeat at the next stop (debugpy keeps them per frame;
+    lldb-dap numbers frames by position and scopes by kind; Delve starts its handles afresh at each
+    stop), an id means what it means when the adapter handles the request, and requests are handled
+    in the order they come: a stop's scopes and variables are then asked for together with its stack,
+    on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
+    concurrently."""
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

@@ -90,9 +90,8 @@ def cheap_references(scopes: list[dict[str, Any]]) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class Guess:
     """The ids the last stop's reads used. Where an adapter hands them out again at the next stop
-    (debugpy does, while the program stays in the same frame), that stop's scopes and variables can be
-    asked for together with its stack, saving two round trips; the answers count only where the stack
-    and the scopes confirm the ids."""
+    (`AdapterProfile.steady_ids`), that stop's scopes and variables can be asked for together with its
+    stack, saving two round trips; the answers count only where the stack and the scopes confirm the ids."""
 
     frame_id: int
     references: tuple[int, ...]
@@ -231,7 +230,10 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     focus_id = frame_id if frame_id is not None else (own or frames[0]).id if frames else None
     focus = next((f for f in frames if f.id == focus_id), None)
     known = await ahead.answers(focus_id) if ahead is not None else None
-    scopes, variables = known or (await fetch_scopes(client, focus_id) if focus_id is not None else ([], {}))
+    if known is not None:
+        scopes, variables = known
+    else:
+        scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
     view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
                      focus=focus, scopes=scopes, variables=variables, exception=exception, more_frames=more)
     return view, (threads.get("threads") or []) if threads is not None else None

@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 DEFAULT_FRAMES = 20
 ONE_REQUEST_TIMEOUT = 60.0
 CHANGES_SHOWN = 20
+GUESSED_THREADS = 64
+"""Threads whose last stop's ids are kept for reading ahead: the most recently stopped. A Go program can stop on
+thousands of goroutines in a long session."""
 
 
 class StopRecorder:
@@ -94,7 +97,10 @@ class StopRecorder:
                                    max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, runtime=self._runtime,
                                    guess=guesses.get(thread_id) if guesses is not None else None)
         if guesses is not None and view.focus is not None:
+            guesses.pop(thread_id, None)
             guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes))
+            while len(guesses) > GUESSED_THREADS:
+                del guesses[next(iter(guesses))]  # the thread stopped least recently
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
                            self._hidden)
         roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)

@@ -1,0 +1,190 @@
+"""The stop read-ahead's decisions, one by one: when its guessed answers are used, when the view is read again
+the plain way, and when a failure is reported at once.
+
+The requester here is scripted: a real adapter cannot be made on demand to refuse a guessed id, time out on
+one request or hand out other scope references for the same frame. How the read-ahead fares against real
+adapters is tests/integration/test_read_ahead.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from dap2mcp.errors import DebugError, ErrorCode
+from dap2mcp.session.inspect import FrameView, Guess, Limits, fetch_view
+from dap2mcp.session.recorder import GUESSED_THREADS, StopRecorder
+
+FRAME, LOCALS, GLOBALS = 7, 11, 12
+
+
+class Adapter:
+    """Answers stackTrace, scopes and variables for one stopped thread, each after a turn of the loop, as an
+    adapter answers later than it is asked. `refuse`, `refuse_once` and `stall` name the requests to fail, and
+    `hang` those never answered: by command, or by (command, id) for one frame or reference."""
+
+    def __init__(self, frames: dict[int, tuple[int, ...]] | None = None,
+                 refuse: set[Any] | None = None, refuse_once: set[Any] | None = None,
+                 stall: set[Any] | None = None, hang: set[Any] | None = None, stale: tuple[int, ...] = ()) -> None:
+        self.frames = frames or {FRAME: (LOCALS, GLOBALS)}
+        """The stack, top first: each frame's id and its scopes' references."""
+        self.refuse = refuse or set()
+        self.refuse_once = refuse_once or set()
+        self.stall = stall or set()
+        self.hang = hang or set()
+        self.stale = stale
+        """References of an earlier stop the adapter still answers for, with what they held then."""
+        self.sent: list[tuple[str, int | None]] = []
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0) -> dict[str, Any]:
+        arguments = arguments or {}
+        key = arguments.get("frameId", arguments.get("variablesReference"))
+        self.sent.append((command, key))
+        await asyncio.sleep(0)
+        if command in self.hang or (command, key) in self.hang:
+            await asyncio.Event().wait()
+        if command in self.stall or (command, key) in self.stall:
+            raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not answer '{command}' within {timeout:g}s")
+        if (command, key) in self.refuse_once and self.sent.count((command, key)) == 1:
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown id {key}")
+        if command in self.refuse or (command, key) in self.refuse:
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown id {key}")
+        if command == "stackTrace":
+            return {"stackFrames": [{"id": frame, "name": f"f{frame}", "line": 9, "source": {"path": "/p/loop.py"}}
+                                    for frame in self.frames], "totalFrames": len(self.frames)}
+        if command == "scopes":
+            if key not in self.frames:
+                raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown frame {key}")
+            return {"scopes": [{"name": f"scope {ref}", "variablesReference": ref} for ref in self.frames[key]]}
+        if key in self.stale:
+            return {"variables": [{"name": f"stale{key}", "value": "0", "type": "int", "variablesReference": 0}]}
+        if not any(key in refs for refs in self.frames.values()):
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown reference {key}")
+        return {"variables": [{"name": f"v{key}", "value": str(key), "type": "int", "variablesReference": 0}]}
+
+
+async def read(adapter: Adapter, guess: Guess | None) -> FrameView:
+    view, _ = await fetch_view(adapter, {}, thread_id=1, frame_id=None, max_frames=20, reason="step",
+                               limits=Limits(), guess=guess)
+    return view
+
+
+def shown(view: FrameView) -> dict[int, list[str]]:
+    return {ref: [v["name"] for v in variables] for ref, variables in view.variables.items()}
+
+
+def no_reads_left() -> None:
+    left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    assert not left, f"reads still pending after the view: {left}"
+
+
+async def test_a_guess_that_holds_is_the_whole_read() -> None:
+    adapter = Adapter()
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
+    assert adapter.sent == [("stackTrace", None), ("scopes", FRAME), ("variables", LOCALS), ("variables", GLOBALS)]
+    assert shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    no_reads_left()
+
+
+async def test_a_step_into_a_call_reads_the_new_frame() -> None:
+    """The guessed frame is still on the stack, as the caller: its scopes are answered, and are not the top's."""
+    adapter = Adapter(frames={8: (31, 32), FRAME: (LOCALS, GLOBALS)})
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
+    assert adapter.sent[-3:] == [("scopes", 8), ("variables", 31), ("variables", 32)]
+    assert view.focus is not None and view.focus.id == 8
+    assert shown(view) == {31: ["v31"], 32: ["v32"]}
+    no_reads_left()
+
+
+async def test_new_scope_references_are_read_again() -> None:
+    adapter = Adapter(frames={FRAME: (21, 22)}, stale=(LOCALS, GLOBALS))
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
+    assert adapter.sent.count(("scopes", FRAME)) == 2
+    assert adapter.sent[-2:] == [("variables", 21), ("variables", 22)]
+    assert shown(view) == {21: ["v21"], 22: ["v22"]}
+    no_reads_left()
+
+
+async def test_a_refused_guess_is_read_again() -> None:
+    adapter = Adapter(refuse_once={("variables", GLOBALS)})
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
+    assert adapter.sent.count(("scopes", FRAME)) == 2
+    assert shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    no_reads_left()
+
+
+@pytest.mark.parametrize("stalled", ["scopes", "variables"])
+async def test_a_timeout_is_reported_at_once_not_waited_out_again(stalled: str) -> None:
+    adapter = Adapter(stall={stalled})
+    with pytest.raises(DebugError) as caught:
+        await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
+    assert caught.value.code == ErrorCode.TIMEOUT
+    assert adapter.sent.count(("scopes", FRAME)) == 1, "the view was asked for again after a timeout"
+    no_reads_left()
+
+
+async def test_a_failed_stack_drops_the_reads_sent_ahead() -> None:
+    adapter = Adapter(refuse={"stackTrace"}, hang={"scopes", "variables"})
+    with pytest.raises(DebugError) as caught:
+        await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT
+    for _ in range(3):  # let the dropped reads see their cancellation
+        await asyncio.sleep(0)
+    no_reads_left()
+
+
+async def test_a_cancelled_read_leaves_nothing_behind() -> None:
+    adapter = Adapter()
+    gate = asyncio.Event()
+    original = adapter.request
+
+    async def slow_stack(command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+        if command == "stackTrace":
+            await gate.wait()
+        return await original(command, arguments, timeout)
+
+    adapter.request = slow_stack  # type: ignore[method-assign]
+    task = asyncio.ensure_future(read(adapter, Guess(FRAME, (LOCALS, GLOBALS))))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0)
+    no_reads_left()
+
+
+async def test_guesses_are_kept_for_the_threads_stopped_last() -> None:
+    """A long session stopping on many threads (a Go program's goroutines) keeps a bounded set of guesses: the
+    threads that stopped most recently still read ahead, the oldest read the plain way again."""
+    adapter = Adapter()
+    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True)
+
+    async def stop(cycle: int, thread: int) -> list[tuple[str, int | None]]:
+        """The requests sent up to the stack's answer at this stop."""
+        adapter.sent.clear()
+        answered: list[tuple[str, int | None]] = []
+        original = adapter.request
+
+        async def note(command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+            body = await original(command, arguments, timeout)
+            if command == "stackTrace":
+                answered.extend(adapter.sent)
+            return body
+
+        adapter.request = note  # type: ignore[method-assign]
+        try:
+            recorder.on_stop(cycle, thread, "step")
+            assert await recorder.stop_view(cycle) is not None
+            await recorder.settle()
+        finally:
+            adapter.request = original  # type: ignore[method-assign]
+        return answered
+
+    for thread in range(1, GUESSED_THREADS + 11):
+        await stop(thread, thread)
+    assert ("scopes", FRAME) in await stop(1000, GUESSED_THREADS + 10), "the last thread stopped lost its guess"
+    assert await stop(1001, 1) == [("stackTrace", None)], "the thread stopped longest ago kept its guess"

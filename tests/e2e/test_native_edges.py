@@ -62,14 +62,27 @@ async def test_hits_are_counted_even_where_the_adapter_does_not_name_the_breakpo
     pytest.param("lldb", PROGRAMS / "ticker.c", id="lldb"), pytest.param("gdb", PROGRAMS / "ticker.c", id="gdb"),
     pytest.param("delve", PROGRAMS / "ticker_go", id="delve")])
 async def test_pause_a_running_program_says_pause_and_where(adapter: str, program: Path) -> None:
+    """The program sleeps most of the time, so a pause mostly lands in the C library's or Go's own code: the
+    context is shown at the program's frame that called it, and a step goes on from that frame."""
+    source = program / "main.go" if program.is_dir() else program
     async with stdio_tools() as tools:
         running = await tools.ok("debug", mode="source", path=str(program), adapter=adapter, timeout=1)
         assert running["state"] == "running"
         ctx = await tools.ok("pause")
         assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
         assert "exception" not in ctx and ctx["frames"], ctx
+        assert ctx["location"]["file"] == str(source), ctx
+        focused = ctx["location"]["function"]
+        recorded = json.loads((await tools.ok("snapshot_export", snapshot_id=f"@c{ctx['cycle']}"))["data"])
+        assert recorded["snapshot"]["functionName"] == focused, recorded["snapshot"]  # the frame the context shows
+        if focused in ("main", "main.main"):
+            assert "count" in locals_of(ctx), ctx["scopes"]
+            assert (await tools.ok("evaluate", expression="count"))["value"].isdigit()  # in that frame too
         ctx = await tools.ok("context")
-        assert ctx["state"] == "paused" and ctx["frames"]
+        assert ctx["state"] == "paused" and ctx["frames"] and ctx["location"]["function"] == focused
+        ctx = await tools.ok("step", mode="over")
+        assert ctx["reason"] == "step", ctx
+        assert (ctx["location"]["file"], ctx["location"]["function"]) == (str(source), focused), ctx
         await tools.ok("stop")
 
 

@@ -39,6 +39,9 @@ class Target:
     """The executable actually run: `path` itself, or what `path` was compiled into."""
     main: str | None = None
     """The program's own entry function, where it has one (`main`, `<crate>::main`), found by `ready`."""
+    library: tuple[str, ...] = ()
+    """Directories of the language's own library (Go's GOROOT), found by `ready`: code there is not the
+    program's, so a pause or a crash inside it is shown at the program's frame that called it."""
 
     def with_args(self, args: list[str] | None) -> Target:
         return self if args is None else replace(self, args=tuple(args))
@@ -160,8 +163,9 @@ class AdapterProfile:
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     runtime_frames: re.Pattern[str] | None = None
-    """Functions of the language's runtime that an exception stops in (Go's panic machinery): the context
-    focuses on the first frame of the program's own, where the variables that matter are."""
+    """Functions of the language's runtime that an exception or a pause stops in (Go's panic machinery,
+    its scheduler): the context focuses on the first frame of the program's own, where the variables that
+    matter are."""
     lists_every_thread: bool = True
     """Its `threads` answer names every thread, so an id not in it is unknown (Delve's stops at 1024
     goroutines, and while the program runs names only a placeholder)."""
@@ -218,7 +222,11 @@ class AdapterProfile:
         """`prepare`, and the program's own entry function found (for an executable, among its symbols):
         the blocking work before a start, done in a thread."""
         target, runtime = self.prepare(target)
-        return replace(target, main=self.entry(target)), runtime
+        return replace(target, main=self.entry(target), library=self.library_dirs()), runtime
+
+    def library_dirs(self) -> tuple[str, ...]:
+        """Where the language's own library lives, where its source is on this machine (blocking)."""
+        return ()
 
     def entry(self, target: Target) -> str | None:
         """The function `stopOnEntry` stops in, where the adapter's own entry stop is the loader's."""

@@ -4,8 +4,11 @@ port and the address is read from its first line of output; Delve builds `source
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +45,23 @@ class DelveProfile(AdapterProfile):
         if target.mode == "connect":
             return AdapterStart([], "launch", arguments, address=target.address)
         return AdapterStart(argv, "launch", arguments, listen=LISTENING, cwd=home or None)
+
+    def library_dirs(self) -> tuple[str, ...]:
+        return _goroot()
+
+
+@functools.cache
+def _goroot() -> tuple[str, ...]:
+    """GOROOT, as the path Delve names its files by and as resolved: the standard library's source is there
+    (`time.Sleep`, `sync.(*Mutex).Lock`), and a pause mostly stops in it. Nothing where `go` is missing."""
+    go = shutil.which("go")
+    if go is None:
+        return ()
+    try:
+        root = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True, timeout=20, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return tuple(dict.fromkeys(os.path.join(r, "") for r in (root, os.path.realpath(root)) if root))
 
 
 def _package_of(program: str) -> str:

@@ -139,9 +139,18 @@ class Debugger:
                 await session.remove_breakpoints([temp])
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
+        """A step from the frame the stop's context focused on: where a pause or a crash is shown at the
+        program's own frame below library code, the frames above it are stepped out of first."""
         session = self.session
+        deadline = asyncio.get_running_loop().time() + timeout
+        for _ in range(session.frames_above_focus(thread_id)):
+            since = await session.step("out", thread_id)
+            finished = await session.wait_for_stop(since, max(0.0, deadline - asyncio.get_running_loop().time()))
+            if not finished or session.state != "paused" or session.stop_info is None \
+                    or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
+                return await self._result(session, timed_out=not finished)
         since = await session.step(mode, thread_id)
-        finished = await session.wait_for_stop(since, timeout)
+        finished = await session.wait_for_stop(since, max(0.0, deadline - asyncio.get_running_loop().time()))
         return await self._result(session, timed_out=not finished)
 
     async def wait(self, timeout: float) -> Context:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -187,19 +188,26 @@ class FrameView:
     """The adapter gave no count, and as many frames as asked for: there may be more."""
 
 
-def _own(frame: Frame, runtime: re.Pattern[str] | None) -> bool:
-    """A frame of the program's own code: not the language runtime's, and with its source here (a crash
-    inside libc's `strlen` is shown where the program called it)."""
-    return not (runtime and runtime.match(frame.function)) and bool(frame.file) and os.path.isfile(str(frame.file))
+FOCUS_OWN_AT = ("exception", "pause")
+"""Stops that land wherever the program happened to be, often inside a library: their context focuses on the
+program's own frame. Breakpoints and steps land where the agent asked."""
+
+
+def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ...]) -> bool:
+    """A frame of the program's own code: not the language runtime's or library's, and with its source here
+    (a crash inside libc's `strlen` is shown where the program called it)."""
+    file = str(frame.file or "")
+    return not (runtime and runtime.match(frame.function)) and bool(file) and not file.startswith(library) \
+        and os.path.isfile(file)
 
 
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
-                     runtime: re.Pattern[str] | None = None,
+                     own: Callable[[Frame], bool] | None = None,
                      guess: Guess | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
-    requests go out together. At an exception, the focus is the first frame of the program's own
-    (see `_own`)."""
+    requests go out together. At an exception or a pause, the focus is the first frame of the program's
+    own (`own`, see `is_own`), where there is one."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     ahead = None
@@ -226,8 +234,8 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
     total = stack.get("totalFrames")
     more = not isinstance(total, int) and len(frames) >= max_frames  # no count given: a full page may go on
-    own = next((f for f in frames if _own(f, runtime)), None) if reason == "exception" else None
-    focus_id = frame_id if frame_id is not None else (own or frames[0]).id if frames else None
+    mine = next((f for f in frames if own(f)), None) if own is not None and reason in FOCUS_OWN_AT else None
+    focus_id = frame_id if frame_id is not None else (mine or frames[0]).id if frames else None
     focus = next((f for f in frames if f.id == focus_id), None)
     known = await ahead.answers(focus_id) if ahead is not None else None
     if known is not None:

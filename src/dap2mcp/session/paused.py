@@ -25,7 +25,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if view is None:
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
-                                         with_threads=with_threads, runtime=session.profile.runtime_frames)
+                                         with_threads=with_threads, own=session.own_code)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,

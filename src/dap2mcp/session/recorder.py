@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -54,13 +53,13 @@ class StopRecorder:
     def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
                  limits: Limits, carried: list[Snapshot] | None = None,
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
-                 helper: str | None = None, runtime: re.Pattern[str] | None = None, steady_ids: bool = False) -> None:
+                 helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False) -> None:
         self._requester = requester
         self._capabilities = capabilities
         self._hidden = hidden
         self._cut_markers = cut_markers
         self._helper = helper
-        self._runtime = runtime
+        self._own = own
         self._guesses: dict[int, Guess] | None = {} if steady_ids else None
         """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only)."""
         self._limits = limits
@@ -94,7 +93,7 @@ class StopRecorder:
     async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
         guesses = self._guesses
         view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
-                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, runtime=self._runtime,
+                                   max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, own=self._own,
                                    guess=guesses.get(thread_id) if guesses is not None else None)
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
@@ -104,9 +103,11 @@ class StopRecorder:
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
                            self._hidden)
         roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)
-        function = view.frames[0].function if view.frames else ""
+        focus = view.focus
+        index = view.frames.index(focus) if focus is not None and focus in view.frames else 0
         self.store.record_stop(make_snapshot(
-            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=0, function_name=function,
+            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=index,
+            function_name=focus.function if focus is not None else "",
             depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run))
         self.recorded()
         return view

@@ -24,8 +24,8 @@ from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from . import events
 from .breakpoints import Breakpoint
-from .inspect import Limits
-from .models import BreakpointView, Context, State, StopInfo
+from .inspect import Limits, is_own
+from .models import BreakpointView, Context, Frame, State, StopInfo
 from .output import OutputBuffer
 from .paused import paused_context
 from .quirks import Quirks
@@ -79,7 +79,7 @@ class DebugSession:
         self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
-                                     helper=profile.helper_source(), runtime=profile.runtime_frames,
+                                     helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids)
         self.recorder.recorded = lambda: self.changed()
 
@@ -367,6 +367,18 @@ class DebugSession:
             ctx.output = out
         return ctx
 
+    def frames_above_focus(self, thread_id: int | None) -> int:
+        """How many frames of library code sit above the frame the current stop's context focused on."""
+        info = self.require_paused()
+        view = self.recorder.last_view
+        if view is None or view.focus is None or view.thread_id != info.thread_id or thread_id not in (None, info.thread_id):
+            return 0
+        return view.frames.index(view.focus) if view.focus in view.frames else 0
+
+    def own_code(self, frame: Frame) -> bool:
+        """Whether a frame is the program's own code, for the focus of a context (see `inspect.is_own`)."""
+        return is_own(frame, self.profile.runtime_frames, self.target.library)
+
     def check_frame(self, frame_id: int) -> int:
         self.require_paused()
         if frame_id not in self.known_frames:
@@ -376,7 +388,7 @@ class DebugSession:
 
     async def top_frame_id(self) -> int:
         """The frame `evaluate` and `set-variable` use unless told: the one the stop's context focused on
-        (the top, or at a Go panic the program's own frame below the runtime's)."""
+        (the top, or at a pause or a crash the program's own frame below the runtime's or library's)."""
         info = self.require_paused()
         if (view := self.recorder.last_view) is not None and view.focus is not None and view.thread_id == info.thread_id:
             return view.focus.id

@@ -142,6 +142,24 @@ async def test_continue_times_out_then_picks_up():
         await tools.ok("stop")
 
 
+async def test_a_pause_inside_a_blocking_call_is_taken_when_the_call_returns():
+    """debugpy stops a Python thread only where it runs Python code: asleep in `time.sleep`, it stops after."""
+    sleeper = PROGRAMS / "sleeper.py"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(sleeper), args=["4"], timeout=0.5)
+        assert ctx["state"] == "running"
+        for _ in range(300):  # until it is in its first nap (a slow machine is still starting it)
+            if "napping" in (await tools.ok("output"))["text"]:
+                break
+            await asyncio.sleep(0.1)
+        ctx = await tools.ok("pause", timeout=0.5)
+        assert ctx["state"] == "running" and "`wait`" in ctx["hint"] and "`pause`" not in ctx["hint"], ctx
+        ctx = await tools.ok("wait", timeout=20)
+        assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
+        assert ctx["location"]["line"] == marker(sleeper, "woken")
+        await tools.ok("stop")
+
+
 def _ticks(pid: int) -> int:
     """How often spin.py has gone to sleep, as the kernel counts it: it grows only while the loop runs."""
     return psutil.Process(pid).num_ctx_switches().voluntary

@@ -171,7 +171,11 @@ class Debugger:
         session = self.session
         since = await session.pause(thread_id)
         finished = await session.wait_for_stop(since, timeout)
-        return await self._result(session, timed_out=not finished)
+        ctx = await self._result(session, timed_out=not finished)
+        if not finished and ctx.state == "running":  # asking again would not help: the pause is still pending
+            ctx.hint = ("not stopped yet: a thread inside a blocking call (a sleep, a lock, a read) stops only when "
+                        "that call returns; call `wait` to take the stop then, or `context` to look without waiting")
+        return ctx
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
         if session.ended_by is not None:  # its exit code would be the kill's, read as a crash

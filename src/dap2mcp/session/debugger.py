@@ -17,7 +17,7 @@ from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign
+from . import assign, paused
 from .breakpoints import Breakpoint, resolve_source_line
 from .models import BreakpointView, Context
 from .session import DebugSession
@@ -143,7 +143,7 @@ class Debugger:
         program's own frame below library code, the frames above it are stepped out of first."""
         session = self.session
         deadline = asyncio.get_running_loop().time() + timeout
-        for _ in range(session.frames_above_focus(thread_id)):
+        for _ in range(paused.frames_above_focus(session, thread_id)):
             since = await session.step("out", thread_id)
             finished = await session.wait_for_stop(since, max(0.0, deadline - asyncio.get_running_loop().time()))
             if not finished or session.state != "paused" or session.stop_info is None \
@@ -219,7 +219,7 @@ class Debugger:
 
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
-        frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame,
@@ -233,7 +233,7 @@ class Debugger:
 
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
-        frame = session.check_frame(frame_id) if frame_id is not None else await session.top_frame_id()
+        frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
         return await assign.set_variable(session, name, value, frame)

@@ -1,9 +1,11 @@
-"""The context an agent gets at a stop, put together from the session's recorder, adapter and registry."""
+"""The context an agent gets at a stop, put together from the session's recorder, adapter and registry, and
+the frame it focuses on, which `evaluate`, `set-variable` and `step` start from."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import DebugError, ErrorCode
 from .inspect import fetch_view, view_context
 from .models import Context, StopInfo
 from .recorder import DEFAULT_FRAMES
@@ -41,6 +43,29 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if visible := [bp.id for bp in hit if not bp.temporary]:
         ctx.breakpointIds = visible
     return ctx
+
+
+async def focused_frame_id(session: DebugSession) -> int:
+    """The frame `evaluate` and `set-variable` use unless told: the one the stop's context focused on
+    (the top, or at a pause or a crash the program's own frame below the runtime's or library's)."""
+    info = session.require_paused()
+    if (view := session.recorder.last_view) is not None and view.focus is not None and view.thread_id == info.thread_id:
+        return view.focus.id
+    body = await session.request("stackTrace", {"threadId": session.thread(None), "startFrame": 0, "levels": 1})
+    frames = body.get("stackFrames") or []
+    if not frames:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
+    session.known_frames.add(int(frames[0]["id"]))
+    return int(frames[0]["id"])
+
+
+def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:
+    """How many frames of library code sit above the frame the current stop's context focused on."""
+    info = session.require_paused()
+    view = session.recorder.last_view
+    if view is None or view.focus is None or view.thread_id != info.thread_id or thread_id not in (None, info.thread_id):
+        return 0
+    return view.frames.index(view.focus) if view.focus in view.frames else 0
 
 
 def _at_temporary(session: DebugSession, ctx: Context) -> bool:

@@ -367,14 +367,6 @@ class DebugSession:
             ctx.output = out
         return ctx
 
-    def frames_above_focus(self, thread_id: int | None) -> int:
-        """How many frames of library code sit above the frame the current stop's context focused on."""
-        info = self.require_paused()
-        view = self.recorder.last_view
-        if view is None or view.focus is None or view.thread_id != info.thread_id or thread_id not in (None, info.thread_id):
-            return 0
-        return view.frames.index(view.focus) if view.focus in view.frames else 0
-
     def own_code(self, frame: Frame) -> bool:
         """Whether a frame is the program's own code, for the focus of a context (see `inspect.is_own`)."""
         return is_own(frame, self.profile.runtime_frames, self.target.library)
@@ -385,19 +377,6 @@ class DebugSession:
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
                              f"unknown frameId {frame_id}; use a frame id from `context` at this stop")
         return frame_id
-
-    async def top_frame_id(self) -> int:
-        """The frame `evaluate` and `set-variable` use unless told: the one the stop's context focused on
-        (the top, or at a pause or a crash the program's own frame below the runtime's or library's)."""
-        info = self.require_paused()
-        if (view := self.recorder.last_view) is not None and view.focus is not None and view.thread_id == info.thread_id:
-            return view.focus.id
-        body = await self.request("stackTrace", {"threadId": self.thread(None), "startFrame": 0, "levels": 1})
-        frames = body.get("stackFrames") or []
-        if not frames:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-        self.known_frames.add(int(frames[0]["id"]))
-        return int(frames[0]["id"])
 
     def _ended_text(self) -> str:
         if (signum := events.last_signal(self)) and self.exit_code == 128 + signum[1]:

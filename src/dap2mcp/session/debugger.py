@@ -143,14 +143,18 @@ class Debugger:
         program's own frame below library code, the frames above it are stepped out of first."""
         session = self.session
         deadline = asyncio.get_running_loop().time() + timeout
+
+        def left() -> float:
+            return max(0.0, deadline - asyncio.get_running_loop().time())
+
         for _ in range(paused.frames_above_focus(session, thread_id)):
             since = await session.step("out", thread_id)
-            finished = await session.wait_for_stop(since, max(0.0, deadline - asyncio.get_running_loop().time()))
+            finished = await session.wait_for_stop(since, left())
             if not finished or session.state != "paused" or session.stop_info is None \
                     or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished)
         since = await session.step(mode, thread_id)
-        finished = await session.wait_for_stop(since, max(0.0, deadline - asyncio.get_running_loop().time()))
+        finished = await session.wait_for_stop(since, left())
         return await self._result(session, timed_out=not finished)
 
     async def wait(self, timeout: float) -> Context:

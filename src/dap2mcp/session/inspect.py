@@ -187,6 +187,11 @@ class FrameView:
     more_frames: bool = False
     """The adapter gave no count, and as many frames as asked for: there may be more."""
 
+    @property
+    def focus_index(self) -> int:
+        """The focused frame's place in the stack: above it, the library code a pause or a crash stopped in."""
+        return self.frames.index(self.focus) if self.focus is not None and self.focus in self.frames else 0
+
 
 FOCUS_OWN_AT = ("exception", "pause")
 """Stops that land wherever the program happened to be, often inside a library: their context focuses on the

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode
-from .inspect import fetch_view, view_context
+from .inspect import FrameView, fetch_view, view_context
 from .models import Context, StopInfo
 from .recorder import DEFAULT_FRAMES
 
@@ -49,7 +49,7 @@ async def focused_frame_id(session: DebugSession) -> int:
     """The frame `evaluate` and `set-variable` use unless told: the one the stop's context focused on
     (the top, or at a pause or a crash the program's own frame below the runtime's or library's)."""
     info = session.require_paused()
-    if (view := session.recorder.last_view) is not None and view.focus is not None and view.thread_id == info.thread_id:
+    if (view := _stop_view(session, info)) is not None and view.focus is not None:
         return view.focus.id
     body = await session.request("stackTrace", {"threadId": session.thread(None), "startFrame": 0, "levels": 1})
     frames = body.get("stackFrames") or []
@@ -62,10 +62,14 @@ async def focused_frame_id(session: DebugSession) -> int:
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:
     """How many frames of library code sit above the frame the current stop's context focused on."""
     info = session.require_paused()
+    view = _stop_view(session, info)
+    return view.focus_index if view is not None and thread_id in (None, info.thread_id) else 0
+
+
+def _stop_view(session: DebugSession, info: StopInfo) -> FrameView | None:
+    """The view recorded at the current stop, of the thread that stopped."""
     view = session.recorder.last_view
-    if view is None or view.focus is None or view.thread_id != info.thread_id or thread_id not in (None, info.thread_id):
-        return 0
-    return view.frames.index(view.focus) if view.focus in view.frames else 0
+    return view if view is not None and view.thread_id == info.thread_id else None
 
 
 def _at_temporary(session: DebugSession, ctx: Context) -> bool:

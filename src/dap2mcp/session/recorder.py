@@ -103,11 +103,9 @@ class StopRecorder:
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
                            self._hidden)
         roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)
-        focus = view.focus
-        index = view.frames.index(focus) if focus is not None and focus in view.frames else 0
         self.store.record_stop(make_snapshot(
-            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=index,
-            function_name=focus.function if focus is not None else "",
+            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=view.focus_index,
+            function_name=view.focus.function if view.focus is not None else "",
             depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run))
         self.recorded()
         return view

@@ -17,6 +17,7 @@ from typing import Any
 
 import psutil
 import pytest
+import toons
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -49,6 +50,8 @@ class Tools:
         data = result.structured_content
         assert isinstance(data, dict), f"{tool}: no structured content: {result.content}"
         assert data["success"] is (not result.is_error), f"{tool}: envelope and isError disagree: {data}"
+        assert [c.type for c in result.content] == ["text"] and decode_text(result.content[0].text) == without_nulls(data), \
+            f"{tool}: the text the model reads is not the structured content: {result.content}"
         if not data["success"]:
             assert set(data["error"]) == {"code", "message"} and data["error"]["message"], data
         return data
@@ -67,6 +70,18 @@ class Tools:
         assert not data["success"], f"{tool} should have failed with {code}: {data}"
         assert data["error"]["code"] == code, data
         return data["error"]["message"]
+
+
+def decode_text(text: str) -> Any:
+    """A tool result's text: TOON, or JSON where TOON cannot hold a string (a lone surrogate); a null
+    means the same as an absent field (a table's empty cell), so nulls are dropped."""
+    return without_nulls(json.loads(text) if text.startswith("{") else toons.loads(text))
+
+
+def without_nulls(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: without_nulls(value) for key, value in node.items() if value is not None}
+    return [without_nulls(item) for item in node] if isinstance(node, list) else node
 
 
 def server_params() -> StdioServerParameters:

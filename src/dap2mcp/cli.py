@@ -20,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
                        "needed to bind anything but loopback")
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                        help="a further Host header value (and Origin host) to accept with --http; repeatable")
+    serve.add_argument("--text", choices=("toon", "json"), default="toon",
+                       help="how tool results are written as text, for the model to read: TOON (default, "
+                       "the same data as the structured content in fewer bytes) or compact JSON")
     sub.add_parser("doctor", help="list each language's debug adapter and toolchain: found, version, how to install")
     demo = sub.add_parser("demo", help="debug the bundled example through a real MCP client session")
     demo.add_argument("--quiet", action="store_true", help="print only the summary")
@@ -27,7 +30,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if options.command in (None, "serve"):
         from .server import build_server
+        from .server.results import use_text_format
 
+        use_text_format(getattr(options, "text", "toon"))
         if not getattr(options, "http", False):
             from .server import stdio
 

@@ -3,6 +3,7 @@ an install that pipx can make, logs on stderr only."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
-from conftest import INVOICE, ROOT, Endpoint, Tools, marker
+from conftest import INVOICE, ROOT, Endpoint, Tools, decode_text, marker
 
 MODES = ["legacy", "2026-07-28"]
 
@@ -103,3 +106,30 @@ def test_pipx_installs_a_working_command(tmp_path: Path):
     assert answers_over_stdio(str(command), "serve") == 21
     helped = subprocess.run([str(command), "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and "serve" in helped.stdout
+
+
+async def _step_texts(*serve_args: str) -> tuple[dict, str]:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve", *serve_args],
+                                   env=dict(os.environ))
+    async with Client(params, mode="legacy") as client:
+        tools = Tools(client)
+        await tools.ok("debug", mode="source", path=str(INVOICE),
+                       breakpoints=[{"file": str(INVOICE), "line": marker(INVOICE, "loop")}])
+        result = await client.call_tool("step", {"mode": "over"})
+        await tools.ok("stop")
+    return result.structured_content, result.content[0].text
+
+
+async def test_the_text_the_model_reads_is_the_structured_content_in_fewer_bytes():
+    """By default a result's text is TOON: the same data as its structured content (Tools checks that
+    on every call), with lists of frames and variables as tables. `--text json` writes compact JSON."""
+    data, toon_text = await _step_texts()
+    assert decode_text(toon_text) == data and not toon_text.startswith("{")
+    # frames and variables (some with children, some without) are tables: a header, then rows
+    assert "frames[3]{id,function,file,line}:" in toon_text
+    assert "variables[5]{name,value,type,variablesReference}:" in toon_text
+    json_text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    assert len(toon_text.encode()) < 0.85 * len(json_text.encode()), (len(toon_text), len(json_text))
+
+    data, text = await _step_texts("--text", "json")
+    assert json.loads(text) == data and data["state"] == "paused"

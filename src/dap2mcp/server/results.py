@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+import toons
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict
 
@@ -72,8 +73,52 @@ class DisassembleResult(Ok):
     instructions: list[dict[str, Any]]
 
 
+TEXT_FORMATS = ("toon", "json")
+_text_format = "toon"
+
+
+def use_text_format(name: str) -> None:
+    """How every result's text content is written from now on (`dap2mcp serve --text`).
+
+    Programs read the structured content; the model reads the text. TOON (toonformat.dev) writes
+    the same JSON data model with lists of records as tables (a field a record lacks is a null
+    cell): a step's context is about a quarter smaller than compact JSON. `json` is for clients
+    that parse the text.
+    """
+    if name not in TEXT_FORMATS:
+        raise ValueError(f"text format is one of {TEXT_FORMATS}, not {name!r}")
+    global _text_format
+    _text_format = name
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _tables(node: Any) -> Any:
+    """`node` with each list of flat records given the same fields, null where a record lacks one:
+    TOON writes such a list as one table (a header, then a row per record), and leaves a list of
+    records with differing fields (a variable with children among plain ones) as a long listing."""
+    if isinstance(node, dict):
+        return {key: _tables(value) for key, value in node.items()}
+    if not isinstance(node, list):
+        return node
+    if node and all(isinstance(item, dict) and all(isinstance(v, _SCALARS) for v in item.values()) for item in node):
+        fields = list(dict.fromkeys(key for item in node for key in item))
+        return [{key: item.get(key) for key in fields} for item in node]
+    return [_tables(item) for item in node]
+
+
+def as_text(payload: dict[str, Any]) -> str:
+    if _text_format == "toon":
+        try:
+            return toons.dumps(_tables(payload))
+        except ValueError:  # a string TOON's encoder cannot take (a lone surrogate): JSON escapes it
+            pass
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
 def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
-    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    text = as_text(payload)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
 
 

@@ -8,6 +8,7 @@ debugpy on bench/programs/loop.py (a loop of a million turns) over stdio, throug
 the breakpoint in the loop, 20 steps over each with the program's state (locals), 5 evaluations,
 a variable change, run to the exit. Measured per server: total wall time, the median of a step with
 its state, and the bytes of tool output an agent reads (the text content of every result).
+dap2mcp runs twice: as served (results' text in TOON) and with `--text json` (compact JSON).
 A server that has no way to do something gets it marked, not faked.
 """
 
@@ -74,8 +75,8 @@ def env_with_debugpy() -> dict[str, str]:
     return {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"}
 
 
-async def hunt_dap2mcp(run: Run, loop: int) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve"])
+async def hunt_dap2mcp(run: Run, loop: int, *serve_args: str) -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve", *serve_args])
     async with Client(params, mode="legacy") as client:
         await run.call(client, "debug", mode="source", path=str(PROGRAM), breakpoints=[{"file": str(PROGRAM), "line": loop}])
         await run.call(client, "clear-breakpoints", all=True)
@@ -138,7 +139,8 @@ async def hunt_dap_mcp(run: Run, loop: int) -> None:
 
 
 HUNTS: dict[str, Callable[[Run, int], Awaitable[None]]] = {
-    "dap2mcp": hunt_dap2mcp, "dap-mcp": hunt_dap_mcp, "mcp-debugger": hunt_mcp_debugger}
+    "dap2mcp": hunt_dap2mcp, "dap-mcp": hunt_dap_mcp, "mcp-debugger": hunt_mcp_debugger,
+    "dap2mcp --text json": lambda run, loop: hunt_dap2mcp(run, loop, "--text", "json")}
 
 
 async def measure(rounds: int) -> list[Run]:
@@ -193,7 +195,7 @@ def main() -> None:
         median = statistics.median(run.steps_ms) if run.steps_ms else float("nan")
         print(f"| {run.server} | {run.total_s:.2f} | {median:.1f} | {run.output_bytes} | "
               f"{'; '.join(run.missing) or '-'} |")
-    plot(runs, options.plot)
+    plot([run for run in runs if " " not in run.server], options.plot)  # the three servers, as served
     write_json(options.json, {"machine": machine("mcp", "debugpy"), "runs": [{k: v for k, v in run.__dict__.items() if k != "last"} for run in runs],
                               "leftovers": kill_leftovers()})
 

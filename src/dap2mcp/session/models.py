@@ -85,7 +85,8 @@ class Variable(_Model):
     value: str
     type: Opt[str] = None
     variablesReference: Opt[int] = None
-    """Non-zero when the value has children (pass to `evaluate` or a snapshot to expand)."""
+    """Non-zero when the value has children: `evaluate` a member (`item['name']`, `obj.field`) or take a
+    snapshot with `depth` to see them."""
     valueTruncated: Opt[bool] = None
 
 

@@ -8,7 +8,8 @@ debugpy on bench/programs/loop.py (a loop of a million turns) over stdio, throug
 the breakpoint in the loop, 20 steps over each with the program's state (locals), 5 evaluations,
 a variable change, run to the exit. Measured per server: total wall time, the median of a step with
 its state, and the bytes of tool output an agent reads (the text content of every result).
-dap2mcp runs twice: as served (results' text in TOON) and with `--text json` (compact JSON).
+Every server runs in the program's folder. dap2mcp runs twice more: with `--text json` (results' text in
+compact JSON rather than TOON), and from the repository's root (so files are named `bench/programs/loop.py`).
 A server that has no way to do something gets it marked, not faked.
 """
 
@@ -35,6 +36,8 @@ from benchkit import kill_leftovers, machine, marked_line, write_json
 
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "programs" / "loop.py"
+PROJECT = PROGRAM.parent
+"""Every server runs in the program's folder, as an MCP client starts servers in the project it works on."""
 PEERS = HERE / ".peers"
 DAP_MCP = ("dap-mcp==0.1.5", "mcp==1.30.0")
 MCP_DEBUGGER = "@debugmcp/mcp-debugger@0.24.2"
@@ -75,8 +78,8 @@ def env_with_debugpy() -> dict[str, str]:
     return {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"}
 
 
-async def hunt_dap2mcp(run: Run, loop: int, *serve_args: str) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve", *serve_args])
+async def hunt_dap2mcp(run: Run, loop: int, *serve_args: str, cwd: Path = PROJECT) -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve", *serve_args], cwd=cwd)
     async with Client(params, mode="legacy") as client:
         await run.call(client, "debug", mode="source", path=str(PROGRAM), breakpoints=[{"file": str(PROGRAM), "line": loop}])
         await run.call(client, "clear-breakpoints", all=True)
@@ -98,7 +101,7 @@ async def hunt_dap2mcp(run: Run, loop: int, *serve_args: str) -> None:
 
 async def hunt_mcp_debugger(run: Run, loop: int) -> None:
     cli = PEERS / "node" / "node_modules" / "@debugmcp" / "mcp-debugger" / "dist" / "cli"
-    params = StdioServerParameters(command="node", args=[str(cli), "stdio"], env=env_with_debugpy())
+    params = StdioServerParameters(command="node", args=[str(cli), "stdio"], env=env_with_debugpy(), cwd=PROJECT)
     async with Client(params, mode="legacy") as client:
         session = json.loads(await run.call(client, "create_debug_session", language="python"))["sessionId"]
         await run.call(client, "set_breakpoint", sessionId=session, file=str(PROGRAM), line=loop)
@@ -122,7 +125,8 @@ async def hunt_dap_mcp(run: Run, loop: int) -> None:
         "type": "debugpy", "debuggerPath": sys.executable, "debuggerArgs": ["-m", "debugpy.adapter"],
         "python": [sys.executable], "program": str(PROGRAM), "cwd": str(PROGRAM.parent),
         "sourceDirs": [str(PROGRAM.parent)]}))
-    params = StdioServerParameters(command=str(PEERS / "venv" / "bin" / "dap-mcp"), args=["--config", str(config)])
+    params = StdioServerParameters(command=str(PEERS / "venv" / "bin" / "dap-mcp"), args=["--config", str(config)],
+                                   cwd=PROJECT)
     async with Client(params, mode="legacy") as client:
         await run.call(client, "set_breakpoint", path=str(PROGRAM), line=loop)
         await run.call(client, "launch")
@@ -140,7 +144,8 @@ async def hunt_dap_mcp(run: Run, loop: int) -> None:
 
 HUNTS: dict[str, Callable[[Run, int], Awaitable[None]]] = {
     "dap2mcp": hunt_dap2mcp, "dap-mcp": hunt_dap_mcp, "mcp-debugger": hunt_mcp_debugger,
-    "dap2mcp --text json": lambda run, loop: hunt_dap2mcp(run, loop, "--text", "json")}
+    "dap2mcp --text json": lambda run, loop: hunt_dap2mcp(run, loop, "--text", "json"),
+    "dap2mcp from the repository": lambda run, loop: hunt_dap2mcp(run, loop, cwd=HERE.parent)}
 
 
 async def measure(rounds: int) -> list[Run]:

@@ -84,6 +84,13 @@ def without_nulls(node: Any) -> Any:
     return [without_nulls(item) for item in node] if isinstance(node, list) else node
 
 
+def shown(path: Path, started: dict[str, Any]) -> str:
+    """How results name `path`: relative to the directory a `debug` result gives as `pathsRelativeTo`
+    when the file lies below it (tests/e2e/test_paths.py checks the rule itself)."""
+    base = Path(started["pathsRelativeTo"])
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
 def server_params() -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve"], env=dict(os.environ))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import INVOICE, PROGRAMS, locals_of, marker, stdio_tools
+from conftest import INVOICE, PROGRAMS, locals_of, marker, shown, stdio_tools
 
 EXPECTED_TOOLS = {
     "debug", "stop", "restart", "breakpoint", "clear-breakpoints", "continue", "step", "pause",
@@ -39,7 +39,8 @@ async def test_full_bug_hunt():
         ctx = await tools.ok("debug", mode="source", path=str(INVOICE),
                              breakpoints=[{"file": str(INVOICE), "line": loop}])
         assert ctx["state"] == "paused" and ctx["reason"] == "breakpoint"
-        assert ctx["location"] == {"file": str(INVOICE), "line": loop, "function": "invoice_total"}
+        invoice = shown(INVOICE, ctx)  # relative to the server's directory, the checkout
+        assert ctx["location"] == {"file": invoice, "line": loop, "function": "invoice_total"}
         assert [f["function"] for f in ctx["frames"]] == ["invoice_total", "main", "<module>"]
         assert locals_of(ctx)["total"] == "0.0"
 
@@ -71,7 +72,7 @@ async def test_full_bug_hunt():
         # the loop breakpoint comes first (next item), then the run-to target
         while ctx["location"]["line"] == loop:
             ctx = await tools.ok("continue", to={"file": str(INVOICE), "line": print_line})
-        assert ctx["location"] == {"file": str(INVOICE), "line": print_line, "function": "main"}
+        assert ctx["location"] == {"file": invoice, "line": print_line, "function": "main"}
 
         cleared = await tools.ok("clear-breakpoints", all=True)
         assert cleared == {"success": True, "removed": [1], "remaining": 0}  # the temporary one was already gone

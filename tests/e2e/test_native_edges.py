@@ -16,7 +16,7 @@ import pytest
 from dap2mcp.adapters.build import build
 from dap2mcp.adapters.native import COMPILERS
 
-from conftest import PROGRAMS, ROOT, locals_of, marker, server_processes, stdio_tools
+from conftest import PROGRAMS, ROOT, locals_of, marker, server_processes, shown, stdio_tools
 
 INVOICE_C = ROOT / "examples" / "c" / "invoice.c"
 SEGV = PROGRAMS / "segv.c"
@@ -71,7 +71,7 @@ async def test_pause_a_running_program_says_pause_and_where(adapter: str, progra
         ctx = await tools.ok("pause")
         assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
         assert "exception" not in ctx and ctx["frames"], ctx
-        assert ctx["location"]["file"] == str(source), ctx
+        assert ctx["location"]["file"] == shown(source, running), ctx
         focused = ctx["location"]["function"]
         recorded = json.loads((await tools.ok("snapshot_export", snapshot_id=f"@c{ctx['cycle']}"))["data"])
         assert recorded["snapshot"]["functionName"] == focused, recorded["snapshot"]  # the frame the context shows
@@ -82,7 +82,7 @@ async def test_pause_a_running_program_says_pause_and_where(adapter: str, progra
         assert ctx["state"] == "paused" and ctx["frames"] and ctx["location"]["function"] == focused
         ctx = await tools.ok("step", mode="over")
         assert ctx["reason"] == "step", ctx
-        assert (ctx["location"]["file"], ctx["location"]["function"]) == (str(source), focused), ctx
+        assert (ctx["location"]["file"], ctx["location"]["function"]) == (shown(source, running), focused), ctx
         await tools.ok("stop")
 
 
@@ -284,7 +284,7 @@ async def test_a_go_panic_is_shown_where_the_program_caused_it_not_in_the_runtim
         ctx = await tools.ok("debug", mode="source", path=str(program), timeout=120)
         assert ctx["state"] == "paused" and ctx["reason"] == "exception" and "index out of range" in str(ctx["exception"])
         assert ctx["frames"][0]["function"].startswith("runtime.")  # the whole stack, as the adapter gave it
-        assert ctx["location"] == {"file": str(program), "line": marker(program, "index"), "function": "main.at"}
+        assert ctx["location"] == {"file": shown(program, ctx), "line": marker(program, "index"), "function": "main.at"}
         assert locals_of(ctx)["i"] == "5", ctx["scopes"]
         assert (await tools.ok("evaluate", expression="len(xs)"))["value"] == "3"  # in that frame too
         await tools.ok("stop")

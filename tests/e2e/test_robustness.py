@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from conftest import INVOICE, PROGRAMS, locals_of, marker, stdio_tools
+from conftest import INVOICE, PROGRAMS, locals_of, marker, shown, stdio_tools
 
 SPIN = PROGRAMS / "spin.py"
 LOOP = marker(INVOICE, "loop")
@@ -28,7 +28,7 @@ async def test_concurrent_debug_calls_leave_one_working_session():
         await first
         assert second["success"] and second["state"] == "paused"
         ctx = await tools.ok("context")
-        assert ctx["state"] == "paused" and ctx["location"]["file"] == str(INVOICE)
+        assert ctx["state"] == "paused" and ctx["location"]["file"] == shown(INVOICE, second)
         await tools.ok("stop")
         await tools.error("context", "NO_SESSION")
 

@@ -46,8 +46,14 @@ class Target:
     def with_args(self, args: list[str] | None) -> Target:
         return self if args is None else replace(self, args=tuple(args))
 
+    @property
+    def files_from(self) -> str:
+        """The directory a relative file argument is read from, and below which results name files
+        relative to it: `cwd`, else the server's own working directory."""
+        return os.path.abspath(self.cwd or os.getcwd())
+
     def absolute(self, path: str) -> str:
-        return os.path.abspath(os.path.join(self.cwd or os.getcwd(), os.path.expanduser(path)))
+        return os.path.abspath(os.path.join(self.files_from, os.path.expanduser(path)))
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -85,7 +86,8 @@ async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
 def _source(session: DebugSession, path: str) -> str:
     """`{+file}` leaves `%XX` as it is, so a path with a literal `%` arrives undecoded: take the path
     as given if the adapter referenced it that way, and the percent-decoded one otherwise."""
-    return session.sources.read(path, unquote(path))
+    base = session.target.files_from  # a relative path, as results name files, is read from there
+    return session.sources.read(*(os.path.join(base, spelling) for spelling in (path, unquote(path))))
 
 
 def fingerprint(debugger: Debugger, uri: str) -> object:

@@ -122,8 +122,10 @@ def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResul
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
 
 
-def ok(model: BaseModel) -> CallToolResult:
-    return _result({**model.model_dump(mode="json", exclude_none=True), "success": True})
+def ok(model: BaseModel, *, files_from: str | None = None) -> CallToolResult:
+    """The success envelope; a file below `files_from` is named relative to it (session/models.py)."""
+    data = model.model_dump(mode="json", exclude_none=True, context={"base": files_from})
+    return _result({**data, "success": True})
 
 
 MESSAGE_CHARS = 8000

@@ -109,7 +109,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
         specs = [b.model_dump(exclude_none=True) for b in breakpoints or []]
-        return _context(await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
+        return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
                                              progress=_progress(ctx)))
 
     @tool("stop", destructive=True, idempotent=True)
@@ -128,7 +128,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         """Run the program again from the start with the same breakpoints and saved snapshots, with new `args`
         or the previous ones; use it to reproduce again after learning something. Returns the context at the
         first stop, as `debug` does."""
-        return _context(await debugger.restart(args, timeout, progress=_progress(ctx)))
+        return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx)))
 
     @tool("breakpoint")
     async def breakpoint(
@@ -166,14 +166,16 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         if id is not None:
             if file or line or function or exception:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
-            return r.ok(r.BreakpointResult(**(await debugger.update_breakpoint(id, options)).model_dump()))
+            view = await debugger.update_breakpoint(id, options)
+            return r.ok(r.BreakpointResult(**view.model_dump()), files_from=debugger.files_from)
         if exception:
             if file or line or function:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "give exception, or a place (file and line, function)")
             spec: dict[str, Any] = {"exception": exception}
         else:
             spec = Location(file=file, line=line, function=function).model_dump(exclude_none=True)
-        return r.ok(r.BreakpointResult(**(await debugger.add_breakpoint({**spec, **options})).model_dump()))
+        view = await debugger.add_breakpoint({**spec, **options})
+        return r.ok(r.BreakpointResult(**view.model_dump()), files_from=debugger.files_from)
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
     async def clear_breakpoints(
@@ -198,7 +200,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         {file, line} or {function}), ends, or `timeout` passes. Returns the context at the stop, the exit code and
         final output at the end, or `state: running` (then `wait` or `pause`)."""
         spec = to.model_dump(exclude_none=True) if to else None
-        return _context(await debugger.continue_(threadId, spec, timeout))
+        return _context(debugger, await debugger.continue_(threadId, spec, timeout))
 
     @tool("step")
     async def step(
@@ -209,13 +211,13 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         """Step the paused program: `over` runs the current line, `in` enters the call on it, `out` finishes the
         current function. Returns the context at the new location, with `changes`: the variables that changed
         since the previous stop."""
-        return _context(await debugger.step(mode, threadId, timeout))
+        return _context(debugger, await debugger.step(mode, threadId, timeout))
 
     @tool("wait", read_only=True)
     async def wait(timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
         """Wait for the running program's next stop without resuming it (after a call that timed out, or
         while tracepoints log); returns the context at the stop, at the exit, or `running` after the timeout."""
-        return _context(await debugger.wait(timeout))
+        return _context(debugger, await debugger.wait(timeout))
 
     @tool("output", read_only=True, idempotent=True)
     async def output(
@@ -233,7 +235,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
         the context where it stopped."""
-        return _context(await debugger.pause(threadId, timeout))
+        return _context(debugger, await debugger.pause(threadId, timeout))
 
     @tool("context", read_only=True, idempotent=True)
     async def context(
@@ -244,7 +246,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
         `frames`, default the top one), exception details, threads. Execution tools already return this; use it
         to look at another frame or thread."""
-        return _context(await debugger.context(threadId, frameId, maxFrames))
+        return _context(debugger, await debugger.context(threadId, frameId, maxFrames))
 
     @tool("evaluate", destructive=True)
     async def evaluate(
@@ -302,8 +304,8 @@ def _progress(ctx: Context | None) -> Any:
     return report
 
 
-def _context(ctx: Any) -> CallToolResult:
-    return r.ok(ctx)  # a Context is a ContextResult but for `success`, which ok() adds
+def _context(debugger: Debugger, ctx: Any) -> CallToolResult:
+    return r.ok(ctx, files_from=debugger.files_from)  # a Context is a ContextResult but for `success`, which ok() adds
 
 
 def parse_address(address: str) -> tuple[str, int]:

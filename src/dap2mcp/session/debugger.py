@@ -53,6 +53,11 @@ class Debugger:
     def has_session(self) -> bool:
         return self._session is not None
 
+    @property
+    def files_from(self) -> str | None:
+        """Below this directory, results name files relative to it (`Target.files_from`)."""
+        return self._session.target.files_from if self._session is not None else None
+
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
@@ -91,6 +96,7 @@ class Debugger:
             await session.quirks.drop_entry()
         ctx = await self._result(session, timed_out=session.state == "running")
         ctx.breakpointNotes = session.breakpoints.notes() or None
+        ctx.pathsRelativeTo = session.target.files_from
         return ctx
 
     async def stop(self) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 from pydantic.json_schema import SkipJsonSchema
 
 T = TypeVar("T")
@@ -51,15 +52,27 @@ class _Model(BaseModel):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=lean_schema)
 
 
+def relative(path: str, base: str | None) -> str:
+    """`path` from `base` when it lies below it, as an agent names the files of its project (and as
+    file arguments are read: from the same directory); any other path as it is."""
+    if not base or base == os.sep or not os.path.isabs(path):
+        return path
+    prefix = base.rstrip(os.sep) + os.sep
+    return path[len(prefix):] if path.startswith(prefix) else path
+
+
 class _Placed(_Model):
-    """A place in a file. Column 1 is left out of what is sent (it says no more than its absence);
-    the model keeps it, for the resources that show it."""
+    """A place in a file. What is sent leaves out column 1 (it says no more than its absence) and,
+    when dumped with `context={"base": directory}`, names a file below that directory relative to
+    it; the model keeps both as they are, for the session and the resources."""
 
     @model_serializer(mode="wrap")
-    def _without_column_one(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _as_shown(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
         data = handler(self)
         if data.get("column") == 1:
             del data["column"]
+        if isinstance(file := data.get("file"), str) and isinstance(info.context, dict):
+            data["file"] = relative(file, info.context.get("base"))
         return data
 
 
@@ -162,6 +175,9 @@ class Context(_Model):
     """Ids of the breakpoints that caused this stop."""
     breakpointNotes: Opt[list[str]] = None
     """In the result of `debug` and `restart`: the breakpoints that moved to another line or did not bind."""
+    pathsRelativeTo: Opt[str] = None
+    """In the result of `debug` and `restart`: the directory that files below it are named relative to,
+    here and in every later result, and that a relative `file` argument is read from."""
     threads: Opt[list[Thread]] = None
     threadsTotal: Opt[int] = None
     changes: Opt[Changes] = None
@@ -170,7 +186,7 @@ class Context(_Model):
     hint: Opt[str] = None
 
 
-class BreakpointView(_Model):
+class BreakpointView(_Placed):
     id: int
     type: Literal["line", "function", "exception", "tracepoint"] = "line"
     verified: bool

@@ -66,6 +66,8 @@ async def test_files_below_the_servers_directory_are_named_relative_to_it(tmp_pa
         source = await client.read_resource("debugger://source/app/main.py")
         assert source.contents[0].text == APP
         assert (await tools.ok("clear-breakpoints", file="app/main.py"))["removed"] == [placed["id"]]
+        modules = {m["name"]: m.get("path") for m in (await tools.ok("info", type="modules"))["items"]}
+        assert (modules["__main__"], modules["shared"]) == ("app/main.py", str(shared))
 
         # the resources keep absolute paths, as the debug adapter gave them
         session = await tools.read_json("debugger://session")

@@ -19,7 +19,7 @@ from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
 from . import assign, paused
 from .breakpoints import Breakpoint, resolve_source_line
-from .models import BreakpointView, Context
+from .models import BreakpointView, Context, relative
 from .session import DebugSession
 from .startup import injections_finished
 
@@ -264,6 +264,9 @@ class Debugger:
             items = [{k: m[k] for k in ("id", "name", "path", "version", "symbolStatus") if m.get(k) is not None}
                      for m in body.get("modules") or []]
         limit = 200
+        for item in items[:limit]:  # named as in every other result
+            if isinstance(item.get("path"), str):
+                item["path"] = relative(item["path"], session.target.files_from)
         return {"type": kind, "items": items[:limit], "total": len(items), "truncated": len(items) > limit}
 
     async def disassemble(self, memory_reference: str | None, offset: int, count: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ command -v c++ >/dev/null || need_apt+=(g++)
 command -v rustc >/dev/null || need_apt+=(rustc)
 command -v npm >/dev/null || need_apt+=(nodejs npm)   # cdt-gdb-adapter is an npm package
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
+[ -x /usr/bin/python3 ] || need_apt+=(python3)   # tests attach to Debian's own build (a fixed-address executable)
 if ((${#need_apt[@]})); then
     echo "install: apt packages ${need_apt[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive

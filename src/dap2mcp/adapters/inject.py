@@ -1,12 +1,13 @@
 """Run Python code inside a live Python process, for attach by pid, with ptrace alone.
 
-debugpy's own injector drives gdb through two inferior calls (`dlopen` of pydevd's attach library,
-then its `DoAttach`). gdb restores the whole XSAVE area after such calls and gives up when the
+debugpy's own injector drives gdb through inferior calls that run the code on the main thread
+wherever gdb stopped it. gdb restores the whole XSAVE area after such calls and gives up when the
 kernel refuses that write ("Couldn't write extended state status"), so attach by pid fails there
-with any gdb-based client. The same two calls are made here; where the XSAVE write is refused,
-the legacy FPU/SSE area is written back instead.
+with any gdb-based client; here, where the XSAVE write is refused, the legacy FPU/SSE area is
+written back instead. And code run wherever the thread happened to be can crash the process (see
+`run_python`), so it runs only where that is safe.
 
-Only the main thread is stopped; the code runs on it, and it resumes where it was, every register
+Only the main thread is stopped; the calls run on it, and it resumes where it was, every register
 as it was (a system call it was blocked in is restarted by the kernel, as after any signal).
 x86-64 Linux, glibc.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
 import os
 import platform
 import signal
@@ -33,7 +35,11 @@ PTRACE_GETREGSET, PTRACE_SETREGSET, NT_X86_XSTATE = 0x4204, 0x4205, 0x202
 XSAVE_BYTES = 64 * 1024
 """Room for any XSAVE area (AMX tile data included); the kernel says how much it used."""
 WALL = 0x40000000
-RTLD_NOW = 2
+NO_SYSCALL = 2**64 - 1
+INTERRUPTED = {2**64 - errno.EINTR} | {2**64 - code for code in (512, 513, 514, 516)}
+"""What rax holds when the stop came inside a blocking system call: -EINTR, or the kernel's
+-ERESTARTSYS, -ERESTARTNOINTR, -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK."""
+PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, MAP_FAILED = 0x3, 0x22, 2**64 - 1
 STACK_GAP = 512
 """Bytes left untouched below the interrupted stack pointer: the red zone and then some."""
 
@@ -55,22 +61,39 @@ def supported() -> bool:
     return platform.system() == "Linux" and platform.machine() == "x86_64"
 
 
-def run_python(pid: int, library: str, code: str) -> None:
-    """Load `library` (pydevd's attach_linux_amd64.so) into `pid` and call its `DoAttach(0, code, 0)`,
-    which runs `code` under the GIL. Blocks, with no time limit of its own: a call cut short would
-    return into nothing and crash the process, so it is always waited out (it waits for the GIL,
-    and for the adapter, whose end ends it too). Every ptrace request must come from one thread."""
+def run_python(pid: int, code: str) -> bool:
+    """Have the main thread of `pid` run `code` (`PyRun_SimpleString`) where that is safe; True if it
+    ran before this returned, False if it was queued to run soon after.
+
+    A thread blocked in a system call (a sleep, a read, a wait for the GIL) is between two pieces of
+    work: the code runs there and then, under the GIL. A thread stopped anywhere else may be halfway
+    through an allocation or an object's update, and code run there can crash the process (it did,
+    about once in 50 attaches to a busy loop), so the code is queued with `Py_AddPendingCall`, which
+    the interpreter runs at its next check between bytecodes; the code has to say itself when it
+    has run. A call is always waited out, with no time limit of its own: cut short, it would return
+    into nothing and crash the process. Every ptrace request must come from one thread."""
     if not supported():
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"attach by pid injects code only on x86-64 Linux, not {platform.machine()}")
     with _Stopped(pid) as thread:
-        handle = thread.call(_dlfunction(pid, "dlopen"), [library.encode(), RTLD_NOW])
-        if handle == 0:
-            reason = _c_string(pid, thread.call(_dlfunction(pid, "dlerror"), []))
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} could not load {library}: {reason}")
-        status = ctypes.c_int(thread.call(_symbol(pid, library, "DoAttach"), [0, code.encode(), 0])).value
-        if status != 0:
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"the code injected into process {pid} failed "
-                             f"(DoAttach returned {status}); is it a Python process?")
+        python = functools.partial(_python_symbol, pid)
+        if not thread.call(python("Py_IsInitialized"), []):
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"the Python interpreter of process {pid} is not running "
+                             "(starting up or shutting down); attach again in a moment")
+        if thread.blocked:
+            state = thread.call(python("PyGILState_Ensure"), [])
+            thread.call(python("PyRun_SimpleString"), [code.encode()])
+            thread.call(python("PyGILState_Release"), [state & 0xFFFFFFFF])
+            return True
+        text = code.encode() + b"\0"
+        page = thread.call(_symbol(pid, "libc.so", "mmap"),
+                           [0, len(text), PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, NO_SYSCALL, 0])
+        if page == MAP_FAILED:
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no memory to spare for the injected code")
+        _write(pid, page, text)  # left mapped: the interpreter reads it after this returns
+        if ctypes.c_int(thread.call(python("Py_AddPendingCall"), [python("PyRun_SimpleString"), page])).value != 0:
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has too many calls queued for its main "
+                             "thread (Py_AddPendingCall refused); try again")
+        return False
 
 
 def runs_python(pid: int) -> bool:
@@ -86,13 +109,14 @@ def runs_python(pid: int) -> bool:
     return False
 
 
-def _dlfunction(pid: int, name: str) -> int:
-    """`dlopen` and `dlerror` live in libc since glibc 2.34, in libdl before."""
-    for library in ("libc.so", "libdl.so"):
+def _python_symbol(pid: int, name: str) -> int:
+    """Where the interpreter's function `name` lies in `pid`: in its executable (a static build, as
+    Debian's) or in the libpython it loaded (a shared build, as pyenv's)."""
+    exe = Path(os.readlink(f"/proc/{pid}/exe").removesuffix(" (deleted)")).name
+    for library in (exe, "libpython"):
         with contextlib.suppress(DebugError):
             return _symbol(pid, library, name)
-    raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no {name} (neither libc nor libdl has it): "
-                     "is it linked against glibc?")
+    raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no {name} in its executable or a libpython")
 
 
 class _Stopped:
@@ -103,6 +127,7 @@ class _Stopped:
         self.saved = Registers()
         self.vector = _VectorState(pid)
         self.state = "detached"  # then "rest" (stopped, own registers), "call" (running ours), "fault"
+        self.blocked = False
 
     def __enter__(self) -> _Stopped:
         _ptrace(PTRACE_ATTACH, self.pid, what="attach to")
@@ -110,6 +135,7 @@ class _Stopped:
         try:
             _wait_for(self.pid, signal.SIGSTOP)
             _ptrace(PTRACE_GETREGS, self.pid, None, ctypes.addressof(self.saved), what="read the registers of")
+            self.blocked = self.saved.orig_rax != NO_SYSCALL and self.saved.rax in INTERRUPTED
         except BaseException:
             self.__exit__()
             raise
@@ -177,8 +203,8 @@ def _call(pid: int, saved: Registers, function: int, args: list[int | bytes]) ->
     sp -= 16  # the return address at sp + 8 leaves rsp + 8 aligned to 16 at entry, as the ABI wants
     _write(pid, sp, (0).to_bytes(16, "little") + data)
     regs = Registers.from_buffer_copy(saved)
-    regs.rip, regs.rsp, regs.rax, regs.orig_rax = function, sp + 8, 0, 2**64 - 1  # -1: no system call to restart
-    for name, value in zip(("rdi", "rsi", "rdx"), values, strict=False):
+    regs.rip, regs.rsp, regs.rax, regs.orig_rax = function, sp + 8, 0, NO_SYSCALL  # none to restart
+    for name, value in zip(("rdi", "rsi", "rdx", "rcx", "r8", "r9"), values, strict=False):  # at most six, all in registers
         setattr(regs, name, value)
     _ptrace(PTRACE_SETREGS, pid, None, ctypes.addressof(regs), what="set the registers of")
     _ptrace(PTRACE_CONT, pid, None, None, what="resume")
@@ -216,11 +242,17 @@ def _symbol(pid: int, library: str, name: str) -> int:
 
 
 def _exported(path: str, name: str) -> int | None:
-    """The offset of `name` among the dynamic symbols of the ELF file at `path`, if it is there."""
+    """Where `name`, one of the dynamic symbols of the ELF file at `path`, lies from the start of the
+    file's first mapping, if it is there. A position-independent file's symbols are offsets from
+    there; a fixed-address executable's are addresses, its first segment's among them."""
     with open(path, "rb") as file:
-        table = ELFFile(file).get_section_by_name(".dynsym")
+        elf = ELFFile(file)
+        table = elf.get_section_by_name(".dynsym")
         found = table.get_symbol_by_name(name) if table is not None else None
-        return found[0]["st_value"] if found else None
+        if not found:
+            return None
+        first = next((seg for seg in elf.iter_segments() if seg["p_type"] == "PT_LOAD"), None)
+        return found[0]["st_value"] - (first["p_vaddr"] - first["p_offset"] if first else 0)
 
 
 def _mapping(pid: int, library: str) -> tuple[int, str, str]:
@@ -249,15 +281,6 @@ def _write(pid: int, address: int, data: bytes) -> None:
     with open(f"/proc/{pid}/mem", "r+b", buffering=0) as mem:
         mem.seek(address)
         mem.write(data)
-
-
-def _c_string(pid: int, address: int) -> str:
-    if not address:
-        return "no reason given"
-    with open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
-        mem.seek(address)
-        return mem.read(400).split(b"\0")[0].decode(errors="replace")
-
 
 
 def _ptrace(request: int, pid: int, address: int | None = None, data: int | None = None, *, what: str) -> None:

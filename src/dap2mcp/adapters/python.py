@@ -8,18 +8,23 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import debugpy
 
+from .. import processes
 from ..errors import DebugError, ErrorCode
 from . import inject
 from .base import AdapterProfile, AdapterStart, Summon, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
+INJECTED_CODE_WAIT = 20.0
+"""How long a process may take to run the code queued in it: below the handshake's 30 s, so the
+error says why."""
 
 
 def find_python(requested: str | None) -> str:
@@ -86,28 +91,42 @@ class DebugpyProfile(AdapterProfile):
 
 def _connect_back(pid: int, host: str, port: int) -> None:
     """Run in `pid` what debugpy's own injector runs there: start its debug server, connecting to the
-    adapter at host:port. `DoAttach` says only whether the code ran, not whether it failed, so the
-    code writes what went wrong to a file, read back here."""
+    adapter at host:port. The code may run after `run_python` returns, and says only by a file
+    (written by the process, read back here) that it has run, and what went wrong if it failed."""
     if not inject.runs_python(pid):
         raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} is not a Python process (no Python interpreter "
                          "in its executable or libraries); for a native program use adapter lldb or gdb")
     setup = {"mode": "connect", "address": [host, port], "log_to": None, "adapter_access_token": None,
              "wait_for_client": False}
     with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-") as scratch:
-        failure = Path(scratch) / "failure"
+        outcome = Path(scratch) / "outcome"
         os.chmod(scratch, 0o1733)  # the process may run as another user: it may write here, not list or delete
-        code = "\n".join((
-            "try:",
-            f"    import sys; sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected",
-            f"    del sys.path[0]; attach_pid_injected.attach({setup!r})",
-            "except BaseException as e:",
-            f"    open({str(failure)!r}, 'x').write(type(e).__name__ + ': ' + str(e))",
+        code = "\n".join((  # in a function: the program's __main__ gets no names of ours
+            "def _dap2mcp_attach():",
+            "    import os, sys",
+            f"    if not os.path.isdir({scratch!r}):  # queued, and run after dap2mcp gave up waiting",
+            "        return",
+            "    failure = ''",
+            "    try:",
+            f"        sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected",
+            f"        del sys.path[0]; attach_pid_injected.attach({setup!r})",
+            "    except BaseException as e:",
+            "        failure = type(e).__name__ + ': ' + str(e)",
+            f"    open({str(outcome)!r}, 'x').write(failure)",
+            "_dap2mcp_attach(); del _dap2mcp_attach",
         ))
-        inject.run_python(pid, str(DEBUGPY_DIR / "_vendored/pydevd/pydevd_attach_to_process/attach_linux_amd64.so"),
-                          code)
-        if failure.exists() and failure.stat().st_uid == _owner(pid):  # written by the process, no one else
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"debugpy could not start inside process {pid}: "
-                             f"{failure.read_text(errors='replace')[:500]}")
+        inject.run_python(pid, code)
+        deadline = time.monotonic() + INJECTED_CODE_WAIT
+        while not (outcome.exists() and outcome.stat().st_uid == _owner(pid)):  # the process's, no one else's
+            if not processes.pid_alive(pid):
+                raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} ended before it ran the injected code")
+            if time.monotonic() > deadline:
+                raise DebugError(ErrorCode.TIMEOUT, f"process {pid} did not run Python code for {INJECTED_CODE_WAIT:g}s "
+                                 "after the attach: its main thread is inside a long call into C code, or stopped. "
+                                 "Attach when it runs Python again")
+            time.sleep(0.02)
+        if failure := outcome.read_text(errors="replace"):
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"debugpy could not start inside process {pid}: {failure[:500]}")
 
 
 def _owner(pid: int) -> int | None:

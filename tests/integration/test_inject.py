@@ -1,0 +1,115 @@
+"""Code injected into a live Python process for attach by pid (adapters/inject.py), against real
+interpreters: pyenv's shared build (symbols in libpython) and Debian's fixed-address executable."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dap2mcp.adapters import inject
+
+PROGRAMS = Path(__file__).parent.parent / "programs"
+INTERPRETERS = [sys.executable, "/usr/bin/python3"]
+
+
+@pytest.fixture(params=INTERPRETERS, ids=["shared-libpython", "debian-executable"])
+def python(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+def started(argv: list[str], ready: Path) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not (ready.exists() and ready.read_text().strip()):
+            assert proc.poll() is None and time.monotonic() < deadline, "the program did not get going"
+            time.sleep(0.02)
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def regex_calls(log: Path) -> list[tuple[float, ...]]:
+    """(began, ended) of each regex call logged so far; a line still being written is left out."""
+    return [tuple(map(float, line.split())) for line in log.read_text().split("\n")[:-1]]
+
+
+def in_a_sleep(pid: int) -> bool:
+    """Whether the main thread is blocked in clock_nanosleep (system call 230 on x86-64)."""
+    return Path(f"/proc/{pid}/syscall").read_text().split()[0] == "230"
+
+
+def ran_at(out: Path) -> float:
+    deadline = time.monotonic() + 20
+    while not (out.exists() and out.read_text()):
+        assert time.monotonic() < deadline, "the injected code never ran"
+        time.sleep(0.01)
+    return float(out.read_text())
+
+
+def test_code_for_a_thread_inside_c_code_runs_between_bytecodes_not_in_the_middle(python: str, tmp_path: Path):
+    """Run wherever the thread was stopped, the code would run halfway through the regex's C call
+    (as it ran halfway through allocations before, crashing about one attach in 50)."""
+    log, out = tmp_path / "regex.log", tmp_path / "ran"
+    for proc in started([python, str(PROGRAMS / "regex_spin.py"), str(log)], log):
+        code = f"import time; open({str(out)!r}, 'w').write(repr(time.monotonic()))"
+        assert inject.run_python(proc.pid, code) is False, "queued, not run on the spot"
+        moment = ran_at(out)
+        deadline = time.monotonic() + 20
+        calls = regex_calls(log)
+        while not any(began > moment for began, _ in calls):
+            assert proc.poll() is None, "the process survives"
+            assert time.monotonic() < deadline, "the program goes on after the code ran"
+            time.sleep(0.05)
+            calls = regex_calls(log)
+        # the call's end is stamped by the next line, after the interpreter's check that ran the code
+        inside = [(began, ended) for began, ended in calls if began < moment < ended - 0.01]
+        assert not inside, f"the code ran at {moment}, inside a C call from {inside[0][0]} to {inside[0][1]}"
+
+
+def test_code_for_a_thread_blocked_in_a_sleep_runs_at_once_and_the_sleep_goes_on(python: str, tmp_path: Path):
+    ready, out = tmp_path / "ready", tmp_path / "ran"
+    sleeper = f"import time\nopen({str(ready)!r}, 'w').write('up')\nwhile True:\n    time.sleep(3600)\n"
+    for proc in started([python, "-c", sleeper], ready):
+        deadline = time.monotonic() + 20
+        while not in_a_sleep(proc.pid):
+            assert time.monotonic() < deadline, "the program never went to sleep"
+            time.sleep(0.02)
+        code = f"import time; open({str(out)!r}, 'w').write(repr(time.monotonic()))"
+        assert inject.run_python(proc.pid, code) is True, "run while its thread waits in the sleep"
+        assert out.read_text(), "and already done"
+        time.sleep(0.1)
+        assert in_a_sleep(proc.pid) and proc.poll() is None, "back in its sleep"
+
+
+def test_attach_to_a_thread_that_stays_in_c_code_says_why_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The code waits for the thread's next bytecode; a thread in one C call for long never gets
+    there in time, and the attach says so instead of running out the handshake's 30 s. The code
+    left queued does nothing when it runs at last: the program goes on untouched."""
+    from dap2mcp.adapters import python as debugpy_profile
+    from dap2mcp.errors import DebugError, ErrorCode
+
+    ready = tmp_path / "ready"
+    stuck = f"import re\nopen({str(ready)!r}, 'w').write('up')\nre.match(r'(a+)+$', 'a' * 27 + '!')\nprint('done')\n"
+    proc = subprocess.Popen([sys.executable, "-c", stuck], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        while not ready.exists():
+            assert proc.poll() is None
+            time.sleep(0.01)
+        monkeypatch.setattr(debugpy_profile, "INJECTED_CODE_WAIT", 0.5)
+        with pytest.raises(DebugError) as caught:
+            debugpy_profile._connect_back(proc.pid, "127.0.0.1", 9)
+        assert caught.value.code == ErrorCode.TIMEOUT and "inside a long call into C code" in caught.value.message
+        assert proc.poll() is None, "still in its regex"
+        out, err = proc.communicate(timeout=120)
+        assert (proc.returncode, out, err) == (0, b"done\n", b""), "no attach, no complaint from debugpy"
+    finally:
+        proc.kill()
+        proc.wait()

@@ -3,6 +3,7 @@ interpreters: pyenv's shared build (symbols in libpython) and Debian's fixed-add
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -35,8 +36,8 @@ def started(argv: list[str], ready: Path) -> Iterator[subprocess.Popen[bytes]]:
         proc.wait()
 
 
-def regex_calls(log: Path) -> list[tuple[float, ...]]:
-    """(began, ended) of each regex call logged so far; a line still being written is left out."""
+def logged_calls(log: Path) -> list[tuple[float, ...]]:
+    """(began, ended) of each C call logged so far; a line still being written is left out."""
     return [tuple(map(float, line.split())) for line in log.read_text().split("\n")[:-1]]
 
 
@@ -53,21 +54,24 @@ def ran_at(out: Path) -> float:
     return float(out.read_text())
 
 
-def test_code_for_a_thread_inside_c_code_runs_between_bytecodes_not_in_the_middle(python: str, tmp_path: Path):
-    """Run wherever the thread was stopped, the code would run halfway through the regex's C call
-    (as it ran halfway through allocations before, crashing about one attach in 50)."""
-    log, out = tmp_path / "regex.log", tmp_path / "ran"
-    for proc in started([python, str(PROGRAMS / "regex_spin.py"), str(log)], log):
+@pytest.mark.parametrize("call", ["regex", "sleep"])
+def test_code_for_a_thread_inside_c_code_runs_between_bytecodes_not_in_the_middle(python: str, call: str,
+                                                                                  tmp_path: Path):
+    """Run wherever the thread was stopped, the code would run halfway through the C call (as it ran
+    halfway through allocations before, crashing about one attach in 50): in a regex, in user space;
+    in a sleep that holds the GIL, blocked in a system call, and still in the middle of C code."""
+    log, out = tmp_path / "calls.log", tmp_path / "ran"
+    for proc in started([python, str(PROGRAMS / "in_c.py"), str(log), call], log):
         code = f"import time; open({str(out)!r}, 'w').write(repr(time.monotonic()))"
         assert inject.run_python(proc.pid, code) is False, "queued, not run on the spot"
         moment = ran_at(out)
         deadline = time.monotonic() + 20
-        calls = regex_calls(log)
+        calls = logged_calls(log)
         while not any(began > moment for began, _ in calls):
             assert proc.poll() is None, "the process survives"
             assert time.monotonic() < deadline, "the program goes on after the code ran"
             time.sleep(0.05)
-            calls = regex_calls(log)
+            calls = logged_calls(log)
         # the call's end is stamped by the next line, after the interpreter's check that ran the code
         inside = [(began, ended) for began, ended in calls if began < moment < ended - 0.01]
         assert not inside, f"the code ran at {moment}, inside a C call from {inside[0][0]} to {inside[0][1]}"
@@ -110,6 +114,50 @@ def test_attach_to_a_thread_that_stays_in_c_code_says_why_in_time(tmp_path: Path
         assert proc.poll() is None, "still in its regex"
         out, err = proc.communicate(timeout=120)
         assert (proc.returncode, out, err) == (0, b"done\n", b""), "no attach, no complaint from debugpy"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_an_interpreter_only_imported_is_not_taken_for_one(tmp_path: Path):
+    """gdb embeds Python: its executable imports PyGILState_Ensure from libpython, whose copy is the
+    function; the import's entry (value 0) would be a call to the executable's first byte."""
+    from elftools.elf.elffile import ELFFile
+
+    gdb = "/usr/bin/gdb"
+    with open(gdb, "rb") as file:
+        imported = ELFFile(file).get_section_by_name(".dynsym").get_symbol_by_name("PyGILState_Ensure")
+    assert imported and imported[0]["st_shndx"] == "SHN_UNDEF"
+    assert inject._exported(gdb, ("PyGILState_Ensure", "Py_IsInitialized")) == {}
+    libpython = next(Path("/usr/lib/x86_64-linux-gnu").glob("libpython3*.so.1.0"))
+    assert set(inject._exported(str(libpython), ("PyGILState_Ensure", "Py_IsInitialized"))) == {
+        "PyGILState_Ensure", "Py_IsInitialized"}
+
+
+@pytest.mark.parametrize("program", ["import time\nwhile True:\n    time.sleep(3600)\n",
+                                     "while True:\n    pass\n"], ids=["sleeping", "busy"])
+def test_a_process_with_a_tmp_of_its_own_reports_back(program: str, tmp_path: Path):
+    """A container or a service with PrivateTmp sees another /tmp than dap2mcp: the code's report is
+    written into the process's own /tmp. Here no adapter listens, so debugpy fails inside the
+    process, and that failure is what must come back, in time, whichever way the code ran."""
+    from dap2mcp.adapters import python as debugpy_profile
+    from dap2mcp.errors import DebugError, ErrorCode
+
+    private = f"mount -t tmpfs none /tmp && exec {sys.executable} -c '{program}'"
+    proc = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", private],
+                            stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not Path(f"/proc/{proc.pid}/exe").resolve().name.startswith("python"):
+            assert proc.poll() is None and time.monotonic() < deadline, "the program did not start"
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert os.stat(f"/proc/{proc.pid}/ns/mnt").st_ino != os.stat("/proc/self/ns/mnt").st_ino
+        with pytest.raises(DebugError) as caught:
+            debugpy_profile._connect_back(proc.pid, "127.0.0.1", 9)
+        assert caught.value.code == ErrorCode.ADAPTER_FAILED, caught.value.message
+        assert "ConnectionRefusedError" in caught.value.message
+        assert proc.poll() is None
     finally:
         proc.kill()
         proc.wait()

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import functools
 import os
 import platform
 import signal
@@ -61,36 +60,43 @@ def supported() -> bool:
     return platform.system() == "Linux" and platform.machine() == "x86_64"
 
 
+PYTHON_FUNCTIONS = ("Py_IsInitialized", "PyGILState_Check", "PyGILState_Ensure", "PyGILState_Release",
+                    "PyRun_SimpleString", "Py_AddPendingCall")
+
+
 def run_python(pid: int, code: str) -> bool:
     """Have the main thread of `pid` run `code` (`PyRun_SimpleString`) where that is safe; True if it
     ran before this returned, False if it was queued to run soon after.
 
-    A thread blocked in a system call (a sleep, a read, a wait for the GIL) is between two pieces of
-    work: the code runs there and then, under the GIL. A thread stopped anywhere else may be halfway
-    through an allocation or an object's update, and code run there can crash the process (it did,
-    about once in 50 attaches to a busy loop), so the code is queued with `Py_AddPendingCall`, which
-    the interpreter runs at its next check between bytecodes; the code has to say itself when it
-    has run. A call is always waited out, with no time limit of its own: cut short, it would return
-    into nothing and crash the process. Every ptrace request must come from one thread."""
+    A thread blocked in a system call without the GIL (a sleep, a read, a wait for the GIL) is
+    between two pieces of work: the code runs there and then, under the GIL. A thread stopped
+    anywhere else may be halfway through an allocation or an object's update, and code run there
+    can crash the process (it did, about once in 50 attaches to a busy loop), so the code is queued
+    with `Py_AddPendingCall`, which the interpreter runs at its next check between bytecodes; the
+    code has to say itself when it has run, and must let no exception out (the interpreter would
+    raise SystemError in the program). A call is always waited out, with no time limit of its own:
+    cut short, it would return into nothing and crash the process. Every ptrace request must come
+    from one thread."""
     if not supported():
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"attach by pid injects code only on x86-64 Linux, not {platform.machine()}")
+    python = _python_functions(pid)  # read before the process is stopped: each file takes tens of ms
+    libc = _symbols(pid, "libc.so", ("mmap", "munmap"))
     with _Stopped(pid) as thread:
-        python = functools.partial(_python_symbol, pid)
-        if not thread.call(python("Py_IsInitialized"), []):
+        if not thread.call(python["Py_IsInitialized"], []) & 0xFFFFFFFF:
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"the Python interpreter of process {pid} is not running "
                              "(starting up or shutting down); attach again in a moment")
-        if thread.blocked:
-            state = thread.call(python("PyGILState_Ensure"), [])
-            thread.call(python("PyRun_SimpleString"), [code.encode()])
-            thread.call(python("PyGILState_Release"), [state & 0xFFFFFFFF])
+        if thread.blocked and not thread.call(python["PyGILState_Check"], []) & 0xFFFFFFFF:
+            state = thread.call(python["PyGILState_Ensure"], [])
+            thread.call(python["PyRun_SimpleString"], [code.encode()])
+            thread.call(python["PyGILState_Release"], [state & 0xFFFFFFFF])
             return True
         text = code.encode() + b"\0"
-        page = thread.call(_symbol(pid, "libc.so", "mmap"),
-                           [0, len(text), PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, NO_SYSCALL, 0])
+        page = thread.call(libc["mmap"], [0, len(text), PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, NO_SYSCALL, 0])
         if page == MAP_FAILED:
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no memory to spare for the injected code")
         _write(pid, page, text)  # left mapped: the interpreter reads it after this returns
-        if ctypes.c_int(thread.call(python("Py_AddPendingCall"), [python("PyRun_SimpleString"), page])).value != 0:
+        if ctypes.c_int(thread.call(python["Py_AddPendingCall"], [python["PyRun_SimpleString"], page])).value != 0:
+            thread.call(libc["munmap"], [page, len(text)])
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has too many calls queued for its main "
                              "thread (Py_AddPendingCall refused); try again")
         return False
@@ -104,19 +110,20 @@ def runs_python(pid: int) -> bool:
         candidates.append(_mapping(pid, "libpython")[2])
     for path in candidates:
         with contextlib.suppress(Exception):  # not ELF, gone, unreadable: not it
-            if _exported(path, "Py_IsInitialized") is not None:
+            if _exported(path, ("Py_IsInitialized",)):
                 return True
     return False
 
 
-def _python_symbol(pid: int, name: str) -> int:
-    """Where the interpreter's function `name` lies in `pid`: in its executable (a static build, as
-    Debian's) or in the libpython it loaded (a shared build, as pyenv's)."""
-    exe = Path(os.readlink(f"/proc/{pid}/exe").removesuffix(" (deleted)")).name
+def _python_functions(pid: int) -> dict[str, int]:
+    """Where the interpreter's functions lie in `pid`: in its executable (a static build, as Debian's)
+    or in the libpython it loaded (a shared build, as pyenv's)."""
+    exe = os.readlink(f"/proc/{pid}/exe").removesuffix(" (deleted)")
     for library in (exe, "libpython"):
         with contextlib.suppress(DebugError):
-            return _symbol(pid, library, name)
-    raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no {name} in its executable or a libpython")
+            return _symbols(pid, library, PYTHON_FUNCTIONS)
+    raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no Python interpreter in its executable or a "
+                     f"libpython (looked for {', '.join(PYTHON_FUNCTIONS)})")
 
 
 class _Stopped:
@@ -191,6 +198,8 @@ class _IoVec(ctypes.Structure):
 def _call(pid: int, saved: Registers, function: int, args: list[int | bytes]) -> int:
     """Call `function(*args)` on the stopped thread; byte strings are placed on its stack. Returns rax.
     The return address is 0, so the return itself faults: that SIGSEGV at rip 0 is the call's end."""
+    if len(args) > 6:
+        raise ValueError("at most six arguments, all in registers")
     data = b"".join(a + b"\0" for a in args if isinstance(a, bytes))
     sp = (saved.rsp - STACK_GAP - len(data)) & ~0xF
     values, cursor = [], sp
@@ -204,7 +213,7 @@ def _call(pid: int, saved: Registers, function: int, args: list[int | bytes]) ->
     _write(pid, sp, (0).to_bytes(16, "little") + data)
     regs = Registers.from_buffer_copy(saved)
     regs.rip, regs.rsp, regs.rax, regs.orig_rax = function, sp + 8, 0, NO_SYSCALL  # none to restart
-    for name, value in zip(("rdi", "rsi", "rdx", "rcx", "r8", "r9"), values, strict=False):  # at most six, all in registers
+    for name, value in zip(("rdi", "rsi", "rdx", "rcx", "r8", "r9"), values, strict=False):
         setattr(regs, name, value)
     _ptrace(PTRACE_SETREGS, pid, None, ctypes.addressof(regs), what="set the registers of")
     _ptrace(PTRACE_CONT, pid, None, None, what="resume")
@@ -230,33 +239,39 @@ def _wait_for(pid: int, expected: int | None) -> int:
         _ptrace(PTRACE_CONT, pid, None, sig, what="resume")
 
 
-def _symbol(pid: int, library: str, name: str) -> int:
-    """Where `name` of the shared object whose path contains `library` lies in `pid`'s memory. The
-    file is read through the mapping itself: a library upgraded since the process started is
-    `(deleted)` on disk, but still mapped."""
+def _symbols(pid: int, library: str, names: tuple[str, ...]) -> dict[str, int]:
+    """Where each of `names`, defined by the file mapped in `pid` that `library` names, lies in `pid`'s
+    memory. The file is read through the mapping itself: a library upgraded since the process
+    started is `(deleted)` on disk, but still mapped."""
     base, path, mapped = _mapping(pid, library)
-    offset = _exported(mapped, name)
-    if offset is None:
-        raise DebugError(ErrorCode.ADAPTER_FAILED, f"{path} in process {pid} has no symbol {name}")
-    return base + offset
+    offsets = _exported(mapped, names)
+    if missing := [name for name in names if name not in offsets]:
+        raise DebugError(ErrorCode.ADAPTER_FAILED, f"{path} in process {pid} has no symbol {', '.join(missing)}")
+    return {name: base + offset for name, offset in offsets.items()}
 
 
-def _exported(path: str, name: str) -> int | None:
-    """Where `name`, one of the dynamic symbols of the ELF file at `path`, lies from the start of the
-    file's first mapping, if it is there. A position-independent file's symbols are offsets from
-    there; a fixed-address executable's are addresses, its first segment's among them."""
+def _exported(path: str, names: tuple[str, ...]) -> dict[str, int]:
+    """Where those of `names` that the ELF file at `path` defines (an executable that embeds Python
+    may only import them) lie from the start of the file's first mapping. A position-independent
+    file's symbols are offsets from there; a fixed-address executable's are addresses, its first
+    segment's among them."""
     with open(path, "rb") as file:
         elf = ELFFile(file)
         table = elf.get_section_by_name(".dynsym")
-        found = table.get_symbol_by_name(name) if table is not None else None
-        if not found:
-            return None
         first = next((seg for seg in elf.iter_segments() if seg["p_type"] == "PT_LOAD"), None)
-        return found[0]["st_value"] - (first["p_vaddr"] - first["p_offset"] if first else 0)
+        start = first["p_vaddr"] - first["p_offset"] if first else 0
+        found = {}
+        for name in names:
+            symbols = table.get_symbol_by_name(name) if table is not None else None
+            defined = [sym for sym in symbols or () if sym["st_shndx"] != "SHN_UNDEF"]
+            if defined:
+                found[name] = defined[0]["st_value"] - start
+        return found
 
 
 def _mapping(pid: int, library: str) -> tuple[int, str, str]:
-    """(load address, path, a path to open it by) of the first mapping of `library` in `pid`.
+    """(load address, path, a path to open it by) of the first mapping of `library` in `pid`: the file
+    at that path, or else the first whose name contains it.
 
     The mapping itself (/proc/PID/map_files, readable with CAP_SYS_ADMIN) is the file the process
     has, even one replaced on disk since ("(deleted)"); without that capability the path is read,
@@ -265,7 +280,9 @@ def _mapping(pid: int, library: str) -> tuple[int, str, str]:
     name = Path(library).name
     for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
         fields = line.split(maxsplit=5)
-        if len(fields) == 6 and int(fields[2], 16) == 0 and name in Path(fields[5]).name:
+        if len(fields) < 6 or int(fields[2], 16) != 0:
+            continue
+        if fields[5].removesuffix(" (deleted)") == library if library.startswith("/") else name in Path(fields[5]).name:
             mapped = f"/proc/{pid}/map_files/{fields[0]}"
             if not os.access(mapped, os.R_OK):
                 if fields[5].endswith(" (deleted)"):

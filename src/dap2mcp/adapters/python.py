@@ -91,33 +91,39 @@ class DebugpyProfile(AdapterProfile):
 
 def _connect_back(pid: int, host: str, port: int) -> None:
     """Run in `pid` what debugpy's own injector runs there: start its debug server, connecting to the
-    adapter at host:port. The code may run after `run_python` returns, and says only by a file
-    (written by the process, read back here) that it has run, and what went wrong if it failed."""
+    adapter at host:port. The code may run after `run_python` returns; it says by a file (written by
+    the process, read back here) that it has run, and what went wrong if it failed."""
     if not inject.runs_python(pid):
         raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} is not a Python process (no Python interpreter "
                          "in its executable or libraries); for a native program use adapter lldb or gdb")
     setup = {"mode": "connect", "address": [host, port], "log_to": None, "adapter_access_token": None,
              "wait_for_client": False}
-    with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-") as scratch:
-        outcome = Path(scratch) / "outcome"
-        os.chmod(scratch, 0o1733)  # the process may run as another user: it may write here, not list or delete
-        code = "\n".join((  # in a function: the program's __main__ gets no names of ours
-            "def _dap2mcp_attach():",
-            "    import os, sys",
-            f"    if not os.path.isdir({scratch!r}):  # queued, and run after dap2mcp gave up waiting",
-            "        return",
+    # the folder is made in the process's own /tmp, which a container or a service's PrivateTmp keeps apart
+    theirs = f"/proc/{pid}/root/tmp"
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-", dir=theirs if os.path.isdir(theirs) else None) as ours:
+        folder = f"/tmp/{Path(ours).name}" if os.path.isdir(theirs) else ours  # as the process names it
+        os.chmod(ours, 0o1733)  # the process may run as another user: it may write here, not list or delete
+        outcome = Path(ours) / "outcome"
+        attach = "\n".join((
+            "import os, sys",
+            f"if os.path.isdir({folder!r}):  # else queued, and run after dap2mcp gave up waiting",
             "    failure = ''",
             "    try:",
             f"        sys.path.insert(0, {str(DEBUGPY_DIR / 'server')!r}); import attach_pid_injected",
             f"        del sys.path[0]; attach_pid_injected.attach({setup!r})",
             "    except BaseException as e:",
             "        failure = type(e).__name__ + ': ' + str(e)",
-            f"    open({str(outcome)!r}, 'x').write(failure)",
-            "_dap2mcp_attach(); del _dap2mcp_attach",
+            f"    with open({folder + '/written'!r}, 'x') as out:",
+            "        out.write(failure)",
+            f"    os.rename({folder + '/written'!r}, {folder + '/outcome'!r})  # whole, or not there",
         ))
-        inject.run_python(pid, code)
+        # in a namespace of its own, so the program's __main__ gets no names; and nothing may get out
+        code = f"try:\n    exec({attach!r}, {{}})\nexcept BaseException:\n    pass\n"
+        ran = inject.run_python(pid, code)
         deadline = time.monotonic() + INJECTED_CODE_WAIT
         while not (outcome.exists() and outcome.stat().st_uid == _owner(pid)):  # the process's, no one else's
+            if ran:  # and said nothing: it could not write there
+                return
             if not processes.pid_alive(pid):
                 raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} ended before it ran the injected code")
             if time.monotonic() > deadline:

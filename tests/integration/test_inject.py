@@ -143,7 +143,8 @@ def test_a_process_with_a_tmp_of_its_own_reports_back(program: str, tmp_path: Pa
     from dap2mcp.adapters import python as debugpy_profile
     from dap2mcp.errors import DebugError, ErrorCode
 
-    private = f"mount -t tmpfs none /tmp && exec {sys.executable} -c '{program}'"
+    # the interpreter itself, not the venv's link to it: a checkout under /tmp is hidden from the process
+    private = f"mount -t tmpfs none /tmp && exec {os.path.realpath(sys.executable)} -c '{program}'"
     proc = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", private],
                             stdin=subprocess.DEVNULL)
     try:
@@ -155,8 +156,11 @@ def test_a_process_with_a_tmp_of_its_own_reports_back(program: str, tmp_path: Pa
         assert os.stat(f"/proc/{proc.pid}/ns/mnt").st_ino != os.stat("/proc/self/ns/mnt").st_ino
         with pytest.raises(DebugError) as caught:
             debugpy_profile._connect_back(proc.pid, "127.0.0.1", 9)
+        # from here: ConnectionRefusedError; from a checkout under /tmp, which the process cannot see:
+        # ModuleNotFoundError for debugpy's module. Either way, the process's own report.
         assert caught.value.code == ErrorCode.ADAPTER_FAILED, caught.value.message
-        assert "ConnectionRefusedError" in caught.value.message
+        assert f"debugpy could not start inside process {proc.pid}: " in caught.value.message
+        assert any(name in caught.value.message for name in ("ConnectionRefusedError", "ModuleNotFoundError"))
         assert proc.poll() is None
     finally:
         proc.kill()

@@ -108,6 +108,23 @@ async def test_pause_and_context_work_while_continue_waits():
         await tools.ok("stop")
 
 
+async def test_a_pause_before_the_first_line_says_so_and_a_step_reaches_it():
+    """debugpy, paused in its first ~100 ms, stops in `<module>` with no line and no variables."""
+    async with stdio_tools() as tools:
+        for _ in range(3):  # the window is short: on a loaded machine the pause may come after it
+            await tools.ok("debug", mode="source", path=str(SPIN), timeout=0.01)
+            early = await tools.ok("pause", timeout=10)
+            if "line" not in early["location"]:
+                break
+        assert "line" not in early["location"], f"never paused before the first line: {early['location']}"
+        assert early["hint"].startswith("paused before the program's first line ran")
+        stepped = await tools.ok("step", mode="over")
+        assert stepped["location"]["line"] >= 1 and "hint" not in stepped
+        later = await tools.ok("continue", to={"file": str(SPIN), "line": marker(SPIN, "tick")})
+        assert later["location"]["line"] == marker(SPIN, "tick") and "hint" not in later
+        await tools.ok("stop")
+
+
 async def test_a_call_waiting_on_a_program_another_call_ends_says_so_instead_of_an_exit_code():
     """The kill's exit code (debugpy reports 247) would read as the program crashing by itself."""
     async with stdio_tools() as tools:

@@ -197,6 +197,10 @@ class Debugger:
         if timed_out and ctx.state == "running":
             ctx.hint = (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
                         "`pause` to stop it, or `context` to look without waiting")
+        elif ctx.state == "paused" and ctx.location is not None and ctx.location.line is None and not ctx.scopes \
+                and len(ctx.frames or ()) == 1:  # debugpy, paused in its first ~100 ms
+            ctx.hint = ("paused before the program's first line ran: nothing to show yet; `step` over to reach its "
+                        "first line, or set a breakpoint and `continue`")
         elif ctx.exception is not None and "EOFError" in f"{ctx.exception.typeName} {ctx.exception.exceptionId}":
             ctx.hint = ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
                         "/dev/null): give the input as arguments, an environment variable or a file")

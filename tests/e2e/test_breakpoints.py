@@ -269,7 +269,7 @@ async def test_a_start_says_which_breakpoints_moved_or_never_bound(tmp_path):
         assert len(ended["breakpointNotes"]) == 1 and "breakpoint 1 (avg.c:1): not bound" in ended["breakpointNotes"][0]
         stop = await tools.ok("debug", mode="source", path=str(program), breakpoints=[{"file": str(program), "line": 5}])
         assert stop["state"] == "paused" and stop["location"]["line"] == 6
-        assert stop["breakpointNotes"] == ["breakpoint 1 (avg.c:5): moved from line 5 to line 6, the nearest with code"]
+        assert stop["breakpointNotes"] == ["breakpoint 1 (avg.c:5): moved from line 5 to line 6: the adapter found no code on line 5"]
         late = await tools.ok("breakpoint", function="no_such_function")
         assert not late["verified"] and late["state"] == "pending" and "not bound" in late["message"]
         await tools.ok("stop")

@@ -77,7 +77,7 @@ class Breakpoint:
         if self.message:
             return self.message
         if self.kind == "line" and self.verified and self.actual_line and self.line and self.actual_line != self.line:
-            return f"moved from line {self.line} to line {self.actual_line}, the nearest with code"
+            return f"moved from line {self.line} to line {self.actual_line}: the adapter found no code on line {self.line}"
         if self.state == "pending":
             where = "at this line" if self.kind == "line" else "for this function" if self.kind == "function" else ""
             return (f"not bound: the adapter found no code {where} in what the program has loaded so far; "

@@ -88,13 +88,16 @@ class Debugger:
                     self._session = None
                     self.changed()
                 raise
-        if session.state == "running" and (target.stop_on_entry or session.breakpoints.all()
-                                           or target.mode in ("source", "binary")):
+        waits = session.state == "running" and (target.stop_on_entry or bool(session.breakpoints.all())
+                                                or target.mode in ("source", "binary"))
+        if waits:
             await progress("running to the first stop")
             await session.wait_for_stop(0, timeout)
         if session.state == "terminated":
             await session.quirks.drop_entry()
-        ctx = await self._result(session, timed_out=session.state == "running")
+        ctx = await self._result(session, timed_out=waits and session.state == "running")
+        if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
+            ctx.hint = "attached; the program runs on: `pause` to stop it, or set a breakpoint and `wait`"
         ctx.breakpointNotes = session.breakpoints.notes() or None
         ctx.pathsRelativeTo = session.target.files_from
         return ctx

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..background import unlogged
 from ..errors import DebugError, ErrorCode
 from .framing import FramingError, Message, encode, read_message
 from .terminal import TerminalRunner
@@ -87,8 +88,7 @@ class DapClient:
         if arguments is not None:
             message["arguments"] = arguments
         self._pending[self._seq] = (command, future)
-        # A fire-and-forget request that fails must not log "exception never retrieved".
-        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        unlogged(future)  # a request sent and not awaited may fail unread
         self._write(message)
         return future
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..background import unlogged
 from ..errors import DebugError, ErrorCode
 from .models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
 
@@ -129,9 +130,7 @@ class ReadAhead:
 
 
 def _background(read: Any) -> asyncio.Future[Any]:
-    task = asyncio.ensure_future(read)
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
-    return task
+    return unlogged(asyncio.ensure_future(read))
 
 
 def unexpanded(scope: dict[str, Any]) -> bool:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ..background import unlogged
 from ..errors import DebugError, ErrorCode
 from ..snapshots import diff
 from ..snapshots.model import Node, Snapshot
@@ -86,9 +87,7 @@ class StopRecorder:
         if thread_id is None:
             self._pending = None
             return
-        task = asyncio.ensure_future(self._record(cycle, thread_id, reason))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
-        self._pending = task
+        self._pending = unlogged(asyncio.ensure_future(self._record(cycle, thread_id, reason)))
 
     async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
         guesses = self._guesses

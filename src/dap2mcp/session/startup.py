@@ -14,6 +14,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from .. import processes
+from ..background import unlogged
 from ..dap import connect_tcp, spawn_listening, spawn_stdio
 from ..errors import DebugError, ErrorCode
 
@@ -123,8 +124,7 @@ def _summon(client: DapClient, summon: Summon) -> asyncio.Future[None]:
             thread.start()
 
     client.on_event(on_event)
-    done.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late failure is not an error to log
-    return done
+    return unlogged(done)  # a late failure is not an error to log
 
 
 async def _first_of(session: DebugSession, awaitable: Any, started: asyncio.Future[Any],

@@ -3,12 +3,14 @@ interpreters: pyenv's shared build (symbols in libpython) and Debian's fixed-add
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,8 +25,10 @@ def python(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def started(argv: list[str], ready: Path) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
+@contextlib.contextmanager
+def started(argv: list[str], ready: Path, **popen: Any) -> Iterator[subprocess.Popen[bytes]]:
+    """The program, once it has written `ready`; killed afterwards, whatever the test did."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, **popen)
     try:
         deadline = time.monotonic() + 20
         while not (ready.exists() and ready.read_text().strip()):
@@ -61,7 +65,7 @@ def test_code_for_a_thread_inside_c_code_runs_between_bytecodes_not_in_the_middl
     halfway through allocations before, crashing about one attach in 50): in a regex, in user space;
     in a sleep that holds the GIL, blocked in a system call, and still in the middle of C code."""
     log, out = tmp_path / "calls.log", tmp_path / "ran"
-    for proc in started([python, str(PROGRAMS / "in_c.py"), str(log), call], log):
+    with started([python, str(PROGRAMS / "in_c.py"), str(log), call], log) as proc:
         code = f"import time; open({str(out)!r}, 'w').write(repr(time.monotonic()))"
         assert inject.run_python(proc.pid, code) is False, "queued, not run on the spot"
         moment = ran_at(out)
@@ -80,7 +84,7 @@ def test_code_for_a_thread_inside_c_code_runs_between_bytecodes_not_in_the_middl
 def test_code_for_a_thread_blocked_in_a_sleep_runs_at_once_and_the_sleep_goes_on(python: str, tmp_path: Path):
     ready, out = tmp_path / "ready", tmp_path / "ran"
     sleeper = f"import time\nopen({str(ready)!r}, 'w').write('up')\nwhile True:\n    time.sleep(3600)\n"
-    for proc in started([python, "-c", sleeper], ready):
+    with started([python, "-c", sleeper], ready) as proc:
         deadline = time.monotonic() + 20
         while not in_a_sleep(proc.pid):
             assert time.monotonic() < deadline, "the program never went to sleep"
@@ -101,12 +105,7 @@ def test_attach_to_a_thread_that_stays_in_c_code_says_why_in_time(tmp_path: Path
 
     ready = tmp_path / "ready"
     stuck = f"import re\nopen({str(ready)!r}, 'w').write('up')\nre.match(r'(a+)+$', 'a' * 27 + '!')\nprint('done')\n"
-    proc = subprocess.Popen([sys.executable, "-c", stuck], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    try:
-        while not ready.exists():
-            assert proc.poll() is None
-            time.sleep(0.01)
+    with started([sys.executable, "-c", stuck], ready, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         monkeypatch.setattr(debugpy_profile, "INJECTED_CODE_WAIT", 0.5)
         with pytest.raises(DebugError) as caught:
             debugpy_profile._connect_back(proc.pid, "127.0.0.1", 9)
@@ -114,9 +113,6 @@ def test_attach_to_a_thread_that_stays_in_c_code_says_why_in_time(tmp_path: Path
         assert proc.poll() is None, "still in its regex"
         out, err = proc.communicate(timeout=120)
         assert (proc.returncode, out, err) == (0, b"done\n", b""), "no attach, no complaint from debugpy"
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_an_interpreter_only_imported_is_not_taken_for_one(tmp_path: Path):

@@ -134,7 +134,6 @@ class _Stopped:
         self.saved = Registers()
         self.vector = _VectorState(pid)
         self.state = "detached"  # then "rest" (stopped, own registers), "call" (running ours), "fault"
-        self.blocked = False
 
     def __enter__(self) -> _Stopped:
         _ptrace(PTRACE_ATTACH, self.pid, what="attach to")
@@ -142,13 +141,17 @@ class _Stopped:
         try:
             _wait_for(self.pid, signal.SIGSTOP)
             _ptrace(PTRACE_GETREGS, self.pid, None, ctypes.addressof(self.saved), what="read the registers of")
-            self.blocked = self.saved.orig_rax != NO_SYSCALL and self.saved.rax in INTERRUPTED
         except BaseException:
             self.__exit__()
             raise
         self.vector.save()
         self.state = "rest"
         return self
+
+    @property
+    def blocked(self) -> bool:
+        """Whether it was stopped inside a blocking system call."""
+        return self.saved.orig_rax != NO_SYSCALL and self.saved.rax in INTERRUPTED
 
     def call(self, function: int, args: list[int | bytes]) -> int:
         self.state = "call"

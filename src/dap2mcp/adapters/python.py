@@ -99,9 +99,9 @@ def _connect_back(pid: int, host: str, port: int) -> None:
     setup = {"mode": "connect", "address": [host, port], "log_to": None, "adapter_access_token": None,
              "wait_for_client": False}
     # the folder is made in the process's own /tmp, which a container or a service's PrivateTmp keeps apart
-    theirs = f"/proc/{pid}/root/tmp"
-    with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-", dir=theirs if os.path.isdir(theirs) else None) as ours:
-        folder = f"/tmp/{Path(ours).name}" if os.path.isdir(theirs) else ours  # as the process names it
+    theirs = f"/proc/{pid}/root/tmp" if os.path.isdir(f"/proc/{pid}/root/tmp") else None
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-attach-", dir=theirs) as ours:
+        folder = f"/tmp/{Path(ours).name}" if theirs else ours  # as the process names it
         os.chmod(ours, 0o1733)  # the process may run as another user: it may write here, not list or delete
         outcome = Path(ours) / "outcome"
         attach = "\n".join((

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,15 @@ from dap2mcp.adapters import Target
 from dap2mcp.dap.trace import TRACE_ENV
 from dap2mcp.session import Debugger
 from dap2mcp.session.models import Context
+from dap2mcp.session.recorder import DEFAULT_FRAMES
 
 from conftest import PROGRAMS, marker
 
 STOPS = 30
-CASES = [  # program, adapter, whether some guesses must miss
-    pytest.param(PROGRAMS / "calls.py", None, True, id="debugpy"),
-    pytest.param(PROGRAMS / "calls.c", "lldb", False, id="lldb"),
-    pytest.param(PROGRAMS / "calls_go" / "main.go", "delve", False, id="delve"),
+CASES = [  # program, adapter, whether some guesses must miss, whether scopes are asked for ahead
+    pytest.param(PROGRAMS / "calls.py", None, True, False, id="debugpy"),  # its scopes follow from the frame
+    pytest.param(PROGRAMS / "calls.c", "lldb", False, True, id="lldb"),
+    pytest.param(PROGRAMS / "calls_go" / "main.go", "delve", False, True, id="delve"),
 ]
 
 
@@ -42,18 +44,32 @@ def seen(ctx: Context) -> dict[str, Any]:
     }
 
 
-def stops_read_ahead(trace: Path) -> tuple[int, int, int]:
-    """From the DAP trace: (stops whose scopes request went out before their stack answer came; of those,
-    the ones whose guess missed, the scopes asked for not being the top frame's; and the ones whose
-    answers were used, no second scopes request following before the next stack request)."""
-    ahead = missed = used = 0
-    stack_seq: int | None = None  # the last stackTrace sent, until its answer comes
-    asked: int | None = None  # the frame of the scopes request sent before that answer
-    scopes_sent = 0  # scopes requests since the last stackTrace
+@dataclass
+class Reads:
+    """How the stop recordings read their stops, from the DAP trace. A recording asks for DEFAULT_FRAMES
+    frames; the test's plain reads ask for fewer, and are left out."""
+
+    ahead: int = 0
+    """Stops whose scopes or variables went out before their stack answer came."""
+    missed: int = 0
+    """Of those, the ones whose guess missed: the top frame is not the previous stop's."""
+    used: int = 0
+    """Of those, the ones whose answers were used: no scopes request followed the stack answer."""
+    scopes_ahead: int = 0
+    """Of those, the ones that sent a scopes request ahead too."""
+
+
+def stop_reads(trace: Path) -> Reads:
+    reads = Reads()
+    stack_seq: int | None = None  # the recording's last stackTrace, until its answer comes
+    sent_ahead: set[str] = set()  # commands sent between that stackTrace and its answer
+    answered = False  # the recording's stack answer came; what follows until the next stackTrace is its own
+    scopes_after = 0
+    previous_top: int | None = None
 
     def close() -> None:
-        nonlocal used
-        used += asked is not None and scopes_sent == 1
+        if answered and sent_ahead:
+            reads.used += scopes_after == 0
 
     for line in trace.read_text().splitlines():
         entry = json.loads(line)
@@ -61,24 +77,28 @@ def stops_read_ahead(trace: Path) -> tuple[int, int, int]:
         command = message.get("command")
         if entry["dir"] == "sent" and command == "stackTrace":
             close()
-            stack_seq, asked, scopes_sent = message["seq"], None, 0
-        elif entry["dir"] == "sent" and command == "scopes":
-            scopes_sent += 1
-            if stack_seq is not None and asked is None:
-                asked = message["arguments"]["frameId"]
+            answered = False
+            if message["arguments"].get("levels") == DEFAULT_FRAMES:
+                stack_seq, sent_ahead, scopes_after = message["seq"], set(), 0
+        elif entry["dir"] == "sent" and command in ("scopes", "variables"):
+            if stack_seq is not None:
+                sent_ahead.add(command)
+            elif answered and command == "scopes":
+                scopes_after += 1
         elif entry["dir"] == "received" and stack_seq is not None and message.get("request_seq") == stack_seq:
-            if asked is not None:
-                ahead += 1
-                missed += asked != message["body"]["stackFrames"][0]["id"]
-            else:
-                scopes_sent = 0
-            stack_seq = None
+            top = message["body"]["stackFrames"][0]["id"]
+            if sent_ahead:
+                reads.ahead += 1
+                reads.missed += top != previous_top
+                reads.scopes_ahead += "scopes" in sent_ahead
+            previous_top, stack_seq, answered = top, None, True
     close()
-    return ahead, missed, used
+    return reads
 
 
-@pytest.mark.parametrize(("program", "adapter", "misses"), CASES)
-async def test_a_stop_read_ahead_shows_what_a_plain_read_shows(program: Path, adapter: str | None, misses: bool):
+@pytest.mark.parametrize(("program", "adapter", "misses", "scopes_ahead"), CASES)
+async def test_a_stop_read_ahead_shows_what_a_plain_read_shows(program: Path, adapter: str | None, misses: bool,
+                                                               scopes_ahead: bool):
     debugger = Debugger()
     try:
         ctx = await debugger.debug(Target(mode="source", path=str(program)), adapter=adapter,
@@ -95,10 +115,12 @@ async def test_a_stop_read_ahead_shows_what_a_plain_read_shows(program: Path, ad
         assert {str(f).removeprefix("main.") for f in functions} == {"top", "middle", "leaf"}, functions
     finally:
         await debugger.close()
-    ahead, missed, used = stops_read_ahead(Path(os.environ[TRACE_ENV]))
-    assert ahead >= STOPS, f"only {ahead} of {STOPS} stops were read ahead"
-    assert used == ahead - missed, f"{ahead - missed} guesses held, the answers of {used} were used"
+    reads = stop_reads(Path(os.environ[TRACE_ENV]))
+    assert reads.ahead >= STOPS, f"only {reads.ahead} of {STOPS} stops were read ahead"
+    assert reads.used == reads.ahead - reads.missed, f"{reads.ahead - reads.missed} guesses held, the answers of {reads.used} were used"
     if misses:
-        assert 3 <= missed <= STOPS // 2, f"{missed} of {ahead} guesses missed"
+        assert 3 <= reads.missed <= STOPS // 2, f"{reads.missed} of {reads.ahead} guesses missed"
     else:  # frames numbered by position: every guess holds
-        assert missed == 0, f"{missed} of {ahead} guesses missed"
+        assert reads.missed == 0, f"{reads.missed} of {reads.ahead} guesses missed"
+    # where scopes follow from the frame (debugpy), a stop in the last stop's frame asks for none at all
+    assert reads.scopes_ahead == (reads.ahead if scopes_ahead else 0), reads

@@ -188,3 +188,47 @@ async def test_guesses_are_kept_for_the_threads_stopped_last() -> None:
         await stop(thread, thread)
     assert ("scopes", FRAME) in await stop(1000, GUESSED_THREADS + 10), "the last thread stopped lost its guess"
     assert await stop(1001, 1) == [("stackTrace", None)], "the thread stopped longest ago kept its guess"
+
+
+KNOWN = ({"name": f"scope {LOCALS}", "variablesReference": LOCALS}, {"name": f"scope {GLOBALS}", "variablesReference": GLOBALS})
+"""The scopes the last stop read, kept with the guess where an adapter's scopes follow from the frame."""
+
+
+async def test_scopes_that_follow_from_the_frame_are_not_asked_for_again() -> None:
+    adapter = Adapter()
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS), KNOWN))
+    assert adapter.sent == [("stackTrace", None), ("variables", LOCALS), ("variables", GLOBALS)]
+    assert view.scopes == list(KNOWN)
+    assert shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    no_reads_left()
+
+
+async def test_known_scopes_of_another_frame_are_not_used() -> None:
+    adapter = Adapter(frames={8: (31, 32), FRAME: (LOCALS, GLOBALS)})
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS), KNOWN))
+    assert adapter.sent[-3:] == [("scopes", 8), ("variables", 31), ("variables", 32)]
+    assert [s["variablesReference"] for s in view.scopes] == [31, 32]
+    assert shown(view) == {31: ["v31"], 32: ["v32"]}
+    no_reads_left()
+
+
+async def test_a_refused_read_on_known_scopes_is_read_again_the_plain_way() -> None:
+    adapter = Adapter(refuse_once={("variables", GLOBALS)})
+    view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS), KNOWN))
+    assert adapter.sent.count(("scopes", FRAME)) == 1
+    assert shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    no_reads_left()
+
+
+@pytest.mark.parametrize("scopes_by_frame", [True, False])
+async def test_a_recorder_asks_for_scopes_again_only_where_they_may_change(scopes_by_frame: bool) -> None:
+    adapter = Adapter()
+    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True, scopes_by_frame=scopes_by_frame)
+    for cycle in (1, 2):
+        adapter.sent.clear()
+        recorder.on_stop(cycle, 1, "step")
+        view = await recorder.stop_view(cycle)
+        await recorder.settle()
+    assert view is not None and shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    assert [s["variablesReference"] for s in view.scopes] == [LOCALS, GLOBALS]
+    assert (("scopes", FRAME) in adapter.sent) is not scopes_by_frame, adapter.sent

@@ -202,6 +202,12 @@ class AdapterProfile:
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
     on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
+    scopes_by_frame: bool = False
+    """A frame's scopes, references included, follow from the frame's id alone and the `scopes` request
+    changes nothing (pydevd builds them from the id, the same each time): at a stop whose stack shows
+    the last stop's frame, its scopes are not asked for again. Not lldb-dap, whose `scopes` request
+    selects the frame that its fixed scope references then read, nor Delve, which hands out new
+    references when the scopes are asked for."""
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

@@ -162,4 +162,5 @@ DEBUGPY = DebugpyProfile(
     log_percent_formats=True,
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
     steady_ids=True,
+    scopes_by_frame=True,
 )

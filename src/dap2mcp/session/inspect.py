@@ -93,10 +93,13 @@ def cheap_references(scopes: list[dict[str, Any]]) -> tuple[int, ...]:
 class Guess:
     """The ids the last stop's reads used. Where an adapter hands them out again at the next stop
     (`AdapterProfile.steady_ids`), that stop's scopes and variables can be asked for together with its
-    stack, saving two round trips; the answers count only where the stack and the scopes confirm the ids."""
+    stack, saving two round trips; the answers count only where the stack and the scopes confirm the ids.
+    Where a frame's scopes follow from its id alone (`AdapterProfile.scopes_by_frame`), the last stop's
+    `scopes` are kept here and not asked for again: the stack confirming the frame confirms them."""
 
     frame_id: int
     references: tuple[int, ...]
+    scopes: tuple[dict[str, Any], ...] | None = None
 
 
 class ReadAhead:
@@ -104,7 +107,8 @@ class ReadAhead:
 
     def __init__(self, client: Requester, guess: Guess) -> None:
         self.guess = guess
-        self._scopes = _background(client.request("scopes", {"frameId": guess.frame_id}))
+        self._scopes = None if guess.scopes is not None else \
+            _background(client.request("scopes", {"frameId": guess.frame_id}))
         self._variables = [_background(fetch_variables(client, ref)) for ref in guess.references]
 
     async def answers(self, frame_id: int | None) -> tuple[list[dict[str, Any]],
@@ -113,7 +117,10 @@ class ReadAhead:
         try:
             if frame_id != self.guess.frame_id:
                 return None
-            scopes = list((await self._scopes).get("scopes") or [])
+            if self._scopes is None:
+                scopes = [dict(s) for s in self.guess.scopes or ()]
+            else:
+                scopes = list((await self._scopes).get("scopes") or [])
             if cheap_references(scopes) != self.guess.references:
                 return None
             return scopes, dict(zip(self.guess.references, [await v for v in self._variables], strict=True))
@@ -126,7 +133,8 @@ class ReadAhead:
 
     def drop(self) -> None:
         for task in (self._scopes, *self._variables):
-            task.cancel()
+            if task is not None:
+                task.cancel()
 
 
 def _background(read: Any) -> asyncio.Future[Any]:

@@ -54,7 +54,8 @@ class StopRecorder:
     def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
                  limits: Limits, carried: list[Snapshot] | None = None,
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
-                 helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False) -> None:
+                 helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
+                 scopes_by_frame: bool = False) -> None:
         self._requester = requester
         self._capabilities = capabilities
         self._hidden = hidden
@@ -63,6 +64,7 @@ class StopRecorder:
         self._own = own
         self._guesses: dict[int, Guess] | None = {} if steady_ids else None
         """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only)."""
+        self._scopes_by_frame = scopes_by_frame
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
@@ -96,7 +98,8 @@ class StopRecorder:
                                    guess=guesses.get(thread_id) if guesses is not None else None)
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
-            guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes))
+            guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes),
+                                       tuple(view.scopes) if self._scopes_by_frame else None)
             while len(guesses) > GUESSED_THREADS:
                 del guesses[next(iter(guesses))]  # the thread stopped least recently
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],

@@ -80,7 +80,7 @@ class DebugSession:
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
-                                     steady_ids=profile.steady_ids)
+                                     steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------

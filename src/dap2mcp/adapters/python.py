@@ -162,5 +162,5 @@ DEBUGPY = DebugpyProfile(
     log_percent_formats=True,
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
     steady_ids=True,
-    scopes_by_frame=True,
+    scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

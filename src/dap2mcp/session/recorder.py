@@ -63,7 +63,8 @@ class StopRecorder:
         self._helper = helper
         self._own = own
         self._guesses: dict[int, Guess] | None = {} if steady_ids else None
-        """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only)."""
+        """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only). They hold
+        for one adapter process: a recorder lives as long as its session, and a new program gets a new one."""
         self._scopes_by_frame = scopes_by_frame
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
@@ -99,7 +100,7 @@ class StopRecorder:
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
             guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes),
-                                       tuple(view.scopes) if self._scopes_by_frame else None)
+                                       tuple(dict(s) for s in view.scopes) if self._scopes_by_frame else None)
             while len(guesses) > GUESSED_THREADS:
                 del guesses[next(iter(guesses))]  # the thread stopped least recently
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],

@@ -76,6 +76,21 @@ async def test_bad_input_during_a_session_leaves_it_usable():
         await tools.ok("stop")
 
 
+async def test_a_frame_id_of_an_earlier_stop_is_refused_by_every_tool_that_takes_one():
+    """debugpy would still answer `scopes` for the frame that returned, and then fail on its variables."""
+    calls = PROGRAMS / "calls.py"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(calls),
+                             breakpoints=[{"file": str(calls), "line": marker(calls, "leaf")}])
+        gone = ctx["frames"][0]["id"]
+        assert (await tools.ok("step", mode="out"))["location"]["function"] == "middle"
+        for tool, args in [("context", {}), ("evaluate", {"expression": "1"}),
+                           ("set-variable", {"name": "a", "value": "1"})]:
+            assert f"unknown frameId {gone}" in await tools.error(tool, "INVALID_ARGUMENT", frameId=gone, **args)
+        assert (await tools.ok("context"))["location"]["function"] == "middle"
+        await tools.ok("stop")
+
+
 async def test_a_misspelled_argument_is_refused_not_ignored():
     """Ignored, `too` would make `continue` run the program to its end, and `conditon` would make an
     unconditional breakpoint."""

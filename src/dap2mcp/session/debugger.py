@@ -232,6 +232,8 @@ class Debugger:
     # -- inspection and change ---------------------------------------------------------------
 
     async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int) -> Context:
+        if frame_id is not None and self.session.state == "paused":
+            self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames)
 
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:

@@ -78,6 +78,22 @@ async def test_run_to_location_says_so_and_a_timed_out_one_says_how_to_go_on():
         await tools.ok("stop")
 
 
+async def test_a_global_set_from_inside_a_function_is_the_global():
+    """An assignment run in the function's frame would bind a new local of that name instead."""
+    tally = PROGRAMS / "tally.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(tally), breakpoints=[{"file": str(tally), "line": marker(tally, "bump")}])
+        changed = await tools.ok("set-variable", name="COUNT", value="42")
+        assert (changed["scope"], changed["value"]) == ("Globals", "42")
+        scopes = {s["name"]: {v["name"]: v["value"] for v in s["variables"]} for s in (await tools.ok("context"))["scopes"]}
+        assert scopes == {"Globals": {"COUNT": "42"}}  # no local COUNT beside it
+        assert (await tools.ok("evaluate", expression="COUNT"))["value"] == "42"
+        await tools.error("set-variable", "ADAPTER_ERROR", name="COUNT", value="1 +")  # a bad value still says so
+        assert locals_of(await tools.ok("step", mode="over"))["seen"] == "42"
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and "bumped 43 count 42" in ended["output"]["text"]
+
+
 async def test_frames_threads_and_evaluation_output():
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])

@@ -191,6 +191,10 @@ class AdapterProfile:
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    scope_assignments: tuple[tuple[str, str], ...] = ()
+    """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
+    is filled in), for `setExpression`. An assignment to the bare name would bind a new local
+    instead, as `COUNTER = 42` does in a Python function."""
     log_percent_formats: bool = False
     """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
     conditions_combine: bool = True

@@ -159,6 +159,7 @@ DEBUGPY = DebugpyProfile(
     capture_helper="_pydevd_capture.py",
     exception_category="Python Exceptions",
     exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
+    scope_assignments=(("Globals", "globals()[{name!r}]"),),
     log_percent_formats=True,
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
     steady_ids=True,

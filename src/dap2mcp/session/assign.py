@@ -36,14 +36,16 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
         return {"name": name, **await _set_expression(session, name, value, frame)}
     if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
-    for scope in (await session.request("scopes", {"frameId": frame})).get("scopes") or []:
-        if unexpanded(scope):
-            continue
+    scopes = [s for s in (await session.request("scopes", {"frameId": frame})).get("scopes") or [] if not unexpanded(s)]
+    for scope in scopes:
         found = await _child(session, scope["variablesReference"], path[0])
         if found is None:
             continue
         if len(path) == 1 and caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
-            return {"name": name, "scope": scope.get("name"), **await _set_expression(session, name, value, frame)}
+            target = name if scope is scopes[0] else _scope_target(session, scope, name)
+            if target is not None or not caps.get("supportsSetVariable"):
+                return {"name": name, "scope": scope.get("name"),
+                        **await _set_expression(session, target or name, value, frame)}
         if not caps.get("supportsSetVariable"):
             break
         holder = scope["variablesReference"]
@@ -57,6 +59,13 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
         return {"name": name, "scope": scope.get("name"),
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")
+
+
+def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> str | None:
+    """How to name a variable of an outer scope (a Python global) in an assignment run in the frame; None
+    where the adapter has no such expression (then `setVariable` on the scope sets it)."""
+    template = dict(session.profile.scope_assignments).get(str(scope.get("name")))
+    return template.format(name=name) if template is not None else None
 
 
 def _path(name: str) -> list[str]:

@@ -43,9 +43,7 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
             continue
         if len(path) == 1 and caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
             target = name if scope is scopes[0] else _scope_target(session, scope, name)
-            if target is not None or not caps.get("supportsSetVariable"):
-                return {"name": name, "scope": scope.get("name"),
-                        **await _set_expression(session, target or name, value, frame)}
+            return {"name": name, "scope": scope.get("name"), **await _set_expression(session, target, value, frame)}
         if not caps.get("supportsSetVariable"):
             break
         holder = scope["variablesReference"]
@@ -61,11 +59,11 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")
 
 
-def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> str | None:
-    """How to name a variable of an outer scope (a Python global) in an assignment run in the frame; None
-    where the adapter has no such expression (then `setVariable` on the scope sets it)."""
+def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> str:
+    """How to name a variable of an outer scope (a Python global) in an assignment run in the frame:
+    where the adapter's language binds a bare name locally, the profile says (`scope_assignments`)."""
     template = dict(session.profile.scope_assignments).get(str(scope.get("name")))
-    return template.format(name=name) if template is not None else None
+    return template.format(name=name) if template is not None else name
 
 
 def _path(name: str) -> list[str]:

@@ -149,6 +149,30 @@ async def test_every_stop_is_a_snapshot_and_contexts_say_what_changed():
         assert message.startswith(NOT_FOUND.format("@c0"))
 
 
+async def test_changes_compare_one_call_with_itself_not_with_another_of_the_same_name():
+    """A recursion's next call, or another class's method of the same name, is another frame: its
+    variables are not the previous stop's with new values."""
+    program = PROGRAMS / "same_names.py"
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="source", path=str(program),
+                               breakpoints=[{"file": str(program), "line": marker(program, "recurse")}])
+        await tools.ok("clear-breakpoints", all=True)
+        assert first["location"]["function"] == "count"
+        deeper = await tools.ok("step", mode="in")
+        assert deeper["location"]["function"] == "count" and len(deeper["frames"]) == len(first["frames"]) + 1
+        assert "another call of `count`" in deeper["changes"]["frameChanged"], deeper["changes"]
+        assert set(deeper["changes"]) == {"since", "frameChanged"}
+        along = await tools.ok("step", mode="over")  # the same call: compared
+        assert along["changes"] == {"since": deeper["cycle"]}
+        await tools.ok("breakpoint", file=str(program), line=marker(program, "foo"))
+        await tools.ok("breakpoint", file=str(program), line=marker(program, "bar"))
+        foo = await tools.ok("continue")
+        bar = await tools.ok("continue")
+        assert (foo["location"]["function"], bar["location"]["function"]) == ("setup", "setup")
+        assert "another call of `setup`" in bar["changes"]["frameChanged"], bar["changes"]
+        await tools.ok("stop")
+
+
 async def test_set_variable_shows_in_the_next_snapshot_not_in_the_stop_one():
     async with stdio_tools() as tools:
         await start_at_start(tools)

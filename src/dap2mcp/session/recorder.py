@@ -109,7 +109,7 @@ class StopRecorder:
         self.store.record_stop(make_snapshot(
             snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=view.focus_index,
             function_name=view.focus.function if view.focus is not None else "",
-            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run))
+            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run, call=_call_of(view)))
         self.recorded()
         return view
 
@@ -145,8 +145,10 @@ class StopRecorder:
         new, old = self.store.stop(cycle), self.store.stop(cycle - 1)
         if new is None or old is None:
             return None
-        if (old.function_name, old.thread_id) != (new.function_name, new.thread_id):
-            return Changes(since=old.cycle, frameChanged=f"the previous stop was in `{old.function_name}` "
+        if (old.function_name, old.thread_id, old.call) != (new.function_name, new.thread_id, new.call):
+            where = f"another call of `{old.function_name}`" if old.function_name == new.function_name \
+                else f"`{old.function_name}`"
+            return Changes(since=old.cycle, frameChanged=f"the previous stop was in {where} "
                            f"(thread {old.thread_id}); variables of different frames are not compared")
         body, cut = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
         for entry in (*body["added"], *body["removed"], *body["modified"]):
@@ -244,3 +246,11 @@ async def _quietly(task: asyncio.Future[Any]) -> Any:
     except Exception:
         return None
 
+
+def _call_of(view: FrameView) -> tuple[object, ...]:
+    """What stays the same while the focused frame's call runs: the frames below it (where each called
+    the next) and how deep it is. Its own line moves with every step, so it is not part of it."""
+    below = view.frames[view.focus_index + 1:]
+    depth = view.total_frames if view.total_frames is not None else len(view.frames)
+    return (depth - view.focus_index, view.focus.file if view.focus else None,
+            *((f.function, f.file, f.line) for f in below))

@@ -134,6 +134,9 @@ class Snapshot:
     auto: bool = field(default=False, compare=False)
     run: str | None = field(default=None, compare=False)
     """The debug run it was taken in; None when imported. Within one run, object addresses compare exactly."""
+    call: tuple[object, ...] | None = field(default=None, compare=False)
+    """Which call of its function a stop snapshot was taken in (the stack below the frame, and its depth):
+    another call of the same function, a recursion or another method of that name, has another."""
 
     @cached_property
     def nodes(self) -> dict[str, Node]:

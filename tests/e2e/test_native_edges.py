@@ -354,3 +354,18 @@ def test_concurrent_builds_of_one_source_all_succeed() -> None:
     outputs = asyncio.run(builds())
     assert len(set(outputs)) == 1 and Path(outputs[0]).is_file()
     assert not list(Path(outputs[0]).parent.glob("*.partial"))
+
+
+@pytest.mark.parametrize(("adapter", "program"), [
+    ("lldb", PROGRAMS / "calls.c"), ("gdb", PROGRAMS / "calls.c"), ("delve", PROGRAMS / "calls_go" / "main.go")])
+async def test_continue_to_a_function_the_program_lacks_is_refused_before_it_moves(adapter: str, program: Path) -> None:
+    """Set anyway, the `to` breakpoint would never bind and the program would run to its end."""
+    async with stdio_tools() as tools:
+        entry = await tools.ok("debug", mode="source", path=str(program), adapter=adapter, stopOnEntry=True)
+        assert entry["state"] == "paused", entry
+        message = await tools.error("continue", "INVALID_ARGUMENT", to={"function": "no_such_function"})
+        assert "no_such_function" in message and "did not move" in message
+        again = await tools.ok("context")
+        assert (again["state"], again["cycle"], again["location"]) == ("paused", entry["cycle"], entry["location"])
+        assert (await tools.ok("continue", to={"function": "leaf"}))["location"]["function"].endswith("leaf")
+        assert (await tools.ok("continue"))["state"] == "terminated"

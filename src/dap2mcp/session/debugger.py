@@ -139,6 +139,11 @@ class Debugger:
         session = self.session
         temp = await session.add_breakpoint(to, temporary=True) if to else None
         try:
+            if temp is not None and temp.function and not temp.verified:  # else it would run to the end
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is nowhere in the "
+                                 f"program as far as the adapter knows ({temp.message or 'not verified'}); "
+                                 "the program did not move. For a function of a library loaded later, set a "
+                                 "`breakpoint` on it and `continue`")
             since = await session.resume(thread_id)
             finished = await session.wait_for_stop(since, timeout)
             return await self._result(session, timed_out=not finished,

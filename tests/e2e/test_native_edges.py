@@ -369,3 +369,15 @@ async def test_continue_to_a_function_the_program_lacks_is_refused_before_it_mov
         assert (again["state"], again["cycle"], again["location"]) == ("paused", entry["cycle"], entry["location"])
         assert (await tools.ok("continue", to={"function": "leaf"}))["location"]["function"].endswith("leaf")
         assert (await tools.ok("continue"))["state"] == "terminated"
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb", "delve"])
+async def test_an_expression_that_cannot_be_evaluated_is_an_error_not_a_value(adapter: str) -> None:
+    """cdt-gdb-adapter answers such an `evaluate` with success and the text of an error as its result."""
+    program = PROGRAMS / ("calls_go/main.go" if adapter == "delve" else "calls.c")
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter=adapter,
+                       breakpoints=[{"file": str(program), "line": marker(program, "leaf")}])
+        await tools.error("evaluate", "ADAPTER_ERROR", expression="no_such_name + 1")
+        assert (await tools.ok("evaluate", expression="x + 1"))["value"] == str(int(locals_of(await tools.ok("context"))["x"]) + 1)
+        await tools.ok("stop")

@@ -191,6 +191,8 @@ class AdapterProfile:
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    failed_evaluations: tuple[str, ...] = ()
+    """Results an adapter gives with `success: true` when the expression could not be evaluated."""
     scope_assignments: tuple[tuple[str, str], ...] = ()
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local

@@ -176,4 +176,5 @@ GDB = NativeProfile(
     fixed={"gdb": "gdb"},
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
+    failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
 )

@@ -248,6 +248,9 @@ class Debugger:
         session.recorder.state_changed()
         body = await session.request("evaluate", {"expression": expression, "frameId": frame,
                                                    "context": session.profile.evaluate_context})
+        if body.get("result") in session.profile.failed_evaluations:
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
+                             f"in frame {frame}: {body['result']} (an unknown name, or not an expression)")
         result = assign.value_of(body.get("result", ""), body, session)
         await session.output.quiet(0.015, 0.1)  # what the evaluation printed
         out = session.output.take_new(session.limits.output_chars)

@@ -381,3 +381,24 @@ async def test_an_expression_that_cannot_be_evaluated_is_an_error_not_a_value(ad
         await tools.error("evaluate", "ADAPTER_ERROR", expression="no_such_name + 1")
         assert (await tools.ok("evaluate", expression="x + 1"))["value"] == str(int(locals_of(await tools.ok("context"))["x"]) + 1)
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_frame_whose_variables_the_adapter_cannot_list_still_gives_a_context(adapter: str) -> None:
+    """The scope says why; the rest of the stop is there, and `evaluate` still reads the frame."""
+    program = PROGRAMS / "outer_array.c"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter=adapter,
+                             breakpoints=[{"file": str(program), "line": marker(program, "add")}])
+        caller = ctx["frames"][1]
+        outer = await tools.ok("context", frameId=caller["id"])
+        assert outer["location"]["function"] == "main" and outer["location"]["line"] == caller["line"]
+        assert [f["function"] for f in outer["frames"]] == [f["function"] for f in ctx["frames"]]  # gdb renumbers
+        local = next(s for s in outer["scopes"] if s["name"] in ("Locals", "Local"))
+        if adapter == "gdb":  # cdt-gdb-adapter 1.7.0: "No symbol "arr" in current context."
+            assert local["variables"] == [] and "arr" in local["unreadable"], local
+        else:
+            assert {v["name"] for v in local["variables"]} >= {"arr", "total"}, local
+        assert (await tools.ok("evaluate", expression="arr[2]", frameId=caller["id"]))["value"] == "3"
+        assert locals_of(await tools.ok("context"))["s"]  # the top frame reads as before
+        await tools.ok("stop")

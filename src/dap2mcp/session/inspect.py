@@ -79,10 +79,25 @@ async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str,
     scopes = list(body.get("scopes") or [])
     cheap = cheap_references(scopes)
     if len(cheap) == 1:
-        fetched = [await fetch_variables(client, cheap[0])]
+        fetched = [await _variables_or_why(client, cheap[0])]
     else:
-        fetched = await asyncio.gather(*(fetch_variables(client, ref) for ref in cheap))
-    return scopes, dict(zip(cheap, fetched, strict=True))
+        fetched = await asyncio.gather(*(_variables_or_why(client, ref) for ref in cheap))
+    read = dict(zip(cheap, fetched, strict=True))
+    for scope in scopes:  # the rest of the stop is still worth showing
+        if isinstance(why := read.get(scope.get("variablesReference") or 0), str):
+            scope["unreadable"] = why
+    return scopes, {ref: variables for ref, variables in read.items() if not isinstance(variables, str)}
+
+
+async def _variables_or_why(client: Requester, reference: int) -> list[dict[str, Any]] | str:
+    """A scope's variables, or the adapter's reason for not listing them (cdt-gdb-adapter cannot list an
+    outer frame holding an array: "No symbol "arr" in current context")."""
+    try:
+        return await fetch_variables(client, reference)
+    except DebugError as exc:
+        if exc.code != ErrorCode.ADAPTER_ERROR:
+            raise
+        return exc.message
 
 
 def cheap_references(scopes: list[dict[str, Any]]) -> tuple[int, ...]:
@@ -161,6 +176,8 @@ def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[s
             shown = [to_variable(v, limits) for v in raw[: limits.variables_per_scope]]
             cut = len(raw) > len(shown)
             scopes.append(Scope(name=s["name"], variables=shown, total=len(raw) if cut else None, truncated=cut or None))
+        elif s.get("unreadable"):
+            scopes.append(Scope(name=s["name"], variables=[], unreadable=s["unreadable"]))
         else:  # expensive scopes (registers, big globals) are named but not expanded; a count where known
             scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or None, expensive=True))
     return scopes
@@ -215,8 +232,8 @@ def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ..
 
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
-                     own: Callable[[Frame], bool] | None = None,
-                     guess: Guess | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
+                     own: Callable[[Frame], bool] | None = None, guess: Guess | None = None,
+                     frame_index: int | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
     requests go out together. At an exception or a pause, the focus is the first frame of the program's
     own (`own`, see `is_own`), where there is one."""
@@ -249,6 +266,8 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     mine = next((f for f in frames if own(f)), None) if own is not None and reason in FOCUS_OWN_AT else None
     focus_id = frame_id if frame_id is not None else (mine or frames[0]).id if frames else None
     focus = next((f for f in frames if f.id == focus_id), None)
+    if focus is None and frame_index is not None and frame_index < len(frames):
+        focus = frames[frame_index]  # `frame_id` came from an earlier answer at this stop, which numbered it so
     known = await ahead.answers(focus_id) if ahead is not None else None
     if known is not None:
         scopes, variables = known

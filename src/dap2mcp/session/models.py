@@ -111,6 +111,8 @@ class Scope(_Model):
     truncated: Opt[bool] = None
     expensive: Opt[bool] = None
     """Named but not expanded (registers, large globals): `evaluate` or a snapshot reads what it holds."""
+    unreadable: Opt[str] = None
+    """Why the adapter would not list this scope's variables; `evaluate` may still read them by name."""
 
 
 class ExceptionDetails(_Model):

@@ -27,14 +27,15 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if view is None:
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
-                                         with_threads=with_threads, own=session.own_code)
+                                         with_threads=with_threads, own=session.own_code,
+                                         frame_index=session.known_frames.get(frame_id) if frame_id is not None else None)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
                        hidden=session.profile.hidden_variables)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
-    session.known_frames.update(f.id for f in ctx.frames or [])
+    session.known_frames.update((f.id, index) for index, f in enumerate(ctx.frames or []))
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)
     if any(bp.temporary for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"
@@ -55,7 +56,7 @@ async def focused_frame_id(session: DebugSession) -> int:
     frames = body.get("stackFrames") or []
     if not frames:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-    session.known_frames.add(int(frames[0]["id"]))
+    session.known_frames[int(frames[0]["id"])] = 0
     return int(frames[0]["id"])
 
 

@@ -118,10 +118,10 @@ def wire_checked(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: py
 
 def server_processes() -> list[psutil.Process]:
     me = psutil.Process()
-    return [p for p in me.children(recursive=True) if "dap2mcp" in " ".join(_cmdline(p))]
+    return [p for p in me.children(recursive=True) if "dap2mcp" in " ".join(cmdline_of(p))]
 
 
-def _cmdline(proc: psutil.Process) -> list[str]:
+def cmdline_of(proc: psutil.Process) -> list[str]:
     try:
         return proc.cmdline()
     except psutil.Error:

@@ -18,7 +18,7 @@ import pytest
 from mcp import MCPDeprecationWarning
 from mcp.types import ResourceListChangedNotification
 
-from conftest import INVOICE, PROGRAMS, Tools, connect, marker, server_processes
+from conftest import INVOICE, PROGRAMS, Tools, cmdline_of, connect, marker, server_processes
 
 SPIN = PROGRAMS / "spin.py"
 BUSY = PROGRAMS / "busy.py"
@@ -60,7 +60,7 @@ class Watch:
         deadline = time.monotonic() + within
         while (self.descendants() or self.fds() > fds) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
-        assert self.descendants() == [], [p.cmdline() for p in self.descendants()]
+        assert self.descendants() == [], [cmdline_of(p) for p in self.descendants()]
         assert self.fds() <= fds, sorted(os.readlink(f"/proc/{self.server.pid}/fd/{fd}")
                                         for fd in os.listdir(f"/proc/{self.server.pid}/fd"))
 
@@ -86,7 +86,7 @@ async def watched() -> AsyncIterator[tuple[Watch, int]]:
 
 
 def _adapter(watch: Watch, name: str) -> psutil.Process:
-    return next(p for p in watch.descendants() if name in " ".join(p.cmdline()))
+    return next(p for p in watch.descendants() if name in " ".join(cmdline_of(p)))
 
 
 async def test_adapter_killed_while_a_continue_waits() -> None:

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 from mcp.types import LoggingMessageNotificationParams
 
-from conftest import PROGRAMS, Tools, connect, free_port, http_server, http_transport, marker
+from conftest import PROGRAMS, Tools, cmdline_of, connect, free_port, http_server, http_transport, marker
 
 COUNTER = PROGRAMS / "counter.py"
 MODES = ["legacy", "2026-07-28"]
@@ -204,7 +204,7 @@ async def test_a_hang_up_signal_ends_the_debug_session_gracefully():
         async with connect("http", "legacy", url) as client:
             stop = await Tools(client).ok("debug", mode="source", path=str(COUNTER), stopOnEntry=True)
             assert stop["state"] == "paused"
-            debuggee = [p for p in psutil.Process(proc.pid).children(recursive=True) if str(COUNTER) in " ".join(p.cmdline())]
+            debuggee = [p for p in psutil.Process(proc.pid).children(recursive=True) if str(COUNTER) in " ".join(cmdline_of(p))]
             assert debuggee
             proc.send_signal(signal.SIGHUP)
             assert proc.wait(20) in (0, -signal.SIGTERM, 128 + signal.SIGTERM)

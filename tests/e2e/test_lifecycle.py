@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 
-from conftest import INVOICE, PROGRAMS, locals_of, marker, server_processes, stdio_tools
+from conftest import INVOICE, PROGRAMS, cmdline_of, locals_of, marker, server_processes, stdio_tools
 
 SPIN = PROGRAMS / "spin.py"
 
@@ -69,7 +69,7 @@ async def test_adapter_death_is_reported_and_everything_reaped():
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
         pid = await _debuggee_pid(tools)
-        adapter = next(p for p in _descendants() if "debugpy.adapter" in " ".join(p.cmdline()))
+        adapter = next(p for p in _descendants() if "debugpy.adapter" in " ".join(cmdline_of(p)))
         adapter.kill()
         deadline = time.monotonic() + 5
         while (await tools("context")).get("state") != "terminated" and time.monotonic() < deadline:

@@ -17,6 +17,8 @@ import pytest
 
 from dap2mcp import processes, reaper
 
+from conftest import cmdline_of
+
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -146,7 +148,7 @@ def test_what_the_program_starts_later_dies_with_a_killed_server_too():
         server.stdin.flush()
         deadline = time.monotonic() + 60
         while not (late := [p for p in psutil.Process(server.pid).children(recursive=True)
-                            if p.cmdline() == ["sleep", "301"]]):
+                            if cmdline_of(p) == ["sleep", "301"]]):
             assert time.monotonic() < deadline, "the program never started its child"
             time.sleep(0.2)
         time.sleep(2 * reaper.GUARD_EVERY + 1)  # the session has looked again since, even on a busy machine

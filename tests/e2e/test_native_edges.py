@@ -260,6 +260,10 @@ async def test_the_stack_ends_below_the_outermost_main_of_a_recursive_one() -> N
         assert ctx["framesTruncated"] and ctx["totalFrames"] > 5  # the C runtime's frames, counted only
         top = await tools.ok("context", maxFrames=2)  # a page that does not reach the bottom is not cut
         assert [f["function"] for f in top["frames"]] == ["helper", "main"] and top["totalFrames"] == ctx["totalFrames"]
+        # a page past the outermost main that stops short of the bottom: cut there all the same
+        most = await tools.ok("context", maxFrames=ctx["totalFrames"] - 1)
+        assert [f["function"] for f in most["frames"]] == ["helper", "main", "main", "main", "main"], most["frames"]
+        assert most["totalFrames"] == ctx["totalFrames"]
         await tools.ok("stop")
 
 

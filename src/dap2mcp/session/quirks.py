@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DebugError
+from .inspect import to_frame
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,9 +48,11 @@ class Quirks:
         main, total = self._session.target.main, body.get("totalFrames")
         start, levels = (arguments or {}).get("startFrame", 0), (arguments or {}).get("levels", 0)
         whole = len(frames) < levels or (isinstance(total, int) and start + len(frames) >= total)
-        # only where the page reaches the bottom: the outermost `main` (a recursive one calls itself) is then in it
-        bottom = next((i for i in range(len(frames) - 1, -1, -1) if frames[i].get("name") == main), None) \
-            if main and whole else None
+        # where the page reaches the bottom, the outermost `main` (a recursive one calls itself) is in it;
+        # elsewhere it is the one the runtime called, seen by the frame below it (the C library's, Rust's std)
+        bottom = next((i for i in range(len(frames) - 1, -1, -1) if frames[i].get("name") == main
+                       and (whole or (i + 1 < len(frames) and not self._session.own_code(to_frame(frames[i + 1]))))),
+                      None) if main else None
         if bottom is not None and bottom + 1 < len(frames):
             body["totalFrames"] = total if isinstance(total, int) else start + len(frames)
             body["stackFrames"] = frames[: bottom + 1]

@@ -94,6 +94,14 @@ async def test_a_global_set_from_inside_a_function_is_the_global():
         assert ended["state"] == "terminated" and "bumped 43 count 42" in ended["output"]["text"]
 
 
+async def test_continue_to_a_line_the_program_never_reaches_says_so_at_its_end():
+    counter = PROGRAMS / "counter.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(counter), args=["3"], stopOnEntry=True)
+        ended = await tools.ok("continue", to={"file": str(counter), "line": marker(counter, "never")})
+        assert ended["state"] == "terminated" and "without reaching the `to`" in ended["hint"], ended
+
+
 async def test_frames_threads_and_evaluation_output():
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])

@@ -17,7 +17,7 @@ from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, paused
+from . import assign, hints, paused
 from .breakpoints import Breakpoint, resolve_source_line
 from .models import BreakpointView, Context, relative
 from .session import DebugSession
@@ -97,7 +97,7 @@ class Debugger:
             await session.quirks.drop_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
-            ctx.hint = "attached; the program runs on: `pause` to stop it, or set a breakpoint and `wait`"
+            ctx.hint = hints.ATTACHED
         ctx.breakpointNotes = session.breakpoints.notes() or None
         ctx.pathsRelativeTo = session.target.files_from
         return ctx
@@ -140,14 +140,16 @@ class Debugger:
         temp = await session.add_breakpoint(to, temporary=True) if to else None
         try:
             if temp is not None and temp.function and not temp.verified:  # else it would run to the end
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is nowhere in the "
-                                 f"program as far as the adapter knows ({temp.message or 'not verified'}); "
-                                 "the program did not move. For a function of a library loaded later, set a "
-                                 "`breakpoint` on it and `continue`")
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is unknown to the "
+                                 f"adapter ({temp.message or 'not verified'}); the program did not move. For a "
+                                 "function of a library loaded later, set a `breakpoint` on it and `continue`")
             since = await session.resume(thread_id)
             finished = await session.wait_for_stop(since, timeout)
-            return await self._result(session, timed_out=not finished,
-                                      again="`continue` with the same `to`" if to else None)
+            ctx = await self._result(session, timed_out=not finished,
+                                     again="`continue` with the same `to`" if to else None)
+            if to and ctx.state == "terminated" and ctx.hint is None:
+                ctx.hint = hints.TO_NOT_REACHED
+            return ctx
         finally:
             if temp is not None and session.breakpoints.discard(temp) and session.state != "terminated":
                 await session.remove_breakpoints([temp])
@@ -179,7 +181,7 @@ class Debugger:
             return await self._result(session, timed_out=not finished, again="`wait`")
         ctx = await self._result(session, timed_out=False)
         if ctx.state == "paused":
-            ctx.hint = "already paused here; `continue` or `step` to move on"
+            ctx.hint = hints.ALREADY_PAUSED
         return ctx
 
     def output(self, offset: int, limit: int) -> dict[str, Any]:
@@ -191,8 +193,7 @@ class Debugger:
         finished = await session.wait_for_stop(since, timeout)
         ctx = await self._result(session, timed_out=not finished)
         if not finished and ctx.state == "running":  # asking again would not help: the pause is still pending
-            ctx.hint = ("not stopped yet: a thread inside a blocking call (a sleep, a lock, a read) stops only when "
-                        "that call returns; call `wait` to take the stop then, or `context` to look without waiting")
+            ctx.hint = hints.PAUSE_PENDING
         return ctx
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:
@@ -202,16 +203,7 @@ class Debugger:
         await session.ended()  # an ending program's last output is still on its way
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)
-        if timed_out and ctx.state == "running":
-            ctx.hint = (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
-                        "`pause` to stop it, or `context` to look without waiting")
-        elif ctx.state == "paused" and ctx.location is not None and ctx.location.line is None and not ctx.scopes \
-                and len(ctx.frames or ()) == 1:  # debugpy, paused in its first ~100 ms
-            ctx.hint = ("paused before the program's first line ran: nothing to show yet; `step` over to reach its "
-                        "first line, or set a breakpoint and `continue`")
-        elif ctx.exception is not None and "EOFError" in f"{ctx.exception.typeName} {ctx.exception.exceptionId}":
-            ctx.hint = ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
-                        "/dev/null): give the input as arguments, an environment variable or a file")
+        ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------

@@ -1,0 +1,26 @@
+"""What a result suggests doing next, where its state alone would leave an agent guessing."""
+
+from __future__ import annotations
+
+from .models import Context
+
+ATTACHED = "attached; the program runs on: `pause` to stop it, or set a breakpoint and `wait`"
+ALREADY_PAUSED = "already paused here; `continue` or `step` to move on"
+PAUSE_PENDING = ("not stopped yet: a thread inside a blocking call (a sleep, a lock, a read) stops only when that "
+                 "call returns; call `wait` to take the stop then, or `context` to look without waiting")
+TO_NOT_REACHED = "the program ended without reaching the `to` location"
+
+
+def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None:
+    """The hint any execution result may carry; the tools add their own where only they know the case."""
+    if timed_out and ctx.state == "running":
+        return (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
+                "`pause` to stop it, or `context` to look without waiting")
+    if ctx.state == "paused" and ctx.location is not None and ctx.location.line is None and not ctx.scopes \
+            and len(ctx.frames or ()) == 1:  # debugpy, paused in its first ~100 ms
+        return ("paused before the program's first line ran: nothing to show yet; `step` over to reach its "
+                "first line, or set a breakpoint and `continue`")
+    if ctx.exception is not None and "EOFError" in f"{ctx.exception.typeName} {ctx.exception.exceptionId}":
+        return ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
+                "/dev/null): give the input as arguments, an environment variable or a file")
+    return None

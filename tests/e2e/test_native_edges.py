@@ -406,3 +406,22 @@ async def test_a_frame_whose_variables_the_adapter_cannot_list_still_gives_a_con
         assert (await tools.ok("evaluate", expression="arr[2]", frameId=caller["id"]))["value"] == "3"
         assert locals_of(await tools.ok("context"))["s"]  # the top frame reads as before
         await tools.ok("stop")
+
+
+async def test_function_breakpoints_get_their_own_answers_from_lldb() -> None:
+    """lldb-dap 19 answers `setFunctionBreakpoints` in an order of its own: taken in the request's order, the
+    unknown function's answer went to the hidden entry breakpoint on `main`, and stops were credited to the
+    wrong breakpoint."""
+    program = PROGRAMS / "calls.c"
+    async with stdio_tools() as tools:
+        entry = await tools.ok("debug", mode="source", path=str(program), adapter="lldb", stopOnEntry=True,
+                               breakpoints=[{"function": "no_such_function"}, {"function": "middle"},
+                                            {"function": "leaf"}])
+        assert entry["reason"] == "entry" and "breakpointIds" not in entry, entry
+        assert any("no_such_function" in note for note in entry["breakpointNotes"]), entry
+        first, second = await tools.ok("continue"), await tools.ok("continue")
+        assert (first["location"]["function"], first["breakpointIds"]) == ("middle", [2]), first
+        assert (second["location"]["function"], second["breakpointIds"]) == ("leaf", [3]), second
+        await tools.ok("clear-breakpoints", ids=[2])
+        assert (await tools.ok("continue"))["breakpointIds"] == [3]  # the second leaf call; middle no longer stops
+        await tools.ok("stop")

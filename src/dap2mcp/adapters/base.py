@@ -191,6 +191,9 @@ class AdapterProfile:
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    function_answers_unordered: bool = False
+    """The adapter answers `setFunctionBreakpoints` in an order of its own, not the request's (lldb-dap 19
+    keeps the names in a hash map), so the answers are matched by id (see `Registry._sync_functions`)."""
     failed_evaluations: tuple[str, ...] = ()
     """Results an adapter gives with `success: true` when the expression could not be evaluated."""
     scope_assignments: tuple[tuple[str, str], ...] = ()

@@ -147,6 +147,7 @@ LLDB = NativeProfile(
     entry_function="main",
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     steady_ids=True,
+    function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),

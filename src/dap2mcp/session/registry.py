@@ -43,6 +43,8 @@ class BreakpointRegistry:
         self._ids = itertools.count(max(self._items, default=0) + 1)
         self._temporary_ids = itertools.count(-1, -1)  # hidden ones do not use up the ids agents see
         self._capabilities = capabilities
+        self._function_ids: set[int] = set()
+        """The ids the adapter gave the function breakpoints it holds now."""
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -203,9 +205,26 @@ class BreakpointRegistry:
 
     async def _sync_functions(self, request: Request) -> None:
         bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
-        body = await request("setFunctionBreakpoints",
-                             {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in bps]})
-        self._apply(bps, body.get("breakpoints") or [])
+        if not self._profile.function_answers_unordered:
+            body = await request("setFunctionBreakpoints",
+                                 {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in bps]})
+            self._apply(bps, body.get("breakpoints") or [])
+            return
+        # the answers come in an order of the adapter's own: held ones are told apart by their ids, so
+        # new names go one a request, and the one answer with an id not seen before is the new name's
+        held = [bp for bp in bps if bp.adapter_id in self._function_ids]
+        new = [bp for bp in bps if bp.adapter_id not in self._function_ids]
+        for sent in [held + new[:count] for count in range(1, len(new) + 1)] or [held]:
+            body = await request("setFunctionBreakpoints",
+                                 {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in sent]})
+            answers = body.get("breakpoints") or []
+            by_id = {bp.adapter_id: bp for bp in sent if bp.adapter_id in self._function_ids}
+            fresh = [bp for bp in sent if bp.adapter_id not in self._function_ids]
+            matched = [by_id.get(answer.get("id")) or (fresh.pop() if fresh else None) for answer in answers]
+            for bp, answer in zip(matched, answers, strict=True):
+                if bp is not None:
+                    self._apply([bp], [answer])
+            self._function_ids = {answer["id"] for answer in answers if answer.get("id") is not None}
 
     async def sync_exceptions(self, request: Request) -> None:
         filters = self._capabilities().get("exceptionBreakpointFilters")

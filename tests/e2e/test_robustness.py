@@ -102,6 +102,19 @@ async def test_continue_to_a_line_the_program_never_reaches_says_so_at_its_end()
         assert ended["state"] == "terminated" and "without reaching the `to`" in ended["hint"], ended
 
 
+async def test_a_frame_id_of_another_thread_names_that_thread_without_a_thread_id():
+    program = PROGRAMS / "two_threads.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), breakpoints=[{"file": str(program), "line": marker(program, "main")}])
+        waiter = next(t["id"] for t in (await tools.ok("context"))["threads"] if t["name"] == "waiter")
+        theirs = await tools.ok("context", threadId=waiter)
+        assert theirs["location"]["function"] == "waiter", theirs
+        again = await tools.ok("context", frameId=theirs["frames"][0]["id"])
+        assert (again["threadId"], again["location"]["function"]) == (waiter, "waiter"), again
+        assert (await tools.ok("context"))["location"]["function"] == "main"
+        await tools.ok("stop")
+
+
 async def test_frames_threads_and_evaluation_output():
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])

@@ -18,7 +18,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
                          max_frames: int, with_threads: bool) -> Context:
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
     request, else one fetched now; with what the breakpoint registry knows about the hit."""
-    thread = await session.known_thread(thread_id)
+    known = session.known_frames.get(frame_id) if frame_id is not None else None
+    thread = await session.known_thread(thread_id if thread_id is not None or known is None else known[0])
     reason = info.reason if thread == info.thread_id else "pause"
     cycle = session.stop_count
     view, threads = None, None
@@ -28,14 +29,14 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
                                          with_threads=with_threads, own=session.own_code,
-                                         frame_index=session.known_frames.get(frame_id) if frame_id is not None else None)
+                                         frame_index=known[1] if known is not None and known[0] == thread else None)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
                        hidden=session.profile.hidden_variables)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
-    session.known_frames.update((f.id, index) for index, f in enumerate(ctx.frames or []))
+    session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)
     if any(bp.temporary for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"
@@ -52,11 +53,12 @@ async def focused_frame_id(session: DebugSession) -> int:
     info = session.require_paused()
     if (view := _stop_view(session, info)) is not None and view.focus is not None:
         return view.focus.id
-    body = await session.request("stackTrace", {"threadId": session.thread(None), "startFrame": 0, "levels": 1})
+    thread = session.thread(None)
+    body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})
     frames = body.get("stackFrames") or []
     if not frames:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-    session.known_frames[int(frames[0]["id"])] = 0
+    session.known_frames[int(frames[0]["id"])] = (thread, 0)
     return int(frames[0]["id"])
 
 

@@ -72,9 +72,10 @@ class DebugSession:
         self.initialized = asyncio.Event()
         self.start_failed = asyncio.Event()
         self._closing: asyncio.Task[None] | None = None
-        self.known_frames: dict[int, int] = {}
-        """Frame ids handed out since the last stop, with each one's place in its stack: cdt-gdb-adapter
-        numbers the frames anew at every stackTrace, so an id of an earlier answer is found by its place."""
+        self.known_frames: dict[int, tuple[int, int]] = {}
+        """Frame ids handed out since the last stop, with each one's thread and place in its stack: a
+        `frameId` alone names its thread, and cdt-gdb-adapter numbers the frames anew at every stackTrace,
+        so an id of an earlier answer is found by its place."""
         self.quirks = Quirks(self)
         self.recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""

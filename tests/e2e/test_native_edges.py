@@ -427,3 +427,18 @@ async def test_function_breakpoints_get_their_own_answers_from_lldb() -> None:
         await tools.ok("clear-breakpoints", ids=[2])
         assert (await tools.ok("continue"))["breakpointIds"] == [3]  # the second leaf call; middle no longer stops
         await tools.ok("stop")
+
+
+async def test_a_stop_with_an_unreadable_scope_is_not_said_to_have_no_changes() -> None:
+    """Under gdb a pause in `usleep` shows `main`, whose array cdt-gdb-adapter cannot list: with its variables
+    unknown at both pauses, `{"since": N}` alone would say nothing changed while `arr[0]` went on counting."""
+    program = PROGRAMS / "array_ticker.c"
+    async with stdio_tools() as tools:
+        assert (await tools.ok("debug", mode="source", path=str(program), adapter="gdb", timeout=1))["state"] == "running"
+        first = await tools.ok("pause")
+        assert first["location"]["function"] == "main" and "unreadable" in first["scopes"][0], first
+        assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
+        second = await tools.ok("pause")
+        assert second["location"]["function"] == "main", second
+        assert set(second["changes"]) == {"since", "notCompared"}, second["changes"]
+        await tools.ok("stop")

@@ -212,7 +212,7 @@ def prefetched(reply: str, top: list[dict[str, Any]]) -> tuple[list[dict[str, An
 
 def make_snapshot(*, snapshot_id: str, label: str, thread_id: int | None, frame_index: int, function_name: str,
                   depth: int, cycle: int, roots: tuple[Node, ...], truncated: bool, run: str,
-                  auto: bool = False, call: tuple[object, ...] | None = None) -> Snapshot:
+                  auto: bool = False, call: tuple[object, ...] | None = None, partial: bool = False) -> Snapshot:
     return Snapshot(id=snapshot_id, label=label, timestamp=now(), thread_id=thread_id, frame_index=frame_index,
                     function_name=function_name, depth=depth, cycle=cycle, roots=roots, truncated=truncated,
-                    auto=auto, run=run, call=call)
+                    auto=auto, run=run, call=call, partial=partial)

@@ -156,6 +156,8 @@ class Changes(_Model):
     modified: Opt[list[VariableChange]] = None
     truncated: Opt[bool] = None
     frameChanged: Opt[str] = None
+    notCompared: Opt[str] = None
+    """Why this stop was not compared with the last although both are in one call of the function."""
 
 
 class Context(_Model):

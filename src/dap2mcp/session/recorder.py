@@ -109,7 +109,8 @@ class StopRecorder:
         self.store.record_stop(make_snapshot(
             snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=view.focus_index,
             function_name=view.focus.function if view.focus is not None else "",
-            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run, call=_call_of(view)))
+            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run, call=_call_of(view),
+            partial=any(s.get("unreadable") for s in view.scopes)))
         self.recorded()
         return view
 
@@ -150,6 +151,9 @@ class StopRecorder:
                 else f"`{old.function_name}`"
             return Changes(since=old.cycle, frameChanged=f"the previous stop was in {where} "
                            f"(thread {old.thread_id}); variables of different frames are not compared")
+        if old.partial or new.partial:
+            return Changes(since=old.cycle, notCompared="the adapter would not list some of the frame's variables "
+                           f"at stop {old.cycle if old.partial else new.cycle} (see the scope's `unreadable`)")
         body, cut = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
         for entry in (*body["added"], *body["removed"], *body["modified"]):
             for key in ("value", "oldValue", "newValue"):

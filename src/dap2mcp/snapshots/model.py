@@ -134,6 +134,8 @@ class Snapshot:
     auto: bool = field(default=False, compare=False)
     run: str | None = field(default=None, compare=False)
     """The debug run it was taken in; None when imported. Within one run, object addresses compare exactly."""
+    partial: bool = field(default=False, compare=False)
+    """A stop snapshot missing a scope the adapter would not list: what it lacks is unknown, not absent."""
     call: tuple[object, ...] | None = field(default=None, compare=False)
     """Which call of its function a stop snapshot was taken in (the stack below the frame, and its depth):
     another call of the same function, a recursion or another method of that name, has another."""

@@ -51,7 +51,8 @@ class Quirks:
         # where the page reaches the bottom, the outermost `main` (a recursive one calls itself) is in it;
         # elsewhere it is the one the runtime called, seen by the frame below it (the C library's, Rust's std)
         bottom = next((i for i in range(len(frames) - 1, -1, -1) if frames[i].get("name") == main
-                       and (whole or (i + 1 < len(frames) and not self._session.own_code(to_frame(frames[i + 1]))))),
+                       and (whole or (i + 1 < len(frames) and frames[i + 1].get("name") != main
+                                      and not self._session.own_code(to_frame(frames[i + 1]))))),
                       None) if main else None
         if bottom is not None and bottom + 1 < len(frames):
             body["totalFrames"] = total if isinstance(total, int) else start + len(frames)

@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 DEFAULT_FRAMES = 20
 ONE_REQUEST_TIMEOUT = 60.0
 CHANGES_SHOWN = 20
+CALLERS_COMPARED = 8
+"""The frames below a stop's own that tell one call of its function from another (see `_call_of`)."""
 GUESSED_THREADS = 64
 """Threads whose last stop's ids are kept for reading ahead: the most recently stopped. A Go program can stop on
 thousands of goroutines in a long session."""
@@ -251,10 +253,16 @@ async def _quietly(task: asyncio.Future[Any]) -> Any:
         return None
 
 
-def _call_of(view: FrameView) -> tuple[object, ...]:
-    """What stays the same while the focused frame's call runs: the frames below it (where each called
-    the next) and how deep it is. Its own line moves with every step, so it is not part of it."""
-    below = view.frames[view.focus_index + 1:]
-    depth = view.total_frames if view.total_frames is not None else len(view.frames)
+def _call_of(view: FrameView) -> tuple[object, ...] | None:
+    """What stays the same while the focused frame's call runs: how deep it is, and the calls below it
+    (where each called the next; its own line moves with every step). None where the depth is unknown
+    (a full page and no count, as Delve gives): a recursion's levels would all look alike."""
+    if view.total_frames is not None:
+        depth = view.total_frames
+    elif view.more_frames:
+        return None
+    else:
+        depth = len(view.frames)
+    below = view.frames[view.focus_index + 1:][:CALLERS_COMPARED]
     return (depth - view.focus_index, view.focus.file if view.focus else None,
             *((f.function, f.file, f.line) for f in below))

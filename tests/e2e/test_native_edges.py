@@ -442,3 +442,21 @@ async def test_a_stop_with_an_unreadable_scope_is_not_said_to_have_no_changes() 
         assert second["location"]["function"] == "main", second
         assert set(second["changes"]) == {"since", "notCompared"}, second["changes"]
         await tools.ok("stop")
+
+
+async def test_pauses_after_a_step_that_never_ends_all_stop_under_lldb() -> None:
+    """With the step still under way, lldb names a pause's stop `step` ("trace") or a breakpoint of its own;
+    taken for a stray step stop, it was continued past and the pause waited out its timeout (about one in
+    three runs of this sequence)."""
+    program = PROGRAMS / "spin.c"
+    async with stdio_tools() as tools:
+        assert (await tools.ok("debug", mode="source", path=str(program), adapter="lldb", timeout=1))["state"] == "running"
+        assert (await tools.ok("pause"))["state"] == "paused"
+        assert (await tools.ok("step", mode="over", timeout=1))["state"] == "running"
+        for turn in range(6):
+            started = time.monotonic()
+            paused = await tools.ok("pause", timeout=10)
+            assert (paused["state"], paused.get("reason")) == ("paused", "pause"), (turn, paused)
+            assert time.monotonic() - started < 5, (turn, paused)
+            assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
+        await tools.ok("stop")

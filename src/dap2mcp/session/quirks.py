@@ -62,7 +62,8 @@ class Quirks:
         """lldb-dap finishes a `next` that a breakpoint cut short at the next `continue`, and reports that as
         a step stop: nobody asked for it, so the program just goes on (True: ignore this stop)."""
         session = self._session
-        if not (session.profile.stray_step_stops and body.get("reason") == "step" and self._last_move == "continue"):
+        if not (session.profile.stray_step_stops and body.get("reason") == "step" and self._last_move == "continue") \
+                or self.pausing:  # the pause's own stop: lldb names it after a step still under way
             return False
         log.debug("continuing past a stray step stop")
         asyncio.ensure_future(session.tolerant_request("continue", {"threadId": body.get("threadId")}))
@@ -77,8 +78,9 @@ class Quirks:
         if description and numbering is not None and numbering.fullmatch(str(description)):
             description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
         pausing, self.pausing = self.pausing, False
-        if pausing and (reason in ("pause", "exception", "signal") or reason.startswith("SIG")):
-            return "pause", description
+        if pausing and (reason in ("pause", "exception", "signal", "step") or reason.startswith("SIG") or (
+                reason == "breakpoint" and not self._session.breakpoints.hit(body.get("hitBreakpointIds") or []))):
+            return "pause", description  # lldb, with a step under way: `step` ("trace") or its own breakpoint
         if reason.startswith("SIG"):
             return "exception", description or f"signal {reason}"
         return reason, description

@@ -183,6 +183,8 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         assert values["name"] == '"pear"' and values["label"] == '"fruit"', values
         assert values["items"] == "size=3" and values["stock"] == "size=1", values
         assert (await tools.ok("evaluate", expression="items[2]"))["value"] == "4"
+        refused = await tools.error("set-variable", "ADAPTER_ERROR", name="items", value="vec![]")
+        assert "set one of them ('items.field', 'items[0]')" in refused, refused  # not lldb's bare "failed"
         snapshot = await tools.ok("snapshot_create", depth=1)
         exported = json.loads((await tools.ok("snapshot_export", snapshot_id=snapshot["snapshot"]["id"]))["data"])
         children = {node["name"]: [child["value"] for child in node["children"]] for node in exported["root"]["children"]}

@@ -53,7 +53,14 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
             if found is None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{_joined(path[:done])}' has no "
                                  f"{'element' if step.startswith('[') else 'field'} '{step}' (frame {frame})")
-        body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
+        try:
+            body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR or not (found or {}).get("variablesReference"):
+                raise
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: '{name}' ({found.get('type') or 'a value'}) "
+                             "has fields or elements, which the adapter may not set as a whole; set one of them "
+                             f"('{name}.field', '{name}[0]')") from exc
         return {"name": name, "scope": scope.get("name"),
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")

@@ -21,6 +21,11 @@ import psutil
 _PR_SET_PDEATHSIG = 1
 
 
+def killed_by(signum: int) -> int:
+    """The exit code a shell reports for a process a signal killed, which is what an agent knows."""
+    return 128 + signum
+
+
 def child_setup() -> None:  # runs in the child between fork and exec
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

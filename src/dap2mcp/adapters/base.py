@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import DebugError, ErrorCode
+from ..processes import killed_by
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -283,7 +284,7 @@ class AdapterProfile:
         groups = match.groupdict()
         if groups.get("signal"):
             with contextlib.suppress(KeyError):
-                return 128 + signal.Signals[groups["signal"]].value
-            return 128
+                return killed_by(signal.Signals[groups["signal"]].value)
+            return killed_by(0)
         code = groups.get("code")
         return int(code, self.exit_code_base) if code else 0

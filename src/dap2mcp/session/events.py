@@ -13,6 +13,7 @@ import re
 import signal
 from typing import TYPE_CHECKING, Any
 
+from ..processes import killed_by
 from .models import StopInfo
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def on_event(session: DebugSession, event: str, body: dict[str, Any]) -> None:
         signum = last_signal(session)
         # lldb gives a program killed by a signal the signal's number as its status (11 for SIGSEGV), which
         # reads as exit(11): the last stop was that signal, so say it as a shell does, 128 + the number
-        session.exit_code = 128 + code if signum is not None and signum[1] == code else code
+        session.exit_code = killed_by(code) if signum is not None and signum[1] == code else code
     elif event in ("terminated", "_closed"):
         session.ended_by_adapter()
     elif event == "output":

@@ -382,7 +382,7 @@ class DebugSession:
         return frame_id
 
     def _ended_text(self) -> str:
-        if (signum := events.last_signal(self)) and self.exit_code == 128 + signum[1]:
+        if (signum := events.last_signal(self)) and self.exit_code == processes.killed_by(signum[1]):
             return f"the program was killed by signal {signum[0]} (exit code {self.exit_code}, as a shell reports it)"
         if self.exit_code is not None:
             return f"the program exited with code {self.exit_code}"

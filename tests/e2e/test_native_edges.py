@@ -462,3 +462,18 @@ async def test_pauses_after_a_step_that_never_ends_all_stop_under_lldb() -> None
             assert time.monotonic() - started < 5, (turn, paused)
             assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
         await tools.ok("stop")
+
+
+async def test_stop_on_entry_with_a_breakpoint_on_main_under_lldb_leaves_no_stand_in_behind() -> None:
+    """lldb-dap keeps one breakpoint per name, so the hidden entry breakpoint on `main` shares the agent's:
+    it never got an answer of its own, stayed, and later stops in `main` read "reached the `to` location"."""
+    program = PROGRAMS / "calls.c"
+    async with stdio_tools() as tools:
+        entry = await tools.ok("debug", mode="source", path=str(program), adapter="lldb", stopOnEntry=True,
+                               breakpoints=[{"function": "main"}])
+        assert entry["location"]["function"] == "main" and entry["reason"] == "entry", entry
+        await tools.ok("breakpoint", file=str(program), line=marker(program, "top") + 9)  # main's return
+        later = await tools.ok("continue")
+        assert later["location"]["function"] == "main" and later["reason"] == "breakpoint", later
+        assert "`to`" not in later.get("description", ""), later
+        await tools.ok("stop")

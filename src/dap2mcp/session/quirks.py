@@ -124,7 +124,13 @@ class Quirks:
     def on_stop(self, info: StopInfo) -> None:
         """The stop at the entry stand-in is the entry stop; the stand-in has done its work."""
         bp = self._entry
-        if bp is None or bp.adapter_id is None or bp.adapter_id not in info.hit_breakpoint_ids:
+        if bp is None:
+            return
+        if bp.adapter_id is None:  # lldb-dap keeps one breakpoint per name: an agent's on main took its place
+            if not any(other.function == bp.function and other.adapter_id in info.hit_breakpoint_ids
+                       for other in self._session.breakpoints.all() if other is not bp):
+                return
+        elif bp.adapter_id not in info.hit_breakpoint_ids:
             return
         self._entry, info.reason = None, "entry"
         asyncio.ensure_future(self._drop(bp))

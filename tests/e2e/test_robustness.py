@@ -115,6 +115,22 @@ async def test_a_frame_id_of_another_thread_names_that_thread_without_a_thread_i
         await tools.ok("stop")
 
 
+async def test_continue_to_a_conditional_breakpoints_line_is_not_credited_to_it():
+    """The hidden `to` breakpoint takes the line's one place in debugpy: the stop is the `to`'s, whatever the
+    agent's condition says, and the agent's breakpoint stops there again when its condition holds."""
+    counter = PROGRAMS / "counter.py"
+    line = marker(counter, "work")
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(counter), args=["5"], stopOnEntry=True)
+        mine = await tools.ok("breakpoint", file=str(counter), line=line, condition="i == 4")
+        reached = await tools.ok("continue", to={"file": str(counter), "line": line})
+        assert "`to`" in reached["description"] and "breakpointIds" not in reached, reached
+        assert locals_of(reached)["i"] == "1"
+        again = await tools.ok("continue")
+        assert (again.get("breakpointIds"), locals_of(again)["i"]) == ([mine["id"]], "4"), again
+        await tools.ok("stop")
+
+
 async def test_frames_threads_and_evaluation_output():
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])

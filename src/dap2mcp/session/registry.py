@@ -144,9 +144,12 @@ class BreakpointRegistry:
         """The adapter's ids of the breakpoints at a place, for adapters that do not name the one they hit."""
         path = os.path.realpath(file) if file else None
         name = (function or "").split("(", 1)[0]
-        return [bp.adapter_id for bp in self._items.values() if bp.adapter_id is not None and (
+        here = [bp for bp in self._items.values() if bp.adapter_id is not None and (
             (path and bp.file == path and (bp.actual_line or bp.line) == line)
             or (bp.function and name and bp.function.split("(", 1)[0] == name))]
+        if any(bp.temporary for bp in here):  # debugpy and lldb-dap keep one per line: the `to` one took it,
+            here = [bp for bp in here if bp.temporary or not (bp.condition or bp.hit_condition)]  # unchecked
+        return [bp.adapter_id for bp in here if bp.adapter_id is not None]
 
     def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None) -> list[Breakpoint]:
         """The exception breakpoints behind an exception stop (adapters do not name them), counted once."""

@@ -140,8 +140,7 @@ class Debugger:
         temp = await session.add_breakpoint(to, temporary=True) if to else None
         try:
             if temp is not None and temp.function and not temp.verified \
-                    and not any(bp.function == temp.function and bp.active and not bp.temporary
-                                for bp in session.breakpoints.all()):  # else it would run to the end
+                    and not session.breakpoints.sharing(temp):  # else it would run to the end
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is unknown to the "
                                  f"adapter ({temp.message or 'not verified'}); the program did not move. For a "
                                  "function of a library loaded later, set a `breakpoint` on it and `continue`")

@@ -133,7 +133,7 @@ class ReadAhead:
             if frame_id != self.guess.frame_id:
                 return None
             if self._scopes is None:
-                scopes = [dict(s) for s in self.guess.scopes or ()]
+                scopes = list(self.guess.scopes or ())  # copies, made when the guess was kept
             else:
                 scopes = list((await self._scopes).get("scopes") or [])
             if cheap_references(scopes) != self.guess.references:

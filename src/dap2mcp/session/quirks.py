@@ -48,15 +48,24 @@ class Quirks:
         main, total = self._session.target.main, body.get("totalFrames")
         start, levels = (arguments or {}).get("startFrame", 0), (arguments or {}).get("levels", 0)
         whole = len(frames) < levels or (isinstance(total, int) and start + len(frames) >= total)
-        # where the page reaches the bottom, the outermost `main` (a recursive one calls itself) is in it;
-        # elsewhere it is the one the runtime called, seen by the frame below it (the C library's, Rust's std)
-        bottom = next((i for i in range(len(frames) - 1, -1, -1) if frames[i].get("name") == main
-                       and (whole or (i + 1 < len(frames) and frames[i + 1].get("name") != main
-                                      and not self._session.own_code(to_frame(frames[i + 1]))))),
-                      None) if main else None
+        bottom = self._outermost(main, frames, whole) if main else None
         if bottom is not None and bottom + 1 < len(frames):
             body["totalFrames"] = total if isinstance(total, int) else start + len(frames)
             body["stackFrames"] = frames[: bottom + 1]
+
+    def _outermost(self, main: str, frames: list[dict[str, Any]], whole: bool) -> int | None:
+        """Where the program's own `main` is in a page of the stack. A recursive one calls itself: where
+        the page reaches the bottom, it is the last `main`; elsewhere, the one the runtime called, told by
+        the frame below it (the C library's, Rust's std), which is neither `main` nor the program's own."""
+        for i in range(len(frames) - 1, -1, -1):
+            if frames[i].get("name") != main:
+                continue
+            if whole:
+                return i
+            below = frames[i + 1] if i + 1 < len(frames) else None
+            if below is not None and below.get("name") != main and not self._session.own_code(to_frame(below)):
+                return i
+        return None
 
     def stray_step(self, body: dict[str, Any]) -> bool:
         """lldb-dap finishes a `next` that a breakpoint cut short at the next `continue`, and reports that as
@@ -127,8 +136,7 @@ class Quirks:
         if bp is None:
             return
         if bp.adapter_id is None:  # lldb-dap keeps one breakpoint per name: an agent's on main took its place
-            if not any(other.function == bp.function and other.adapter_id in info.hit_breakpoint_ids
-                       for other in self._session.breakpoints.all() if other is not bp):
+            if not any(other.adapter_id in info.hit_breakpoint_ids for other in self._session.breakpoints.sharing(bp)):
                 return
         elif bp.adapter_id not in info.hit_breakpoint_ids:
             return

@@ -49,6 +49,12 @@ class BreakpointRegistry:
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
 
+    def sharing(self, bp: Breakpoint) -> list[Breakpoint]:
+        """The agent's active breakpoints at `bp`'s function, where a second one gets no answer of its own
+        (lldb-dap keeps one breakpoint per name, Delve refuses another)."""
+        return [other for other in self._items.values()
+                if other is not bp and not other.temporary and other.active and other.function == bp.function]
+
     def views(self) -> list[BreakpointView]:
         return [bp.view() for bp in self._items.values() if not bp.temporary]
 
@@ -208,26 +214,27 @@ class BreakpointRegistry:
 
     async def _sync_functions(self, request: Request) -> None:
         bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
-        if not self._profile.function_answers_unordered:
+        async def answers(sent: list[Breakpoint]) -> list[dict[str, Any]]:
             body = await request("setFunctionBreakpoints",
-                                 {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in bps]})
-            self._apply(bps, body.get("breakpoints") or [])
+                                 {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in sent]})
+            return list(body.get("breakpoints") or [])
+
+        if not self._profile.function_answers_unordered:
+            self._apply(bps, await answers(bps))
             return
         # the answers come in an order of the adapter's own: held ones are told apart by their ids, so
         # new names go one a request, and the one answer with an id not seen before is the new name's
         held = [bp for bp in bps if bp.adapter_id in self._function_ids]
         new = [bp for bp in bps if bp.adapter_id not in self._function_ids]
         for sent in [held + new[:count] for count in range(1, len(new) + 1)] or [held]:
-            body = await request("setFunctionBreakpoints",
-                                 {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in sent]})
-            answers = body.get("breakpoints") or []
+            got = await answers(sent)
             by_id = {bp.adapter_id: bp for bp in sent if bp.adapter_id in self._function_ids}
             fresh = [bp for bp in sent if bp.adapter_id not in self._function_ids]
-            matched = [by_id.get(answer.get("id")) or (fresh.pop() if fresh else None) for answer in answers]
-            for bp, answer in zip(matched, answers, strict=True):
+            matched = [by_id.get(answer.get("id")) or (fresh.pop() if fresh else None) for answer in got]
+            for bp, answer in zip(matched, got, strict=True):
                 if bp is not None:
                     self._apply([bp], [answer])
-            self._function_ids = {answer["id"] for answer in answers if answer.get("id") is not None}
+            self._function_ids = {answer["id"] for answer in got if answer.get("id") is not None}
 
     async def sync_exceptions(self, request: Request) -> None:
         filters = self._capabilities().get("exceptionBreakpointFilters")

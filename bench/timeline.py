@@ -32,7 +32,8 @@ Stamps = dict[str, float]
 
 
 def stamp_dap(stamps: Stamps) -> None:
-    """Stamp the first request sent and message received under each command or event name."""
+    """Stamp the first request sent and message received under each command or event name, and the
+    last message received."""
     from dap2mcp.dap import client
 
     write, dispatch = client.DapClient._write, client.DapClient._dispatch
@@ -42,7 +43,9 @@ def stamp_dap(stamps: Stamps) -> None:
         write(self, message)
 
     def _dispatch(self: Any, message: dict[str, Any]) -> None:
-        stamps.setdefault(f"< {message.get('command') or message.get('event')}", time.perf_counter())
+        now = time.perf_counter()
+        stamps.setdefault(f"< {message.get('command') or message.get('event')}", now)
+        stamps["< the last DAP message"] = now
         dispatch(self, message)
 
     client.DapClient._write, client.DapClient._dispatch = _write, _dispatch  # type: ignore[method-assign]
@@ -79,6 +82,7 @@ def serve(stats_path: str) -> None:
 
     from dap2mcp.server import app, build_server, results, stdio
     from dap2mcp.session import debugger, paused, recorder
+    from dap2mcp.snapshots import store
 
     stamps: Stamps = {}
     steps: list[Stamps] = []
@@ -114,8 +118,8 @@ def serve(stats_path: str) -> None:
         (app.DebugServer, "call_tool", "tool called (SDK dispatch done)", "tool returned"),
         (debugger.Debugger, "step", "step", None),
         (debugger.Debugger, "_result", "stopped; building the result", "context built"),
-        (recorder, "capture", "snapshot: capture", None),
-        (recorder, "make_snapshot", "snapshot: make", "snapshot: made"),
+        (recorder.StopRecorder, "_stop_snapshot", "stop snapshot: build", "stop snapshot: built"),
+        (store.SnapshotStore, "record_stop", "stop snapshot: stored", None),
         (paused, "view_context", "context: from the view", None),
         (recorder.StopRecorder, "changes", "context: changes", "context: changes done"),
         (results, "ok", "result: dump", "result: dumped"),

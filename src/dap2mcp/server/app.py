@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
@@ -23,6 +24,7 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 from mcp.types import Tool as MCPTool
+from opentelemetry import trace
 from pydantic import ValidationError
 
 from .. import __version__, reaper
@@ -143,10 +145,20 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
     lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
     _advertise_list_changes(lowlevel)
+    if not _tracing():
+        lowlevel.middleware[:] = [m for m in lowlevel.middleware if not isinstance(m, OpenTelemetryMiddleware)]
     debugger.notice, debugger.changed = server.relay.emit, updates.poke
     register_tools(server, debugger)
     register_snapshot_tools(server, debugger)
     return server
+
+
+def _tracing() -> bool:
+    """Whether this process sends OpenTelemetry spans anywhere. The SDK wraps every request in a span,
+    which costs a step about 0.1 ms even when no tracer provider takes it; without one (the usual case,
+    unless the server runs under `opentelemetry-instrument` or a provider is set before it is built),
+    that wrapper is dropped, as the SDK allows."""
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
 
 
 def _advertise_list_changes(lowlevel: Any) -> None:

@@ -48,11 +48,18 @@ def annotations(*, read_only: bool = False, destructive: bool = False, idempoten
 
 
 def tool_decorator(server: MCPServer[Any], name: str, title: str | None = None, **hints: bool) -> Any:
-    """Register a tool; its docstring, as one paragraph, is the description an agent reads."""
+    """Register a tool; its docstring, as one paragraph, is the description an agent reads.
+
+    The output schema is published from the result model in the return annotation. The SDK would also
+    check each result against that model, but every result is dumped from an instance of it (`results.ok`),
+    so the check repeats pydantic's own work on every call; the model is taken off the tool's metadata,
+    which the SDK reads live, and the schema stays."""
     def register(fn: Any) -> Any:
         description = " ".join((fn.__doc__ or "").split())
-        return server.tool(name=name, title=title, description=description, annotations=annotations(**hints),
-                           structured_output=True)(fn)
+        server.tool(name=name, title=title, description=description, annotations=annotations(**hints),
+                    structured_output=True)(fn)
+        server._tool_manager.get_tool(name).fn_metadata.output_model = None  # type: ignore[union-attr]
+        return fn
     return register
 
 

@@ -98,9 +98,19 @@ async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden
                               known=known)
 
 
+def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:
+    """`capture` at depth 0, which asks the adapter nothing: a stop snapshot is built with it while the
+    stop's other scopes are still being read (recorder.py)."""
+    with _collector_paused():
+        return roots_in_order([_build("", _Pending(v, ()), limits) for v in top[:limits.nodes]]), \
+            len(top) > limits.nodes
+
+
 async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
                    limits: CaptureLimits, cut_markers: frozenset[str],
                    known: dict[int, list[dict[str, Any]]] | None) -> tuple[tuple[Node, ...], bool]:
+    if depth == 0:
+        return capture_top(top, limits=limits)
     known = known or {}
     budget = limits.nodes
     level = [_Pending(v, ()) for v in top[:budget]]

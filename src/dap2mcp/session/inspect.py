@@ -7,6 +7,7 @@ round trips to the adapter (stack, scopes, variables), the same as a hand-writte
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -23,6 +24,10 @@ class Requester(Protocol):
 
     async def request(self, command: str, arguments: dict[str, Any] | None = None,
                       timeout: float = ...) -> dict[str, Any]: ...
+
+
+Progress = Callable[[list[dict[str, Any]], dict[int, list[dict[str, Any]]]], None]
+"""Told a frame's scopes and, by reference, the variables read so far, each time a scope's come in."""
 
 
 @dataclass(frozen=True)
@@ -126,9 +131,10 @@ class ReadAhead:
             _background(client.request("scopes", {"frameId": guess.frame_id}))
         self._variables = [_background(fetch_variables(client, ref)) for ref in guess.references]
 
-    async def answers(self, frame_id: int | None) -> tuple[list[dict[str, Any]],
-                                                          dict[int, list[dict[str, Any]]]] | None:
-        """The frame's scopes and variables if the guess held for it; None if it did not."""
+    async def answers(self, frame_id: int | None, progress: Progress | None = None) -> tuple[
+            list[dict[str, Any]], dict[int, list[dict[str, Any]]]] | None:
+        """The frame's scopes and variables if the guess held for it; None if it did not. `progress` is
+        told of each scope's variables as they come in (see `fetch_view`)."""
         try:
             if frame_id != self.guess.frame_id:
                 return None
@@ -138,7 +144,12 @@ class ReadAhead:
                 scopes = list((await self._scopes).get("scopes") or [])
             if cheap_references(scopes) != self.guess.references:
                 return None
-            return scopes, dict(zip(self.guess.references, [await v for v in self._variables], strict=True))
+            variables: dict[int, list[dict[str, Any]]] = {}
+            for reference, answer in zip(self.guess.references, self._variables, strict=True):
+                variables[reference] = await answer
+                if progress is not None:
+                    progress(scopes, variables)
+            return scopes, variables
         except DebugError as exc:
             if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter: asking again cannot help
                 raise
@@ -233,10 +244,15 @@ def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ..
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
                      own: Callable[[Frame], bool] | None = None, guess: Guess | None = None,
-                     frame_index: int | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
+                     frame_index: int | None = None,
+                     progress: Callable[[FrameView], None] | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
     requests go out together. At an exception or a pause, the focus is the first frame of the program's
-    own (`own`, see `is_own`), where there is one."""
+    own (`own`, see `is_own`), where there is one.
+
+    Where a guess holds, `progress` is shown the view as each scope's variables come in, its `variables`
+    still short of the scopes not yet answered: work that needs only some scopes can be done while the
+    adapter answers the others. The view returned holds the same `variables` dict, complete."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     ahead = None
@@ -268,13 +284,15 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     focus = next((f for f in frames if f.id == focus_id), None)
     if focus is None and frame_index is not None and frame_index < len(frames):
         focus = frames[frame_index]  # `frame_id` came from an earlier answer at this stop, which numbered it so
-    known = await ahead.answers(focus_id) if ahead is not None else None
-    if known is not None:
-        scopes, variables = known
-    else:
-        scopes, variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
     view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
-                     focus=focus, scopes=scopes, variables=variables, exception=exception, more_frames=more)
+                     focus=focus, scopes=[], variables={}, exception=exception, more_frames=more)
+    told = None if progress is None else \
+        lambda scopes, variables: progress(dataclasses.replace(view, scopes=scopes, variables=variables))
+    known = await ahead.answers(focus_id, told) if ahead is not None else None
+    if known is not None:
+        view.scopes, view.variables = known
+    else:
+        view.scopes, view.variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
     return view, (threads.get("threads") or []) if threads is not None else None
 
 

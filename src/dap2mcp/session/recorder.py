@@ -21,6 +21,7 @@ from .capture import (
     HELPER_NAMES,
     CaptureLimits,
     capture,
+    capture_top,
     make_snapshot,
     merge_scopes,
     one_request_expression,
@@ -80,6 +81,8 @@ class StopRecorder:
         """Set while the program is being resumed (or the session replaced): no new snapshot may start."""
         self.recorded: Callable[[], None] = lambda: None
         """Called when a stop snapshot is in the store."""
+        self._compared: tuple[Snapshot, Snapshot, Changes] | None = None
+        """The last two stop snapshots compared, and what changed between them."""
 
     # -- the stop snapshot -------------------------------------------------------------------
 
@@ -96,25 +99,38 @@ class StopRecorder:
 
     async def _record(self, cycle: int, thread_id: int, reason: str) -> FrameView:
         guesses = self._guesses
+        early: list[tuple[FrameView, Snapshot]] = []
+
+        def progress(partial: FrameView) -> None:
+            """Build the snapshot once its scopes are in, while the adapter still answers for the others."""
+            if not early and all(s["variablesReference"] in partial.variables for s in snapshot_scopes(partial.scopes)):
+                early.append((partial, snapshot := self._stop_snapshot(cycle, partial)))
+                if (old := self.store.stop(cycle - 1)) is not None:
+                    self._compared = (old, snapshot, self._compare(old, snapshot))
+
         view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
                                    max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, own=self._own,
-                                   guess=guesses.get(thread_id) if guesses is not None else None)
+                                   guess=guesses.get(thread_id) if guesses is not None else None, progress=progress)
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
             guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes),
                                        tuple(dict(s) for s in view.scopes) if self._scopes_by_frame else None)
             while len(guesses) > GUESSED_THREADS:
                 del guesses[next(iter(guesses))]  # the thread stopped least recently
-        top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
-                           self._hidden)
-        roots, truncated = await capture(self._fetch, top, depth=0, hidden=self._hidden, limits=self.capture_limits)
-        self.store.record_stop(make_snapshot(
-            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=thread_id, frame_index=view.focus_index,
-            function_name=view.focus.function if view.focus is not None else "",
-            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run, call=_call_of(view),
-            partial=any(s.get("unreadable") for s in view.scopes)))
+        built = early and early[0][0].variables is view.variables  # not if the guess failed and all was read again
+        self.store.record_stop(early[0][1] if built else self._stop_snapshot(cycle, view))
         self.recorded()
         return view
+
+    def _stop_snapshot(self, cycle: int, view: FrameView) -> Snapshot:
+        top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
+                           self._hidden)
+        roots, truncated = capture_top(top, limits=self.capture_limits)
+        return make_snapshot(
+            snapshot_id=new_id(), label=f"@c{cycle}", thread_id=view.thread_id, frame_index=view.focus_index,
+            function_name=view.focus.function if view.focus is not None else "",
+            depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run, call=_call_of(view),
+            partial=any(s.get("unreadable") for s in view.scopes))
 
     async def settle(self) -> None:
         """Wait until nothing is reading the stopped program: its stop recording and any snapshot being made.
@@ -148,6 +164,11 @@ class StopRecorder:
         new, old = self.store.stop(cycle), self.store.stop(cycle - 1)
         if new is None or old is None:
             return None
+        if self._compared is not None and self._compared[0] is old and self._compared[1] is new:
+            return self._compared[2]  # worked out while the stop's last scopes were being read
+        return self._compare(old, new)
+
+    def _compare(self, old: Snapshot, new: Snapshot) -> Changes:
         if (old.function_name, old.thread_id, old.call) != (new.function_name, new.thread_id, new.call):
             where = f"another call of `{old.function_name}`" if old.function_name == new.function_name \
                 else f"`{old.function_name}`"

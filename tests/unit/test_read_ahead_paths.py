@@ -232,3 +232,92 @@ async def test_a_recorder_asks_for_scopes_again_only_where_they_may_change(scope
     assert view is not None and shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
     assert [s["variablesReference"] for s in view.scopes] == [LOCALS, GLOBALS]
     assert (("scopes", FRAME) in adapter.sent) is not scopes_by_frame, adapter.sent
+
+
+class GatedGlobals(Adapter):
+    """Answers the Globals `variables` only once `gate` is set: the slow scope (pydevd takes ~0.45 ms for it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.gate = asyncio.Event()
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0) -> dict[str, Any]:
+        if command == "variables" and (arguments or {}).get("variablesReference") == GLOBALS:
+            await self.gate.wait()
+        return await super().request(command, arguments, timeout)
+
+
+async def open_gate_later(adapter: GatedGlobals) -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+    adapter.gate.set()
+
+
+async def test_progress_shows_each_scope_as_it_comes_in() -> None:
+    adapter = GatedGlobals()
+    seen: list[tuple[list[int], bool]] = []
+    opening = asyncio.ensure_future(open_gate_later(adapter))
+    view, _ = await fetch_view(adapter, {}, thread_id=1, frame_id=None, max_frames=20, reason="step", limits=Limits(),
+                               guess=Guess(FRAME, (LOCALS, GLOBALS), KNOWN),
+                               progress=lambda partial: seen.append((list(partial.variables), adapter.gate.is_set())))
+    await opening
+    assert seen == [([LOCALS], False), ([LOCALS, GLOBALS], True)]
+    assert shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    no_reads_left()
+
+
+def watch(recorder: StopRecorder, adapter: GatedGlobals) -> tuple[list[bool], list[int]]:
+    """Whether the Globals were in when each stop snapshot was built; how many comparisons were made."""
+    built: list[bool] = []
+    compared = [0]
+    make, compare = recorder._stop_snapshot, recorder._compare
+
+    def stop_snapshot(cycle: int, view: FrameView) -> Any:
+        built.append(adapter.gate.is_set())
+        return make(cycle, view)
+
+    def counted(old: Any, new: Any) -> Any:
+        compared[0] += 1
+        return compare(old, new)
+
+    recorder._stop_snapshot, recorder._compare = stop_snapshot, counted  # type: ignore[method-assign]
+    return built, compared
+
+
+async def test_the_stop_snapshot_and_its_changes_are_made_while_the_other_scopes_are_read() -> None:
+    adapter = GatedGlobals()
+    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True, scopes_by_frame=True)
+    adapter.gate.set()
+    recorder.on_stop(1, 1, "step")  # the first stop has nothing to guess from
+    await recorder.stop_view(1)
+    adapter.gate.clear()
+    built, compared = watch(recorder, adapter)
+    opening = asyncio.ensure_future(open_gate_later(adapter))
+    recorder.on_stop(2, 1, "step")
+    view = await recorder.stop_view(2)
+    await opening
+    assert view is not None and shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
+    assert built == [False], "the stop snapshot waited for the Globals, which it does not hold"
+    assert compared == [1]
+    changes = recorder.changes(2)
+    assert changes is not None and changes.since == 1
+    assert compared == [1], "the changes were worked out again"
+    assert recorder.store.stop(2) is not None and recorder.store.stop(2).cycle == 2
+    no_reads_left()
+
+
+async def test_a_stop_snapshot_made_from_a_guess_that_failed_is_made_again() -> None:
+    """The Globals refuse the guessed reference: everything is read again, and the snapshot comes from that read."""
+    adapter = GatedGlobals(refuse_once={("variables", GLOBALS)})
+    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True, scopes_by_frame=True)
+    recorder._guesses = {1: Guess(FRAME, (LOCALS, GLOBALS), KNOWN)}  # type: ignore[assignment]
+    built, compared = watch(recorder, adapter)
+    adapter.gate.set()
+    recorder.on_stop(1, 1, "step")
+    view = await recorder.stop_view(1)
+    assert view is not None and adapter.sent.count(("scopes", FRAME)) == 1
+    assert len(built) == 2, "the snapshot made from the failed guess was kept"
+    snapshot = recorder.store.stop(1)
+    assert snapshot is not None and [node.name for node in snapshot.roots] == [f"v{LOCALS}"]
+    no_reads_left()

@@ -8,9 +8,10 @@ repeats `step over`, timed from the call to the result:
 
   mcp-stdio  `call_tool("step", {"mode": "over"})` through the SDK's client to `dap2mcp serve` over stdio.
   mcp-wire   the same call through bench/wire_client.py, a client as thin as the raw DAP one.
-  raw-dap    dap2mcp.dap's DapClient straight to the same adapter, started with the same plan
-             (profile.prepare + profile.plan): next, wait for `stopped`, stackTrace, scopes of the
-             top frame, variables of each scope the server would expand, sent together.
+  raw-dap    dap2mcp.dap's DapClient straight to the same adapter, started as the server starts it
+             (profile.ready + profile.plan: a Rust program gets its formatters): next, wait for
+             `stopped`, stackTrace, scopes of the top frame, variables of each scope the server
+             would expand, sent together.
 
 The three sessions of one case are open together and stepped in turn (the order rotating every
 step), so load from elsewhere on the machine falls on all of them alike.
@@ -77,7 +78,7 @@ class RawSession:
         self.thread_id = body.get("threadId") or self.thread_id
 
     async def start(self, target: Target, source: Path, line: int) -> None:
-        target, _ = await asyncio.to_thread(self.profile.prepare, target)
+        target, _ = await asyncio.to_thread(self.profile.ready, target)
         plan = self.profile.plan(target)
         if plan.output_fifo:  # the program writes its output there (gdb) and cannot start until it is read
             self.pipe = await ProgramPipe.open(plan.output_fifo, lambda text: None)

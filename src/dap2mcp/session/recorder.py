@@ -223,7 +223,14 @@ class StopRecorder:
                              f"thread {thread_id} has {len(frames)} frames; frame_index {frame_index} is out of range")
         frame = to_frame(frames[frame_index])
         scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
-        per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
+        try:
+            per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
+        except DebugError as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"the adapter would not list the variables of frame {frame_index} "
+                             f"(`{frame.function}`): {exc.message.rstrip('.')}; nothing was saved. `evaluate` with "
+                             "that frame's id from `context` may still read them") from exc
         top = merge_scopes(list(per_scope), self._hidden)
         known: dict[int, list[dict[str, Any]]] = {}
         usable = self._helper and not HELPER_NAMES & {str(v.get("name")) for v in top}

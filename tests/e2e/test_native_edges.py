@@ -116,6 +116,19 @@ async def test_a_program_printing_gdbs_end_of_program_text_is_not_taken_for_ende
         assert "total 3" in end["output"]["text"]
 
 
+@pytest.mark.parametrize("adapter", ["lldb", "gdb", "delve"])
+async def test_the_output_at_the_end_is_the_programs_alone(adapter: str) -> None:
+    """Not the adapter's own lines about it: lldb's "Process N exited with status = 0", Delve's "Process N has
+    exited with status 0", gdb's libthread_db notes and "[Inferior 1 (process N) exited normally]"."""
+    program, printed = (PROGRAMS / "calls_go" / "main.go", "29800\n") if adapter == "delve" else \
+        (PROGRAMS / "outer_array.c", "4\n")
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(program), adapter=adapter, timeout=120)
+        assert end["state"] == "terminated" and end["exitCode"] == 0, end
+        assert end["output"]["text"] == printed, end["output"]
+        assert (await tools.ok("output"))["text"] == printed
+
+
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])
 async def test_native_programs_read_end_of_file_from_stdin(adapter: str) -> None:
     """Not a terminal nobody types into; and gdb's `< /dev/null` stays out of the program's arguments."""

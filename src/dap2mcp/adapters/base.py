@@ -166,7 +166,10 @@ class AdapterProfile:
     quiet_start: bool = False
     """Drop what the adapter prints before the program runs (gdb's banner and its console advice)."""
     console_noise: re.Pattern[str] | None = None
-    """Console lines from the adapter itself that say nothing about the program."""
+    """Lines from the adapter itself that say nothing about the program, or what the result says anyway (the
+    end-of-program line: its exit code is read from the adapter's text before this is cut)."""
+    own_categories: tuple[str, ...] = ("console",)
+    """Output categories in which the adapter speaks for itself, where `console_noise` applies."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     runtime_frames: re.Pattern[str] | None = None
@@ -270,7 +273,7 @@ class AdapterProfile:
             return ""
         if self.terminal_output and category in ("stdout", "stderr"):
             text = text.replace("\r\n", "\n")
-        if self.console_noise is not None and category == "console":
+        if self.console_noise is not None and category in self.own_categories:
             text = self.console_noise.sub("", text)
         return text
 

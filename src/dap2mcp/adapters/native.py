@@ -151,8 +151,8 @@ LLDB = NativeProfile(
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),
-    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*))\n",
-                             re.MULTILINE),
+    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
+                             r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
 )
 
 GDB = NativeProfile(
@@ -169,6 +169,12 @@ GDB = NativeProfile(
     exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"
                             r"|^Program terminated with signal (?P<signal>SIG[A-Z0-9]+)", re.MULTILINE),
     exit_in_output_ends=True,
+    # the program writes to a FIFO of ours: what the adapter sends as "stdout" is gdb's own console
+    own_categories=("console", "stdout"),
+    console_noise=re.compile(r"^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db library .*"
+                             r"|\[Inferior \d+ \(process \d+\) exited (?:normally|with code [0-7]+)\]"
+                             r"|\[New Thread .*\]|\[Thread .* exited\]|\[Detaching after v?fork from child process \d+\])\n",
+                             re.MULTILINE),
     inferior_depth=2,
     exit_code_base=8,
     quiet_start=True,

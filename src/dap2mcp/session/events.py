@@ -89,7 +89,7 @@ def _output(session: DebugSession, category: str, raw: str) -> None:
     text = profile.shown_output(category, raw, session.state == "starting")
     tracepoint, text = session.breakpoints.take_tracepoint(text)
     session.output.append(category, text)
-    session.recent_output = (session.recent_output + text)[-400:]  # the adapter may split a line across events
+    session.recent_output = (session.recent_output + raw)[-400:]  # the adapter may split a line across events
     if (code := profile.exit_code(session.recent_output)) is None:
         pass
     elif session.exit_code is None:

@@ -12,13 +12,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from .. import adapters, processes
+from .. import adapters
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
 from . import assign, hints, paused
-from .breakpoints import Breakpoint, resolve_source_line
+from .breakpoints import Breakpoint
+from .checks import check_start
 from .models import BreakpointView, Context, relative
 from .session import DebugSession
 from .startup import injections_finished
@@ -61,30 +62,29 @@ class Debugger:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
-                    timeout: float, carried: list[Breakpoint] | None = None,
-                    snapshots: list[Snapshot] | None = None, progress: Progress = _quiet_progress) -> Context:
-        # Check everything that can be checked before the current session is given up.
-        if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
-        if target.mode == "attach" and target.process_id in processes.own_family():
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"process {target.process_id} is this debugger or runs it; "
-                             "stopping it would stop the debugger too")
-        for spec in breakpoints:
-            if spec.get("file"):
-                resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
+                    timeout: float, carried: list[Breakpoint] | None = None, snapshots: list[Snapshot] | None = None,
+                    replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
+        """`carried` and `snapshots` come from the session a `restart` is `replacing`."""
+        check_start(target, breakpoints)
         session = new_session(target, adapter, carried, snapshots)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
         session.target, session.runtime = await asyncio.to_thread(session.profile.ready, target)
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
+            if replacing is not None and self._session is not replacing:
+                raise DebugError(ErrorCode.TERMINATED, f"another call ({replacing.ended_by or 'a new `debug`'}) ended "
+                                 "the session while `restart` was preparing the program; nothing was started")
             await self._close_current("`restart`" if carried is not None else "a new `debug`")
             self._session, self._adapter = session, adapter
             self.changed()
             try:
                 await session.start(breakpoints)
-            except BaseException:
+            except BaseException as exc:
                 if self._session is session:
+                    if carried is not None and isinstance(exc, DebugError):  # e.g. a build error in Delve's launch
+                        session.start_failure = exc.message
+                        raise DebugError(exc.code, f"{exc.message}; {hints.RESTART_AGAIN}") from exc
                     self._session = None
                     self.changed()
                 raise
@@ -116,7 +116,8 @@ class Debugger:
         try:
             return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
                                     timeout=timeout, carried=old.breakpoints.all(),
-                                    snapshots=list(old.recorder.store.saved.values()), progress=progress)
+                                    snapshots=list(old.recorder.store.saved.values()), replacing=old,
+                                    progress=progress)
         except BaseException:
             if self._session is old:  # refused before the old session was given up: it carries on
                 old.recorder.moving = False

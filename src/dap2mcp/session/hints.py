@@ -9,6 +9,8 @@ ALREADY_PAUSED = "already paused here; `continue` or `step` to move on"
 PAUSE_PENDING = ("not stopped yet: a thread inside a blocking call (a sleep, a lock, a read) stops only when that "
                  "call returns; call `wait` to take the stop then, or `context` to look without waiting")
 TO_NOT_REACHED = "the program ended without reaching the `to` location"
+RESTART_AGAIN = ("the previous program was ended; its breakpoints and snapshots are kept: fix the cause and `restart` "
+                 "again")
 
 
 def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None:

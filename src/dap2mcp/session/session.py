@@ -57,6 +57,8 @@ class DebugSession:
         self.exit_code: int | None = None
         self.ended_by: str | None = None
         """The call that ended the program before it ended by itself (`stop`, a new `debug`)."""
+        self.start_failure: str | None = None
+        """Why a `restart` could not start the program; the session stays, ended, for the next `restart`."""
         self.process: dict[str, Any] = {}
         """The adapter's `process` event: the debuggee's name and system pid."""
         self._guarded: dict[int, str] = {}
@@ -208,8 +210,9 @@ class DebugSession:
                 await self._closing
         if self._guarding is not None:
             self._guarding.cancel()
-        if self._pipe is not None:
-            self._pipe.close()
+        if self._pipe is not None:  # once: a failed start closes, and a kept session is closed again later
+            self._pipe, pipe = None, self._pipe
+            pipe.close()
         reaper.forget(self._guarded)
         if self.state != "terminated":
             self.state = "terminated"
@@ -382,6 +385,8 @@ class DebugSession:
         return frame_id
 
     def _ended_text(self) -> str:
+        if self.start_failure is not None:
+            return f"the program could not be started: {self.start_failure}"
         if (signum := events.last_signal(self)) and self.exit_code == processes.killed_by(signum[1]):
             return f"the program was killed by signal {signum[0]} (exit code {self.exit_code}, as a shell reports it)"
         if self.exit_code is not None:

@@ -1,0 +1,30 @@
+"""What a `debug` or `restart` is refused for before the current session is given up: a program that
+could not start anyway must not cost the one that runs now."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .. import processes
+from ..adapters import Target
+from ..errors import DebugError, ErrorCode
+from .breakpoints import resolve_source_line
+
+
+def check_start(target: Target, breakpoints: list[dict[str, Any]]) -> None:
+    if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
+    if target.mode == "attach" and target.process_id in processes.own_family():
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"process {target.process_id} is this debugger or runs it; "
+                         "stopping it would stop the debugger too")
+    for spec in breakpoints:
+        if spec.get("file"):
+            resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
+    if target.mode not in ("source", "binary"):
+        return
+    if target.cwd is not None and not os.path.isdir(target.cwd):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cwd '{target.cwd}' is not a directory (any more)")
+    if any("\x00" in text for text in (*target.args, *target.env, *target.env.values())):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "a program argument or environment variable cannot contain "
+                         "a NUL character")

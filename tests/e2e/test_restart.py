@@ -1,0 +1,75 @@
+"""`restart` after the agent edited the program, the most common move after finding a bug: what cannot start
+is refused before the running program is ended, and a start that fails keeps what the agent built up."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+from conftest import INVOICE, PROGRAMS, marker, server_processes, stdio_tools
+
+
+async def test_a_restart_whose_build_fails_keeps_breakpoints_and_snapshots(tmp_path: Path) -> None:
+    """Delve builds a Go program inside its `launch`, after the old program has been ended: one typo used to
+    lose the session, its breakpoints and the snapshot kept to compare the fix with."""
+    folder = tmp_path / "calls"
+    shutil.copytree(PROGRAMS / "calls_go", folder)
+    source = folder / "main.go"
+    good = source.read_text()
+    line = marker(source, "leaf")
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="source", path=str(source), timeout=120,
+                               breakpoints=[{"file": str(source), "line": line}])
+        assert first["state"] == "paused" and first["breakpointIds"] == [1], first
+        kept = (await tools.ok("snapshot_create", label="before-fix"))["snapshot"]["id"]
+        source.write_text(good + "\n}\n")
+        message = await tools.error("restart", "BUILD_FAILED", timeout=120)
+        assert "syntax error" in message and "breakpoints and snapshots are kept" in message, message
+        ended = await tools.ok("context")
+        assert ended["state"] == "terminated" and "could not be started" in ended["description"], ended
+        assert [s["label"] for s in (await tools.ok("snapshot_list"))["snapshots"]] == ["before-fix"]
+        source.write_text(good)
+        again = await tools.ok("restart", timeout=120)
+        assert again["state"] == "paused" and again["breakpointIds"] == [1], again
+        assert (await tools.ok("snapshot_diff", snapshot_id_1=kept, snapshot_id_2="@t0"))["success"]
+        await tools.ok("stop")
+
+
+async def test_a_restart_that_could_not_start_is_refused_before_the_program_is_ended(tmp_path: Path) -> None:
+    folder = tmp_path / "work"
+    folder.mkdir()
+    async with stdio_tools() as tools:
+        paused = await tools.ok("debug", mode="source", path=str(INVOICE), cwd=str(folder),
+                                breakpoints=[{"file": str(INVOICE), "line": marker(INVOICE, "loop")}])
+        message = await tools.error("restart", "INVALID_ARGUMENT", args=["a\x00b"])
+        assert "NUL" in message, message
+        folder.rmdir()
+        message = await tools.error("restart", "INVALID_ARGUMENT")
+        assert str(folder) in message and "not a directory" in message, message
+        still = await tools.ok("context")
+        assert still["state"] == "paused" and still["location"] == paused["location"], still
+        await tools.ok("stop")
+
+
+async def test_a_restart_overtaken_by_stop_starts_nothing(tmp_path: Path) -> None:
+    """A long build (Rust, Go, a big C file) can outlast a client's patience; the `stop` the agent sends
+    meanwhile wins, and the restart does not bring the old program back once its build is done."""
+    source = tmp_path / "slow.c"
+    functions = "".join(f"int f{i}(int x) {{ int y = x * {i}; for (int k = 0; k < 3; k++) y += k ^ x; return y; }}\n"
+                        for i in range(4000))
+    source.write_text(f"#include <stdio.h>\n{functions}int main(void) {{\n    int r = f7(3);\n"
+                      "    printf(\"%d\\n\", r);\n    return 0;\n}\n")
+    line = source.read_text().splitlines().index("    int r = f7(3);") + 1
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(source), adapter="lldb", timeout=120,
+                       breakpoints=[{"file": str(source), "line": line}])
+        restarting = asyncio.create_task(tools("restart", timeout=120))
+        await asyncio.sleep(0.3)
+        assert (await tools.ok("stop"))["state"] == "terminated"
+        answer = await asyncio.wait_for(restarting, 120)
+        assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
+        assert "`stop`" in answer["error"]["message"] and "nothing was started" in answer["error"]["message"]
+        await tools.error("context", "NO_SESSION")
+        servers = server_processes()
+        assert servers and not [p for s in servers for p in s.children(recursive=True) if "slow" in " ".join(p.cmdline())]

@@ -7,7 +7,9 @@ import asyncio
 import shutil
 from pathlib import Path
 
-from conftest import INVOICE, PROGRAMS, marker, server_processes, stdio_tools
+import pytest
+
+from conftest import INVOICE, PROGRAMS, ROOT, marker, server_processes, stdio_tools
 
 
 async def test_a_restart_whose_build_fails_keeps_breakpoints_and_snapshots(tmp_path: Path) -> None:
@@ -73,3 +75,29 @@ async def test_a_restart_overtaken_by_stop_starts_nothing(tmp_path: Path) -> Non
         await tools.error("context", "NO_SESSION")
         servers = server_processes()
         assert servers and not [p for s in servers for p in s.children(recursive=True) if "slow" in " ".join(p.cmdline())]
+
+
+@pytest.mark.parametrize("adapter", ["debugpy", "lldb"])
+async def test_breakpoints_stay_on_their_code_through_an_edit(adapter: str, tmp_path: Path) -> None:
+    example = INVOICE if adapter == "debugpy" else ROOT / "examples" / "c" / "invoice.c"
+    source = tmp_path / example.name
+    shutil.copy(example, source)
+    line, end = marker(source, "loop"), marker(source, "print")
+    options = {} if adapter == "debugpy" else {"adapter": adapter}
+    comment = "#" if adapter == "debugpy" else "//"
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="source", path=str(source), timeout=60, **options,
+                               breakpoints=[{"file": str(source), "line": line}, {"file": str(source), "line": end}])
+        assert first["location"]["line"] == line and first["breakpointIds"] == [1], first
+        lines = source.read_text().splitlines()
+        lines[end - 1] = lines[end - 1].replace("invoice total", "total due")
+        source.write_text("\n".join([f"{comment} fixed: one", f"{comment} fixed: two", *lines]) + "\n")
+        again = await tools.ok("restart", timeout=60)
+        assert again["location"]["line"] == line + 2 and again["breakpointIds"] == [1], again
+        moved, gone = again["breakpointNotes"]
+        assert moved.startswith(f"breakpoint 1 ({source.name}:{line + 2}): {source.name} changed since it was set: "
+                                f"moved from line {line} to line {line + 2} with its code, `"), moved
+        assert gone.startswith(f"breakpoint 2 ({source.name}:{end + 2}): ") and "was edited and now reads `" in gone \
+            and "total due" in gone, gone
+        assert (await tools.ok("continue"))["location"]["line"] == line + 2  # the next turn of the loop
+        await tools.ok("stop")

@@ -40,6 +40,13 @@ class Breakpoint:
     actual_line: int | None = None
     hit_count: int = 0
     notifications_sent: int = 0
+    source: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    """The file's lines when the breakpoint was set (or last carried): a restart after an edit maps `line`
+    through the change (edits.py)."""
+    edited: str | None = None
+    """What the edit of the file did to the breakpoint, for this run."""
+    lost: bool = False
+    """Its line is past the end of the edited file: not sent in this run."""
 
     @property
     def options(self) -> Options:
@@ -56,7 +63,7 @@ class Breakpoint:
     @property
     def active(self) -> bool:
         """Sent to the adapter: enabled, and a tracepoint that has not used up its notifications."""
-        return self.enabled and not self.exhausted
+        return self.enabled and not self.exhausted and not self.lost
 
     @property
     def state(self) -> str:
@@ -74,6 +81,8 @@ class Breakpoint:
     @property
     def note(self) -> str | None:
         """What an agent would not guess from the breakpoint's fields: that it moved, or why it is not bound."""
+        if self.edited and (self.lost or self.verified or not self.message):
+            return self.edited
         if self.message:
             return self.message
         if self.kind == "line" and self.verified and self.actual_line and self.line and self.actual_line != self.line:

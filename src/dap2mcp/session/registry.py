@@ -19,6 +19,7 @@ from typing import Any
 from ..adapters import AdapterProfile
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint, Kind, Options, check_exception_filter, check_options, resolve_source_line
+from .edits import follow, read_lines
 from .models import BreakpointView
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -30,10 +31,11 @@ class BreakpointRegistry:
     def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
                  capabilities: Callable[[], dict[str, Any]] = dict) -> None:
         self._items: dict[int, Breakpoint] = {}
-        for bp in carried:  # a new run: verified again, counted afresh
+        for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
                 self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None,
-                                             hit_count=0, notifications_sent=0)
+                                             hit_count=0, notifications_sent=0, edited=None, lost=False)
+        follow(self._items.values())
         self._profile = profile
         nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
         self._tag = f"{TAG}{nonce}:{{}}{TAG}"
@@ -105,7 +107,7 @@ class BreakpointRegistry:
                                             bp.file == path and bp.line == int(line)), None)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "
                              f"adapter keeps one per line); change it with `breakpoint` and id {same.id}")
-        return self.new("line", options, temporary=temporary, file=path, line=int(line))
+        return self.new("line", options, temporary=temporary, file=path, line=int(line), source=read_lines(path))
 
     def change(self, bp_id: int, changes: dict[str, Any]) -> tuple[Breakpoint, Breakpoint]:
         """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""

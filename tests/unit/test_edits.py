@@ -1,0 +1,88 @@
+"""Line breakpoints across an edit of their file (session/edits.py), on real files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dap2mcp.session.breakpoints import Breakpoint
+from dap2mcp.session.edits import follow, read_lines
+
+BEFORE = ["def f(items):", "    total = 0", "    for item in items:", "        total += item", "    return total", ""]
+
+
+def set_at(path: Path, line: int, bp_id: int = 1) -> Breakpoint:
+    return Breakpoint(id=bp_id, file=str(path), line=line, source=read_lines(str(path)))
+
+
+def write(path: Path, lines: list[str]) -> None:
+    path.write_text("\n".join(lines))
+    os.utime(path, ns=(path.stat().st_mtime_ns + 1_000_000, path.stat().st_mtime_ns + 1_000_000))
+
+
+def test_a_breakpoint_moves_with_its_code_when_lines_are_inserted_above(tmp_path: Path) -> None:
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 4)
+    write(source, ["import os", "import re", *BEFORE])
+    follow([bp])
+    assert bp.line == 6 and not bp.lost
+    assert bp.edited == "f.py changed since it was set: moved from line 4 to line 6 with its code, `total += item`"
+    follow([bp])  # the next restart compares with the file as this one found it
+    assert bp.line == 6
+
+
+def test_an_unchanged_file_changes_nothing_and_an_indent_is_no_change(tmp_path: Path) -> None:
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 4)
+    follow([bp])
+    write(source, [line.replace("    ", "  ") for line in BEFORE])
+    follow([bp])
+    assert (bp.line, bp.edited, bp.lost) == (4, None, False)
+
+
+def test_the_line_that_was_fixed_keeps_its_breakpoint(tmp_path: Path) -> None:
+    """The agent's breakpoint was on the buggy line, which the fix rewrote: it stays there, to check the fix."""
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 4)
+    write(source, ["# fixed", *BEFORE[:3], "        total += item * 2", *BEFORE[4:]])
+    follow([bp])
+    assert bp.line == 5 and not bp.lost and bp.active
+    assert bp.edited == ("f.py changed since it was set: line 4 (now 5), `total += item`, was edited and now reads "
+                         "`total += item * 2`")
+
+
+def test_a_removed_line_is_not_sent(tmp_path: Path) -> None:
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 4)
+    write(source, [*BEFORE[:3], *BEFORE[4:]])
+    follow([bp])
+    assert bp.lost and not bp.active and bp.state == "pending"
+    assert bp.note == "f.py changed since it was set: line 4, `total += item`, was removed, so the breakpoint is not set"
+
+
+def test_a_file_cut_short_below_the_breakpoint_does_not_send_it(tmp_path: Path) -> None:
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 5)
+    write(source, BEFORE[:2])
+    follow([bp])
+    assert bp.lost and "line 5, `return total`, was removed" in (bp.note or "")
+
+
+def test_breakpoints_of_one_file_state_share_its_lines(tmp_path: Path) -> None:
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    assert set_at(source, 2).source is set_at(source, 4).source
+
+
+def test_a_file_that_is_gone_is_left_to_the_adapter(tmp_path: Path) -> None:
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 4)
+    source.unlink()
+    follow([bp])
+    assert (bp.line, bp.edited, bp.lost) == (4, None, False)

@@ -109,7 +109,7 @@ async def test_a_program_printing_gdbs_end_of_program_text_is_not_taken_for_ende
         ctx = await tools.ok("debug", mode="source", path=str(spoof), adapter="gdb", args=[] if flushed else ["late"],
                              breakpoints=[{"file": str(spoof), "line": marker(spoof, "loop")}])
         assert ctx["state"] == "paused" and ctx["reason"] == "breakpoint", ctx
-        assert ("exited with code 07" in ctx["output"]["text"]) is flushed
+        assert ("exited with code 07" in ctx.get("output", {}).get("text", "")) is flushed
         await tools.ok("clear-breakpoints", all=True)
         end = await tools.ok("continue")
         assert end["state"] == "terminated" and end["exitCode"] == 3, end
@@ -127,6 +127,22 @@ async def test_the_output_at_the_end_is_the_programs_alone(adapter: str) -> None
         assert end["state"] == "terminated" and end["exitCode"] == 0, end
         assert end["output"]["text"] == printed, end["output"]
         assert (await tools.ok("output"))["text"] == printed
+
+
+async def test_gdbs_own_lines_at_a_stop_are_not_the_programs_output() -> None:
+    """gdb opens each stop with an empty line, "Breakpoint 1, f (x=1) at f.c:9" and the source line; the stop's
+    result says all of that, and the program printed none of it."""
+    program = PROGRAMS / "calls.c"
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program), adapter="gdb",
+                              breakpoints=[{"file": str(program), "line": marker(program, "leaf")}])
+        assert stop["reason"] == "breakpoint" and "output" not in stop, stop
+        again = await tools.ok("continue")
+        assert again["reason"] == "breakpoint" and "output" not in again, again
+        await tools.ok("clear-breakpoints", all=True)
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and "Breakpoint" not in end["output"]["text"], end
+        assert not [line for line in end["output"]["text"].splitlines() if not line.strip()], end["output"]
 
 
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])

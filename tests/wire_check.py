@@ -30,6 +30,8 @@ RESULTS = {
     "resources/unsubscribe": "EmptyResult", "logging/setLevel": "EmptyResult",
     "subscriptions/listen": "SubscriptionsListenResult",
 }
+ADAPTERS_OWN = {"setDebuggerProperty"}
+"""Requests an adapter adds to the protocol (debugpy's, pydevd's debugProtocolCustom.json): checked as requests."""
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification", "notifications/progress": "ProgressNotification",
     "notifications/resources/updated": "ResourceUpdatedNotification",
@@ -106,7 +108,7 @@ def check_dap_trace(path: Path) -> None:
         CHECKED["dap"] += 1
         command = str(message.get("command", ""))
         kind = "Request" if message.get("type") == "request" else "Response"
-        definition = command[:1].upper() + command[1:] + kind
+        definition = kind if command in ADAPTERS_OWN else command[:1].upper() + command[1:] + kind
         try:
             _report(f"DAP {definition}", dap_validator(definition), message)
         except KeyError as exc:

@@ -279,3 +279,20 @@ async def test_a_start_says_which_breakpoints_moved_or_never_bound(tmp_path):
         clean = await tools.ok("debug", mode="source", path=str(script), breakpoints=[{"file": str(script), "line": 2}])
         assert clean["state"] == "paused" and "breakpointNotes" not in clean
         await tools.ok("stop")
+
+
+async def test_a_python_condition_that_raises_stops_and_says_why(tmp_path) -> None:
+    """debugpy has pydevd treat a condition that raises as false, a NameError without a word: a misspelt or
+    renamed variable made the breakpoint never stop. It stops, and the output says what the condition raised."""
+    program = tmp_path / "loop.py"
+    program.write_text("total = 0\nfor i in range(3):\n    total += i\nprint('done', total)\n")
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), stopOnEntry=True)
+        await tools.ok("breakpoint", file=str(program), line=3, condition="totl > 0")
+        stop = await tools.ok("continue")
+        assert stop["state"] == "paused" and stop["breakpointIds"] == [1], stop
+        assert "NameError: name 'totl' is not defined" in stop["output"]["text"], stop
+        await tools.ok("breakpoint", id=1, condition="total > 0")
+        later = await tools.ok("continue")
+        assert later["state"] == "paused" and locals_of(later)["total"] == "1", later  # a sound condition still filters
+        await tools.ok("stop")

@@ -168,6 +168,8 @@ class AdapterProfile:
     console_noise: re.Pattern[str] | None = None
     """Lines from the adapter itself that say nothing about the program, or what the result says anyway (the
     end-of-program line: its exit code is read from the adapter's text before this is cut)."""
+    configuration: tuple[tuple[str, dict[str, Any]], ...] = ()
+    """Requests of the adapter's own, sent with the breakpoints before `configurationDone`."""
     own_categories: tuple[str, ...] = ("console",)
     """Output categories in which the adapter speaks for itself, where `console_noise` applies."""
     symbol_suffix: re.Pattern[str] | None = None

@@ -162,6 +162,9 @@ DEBUGPY = DebugpyProfile(
     scope_assignments=(("Globals", "globals()[{name!r}]"),),
     log_percent_formats=True,
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
+    # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
+    # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
+    configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
     steady_ids=True,
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

@@ -68,6 +68,8 @@ async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart
         session.register(spec)
     session.quirks.hold_at_entry()
     await session.breakpoints.sync_everything(session.tolerant_request)
+    for command, arguments in session.profile.configuration:
+        await session.tolerant_request(command, arguments)
     if session.capabilities.get("supportsConfigurationDoneRequest"):
         await client.request("configurationDone")
     try:

@@ -101,3 +101,18 @@ async def test_breakpoints_stay_on_their_code_through_an_edit(adapter: str, tmp_
             and "total due" in gone, gone
         assert (await tools.ok("continue"))["location"]["line"] == line + 2  # the next turn of the loop
         await tools.ok("stop")
+
+
+async def test_an_evaluation_cut_short_by_restart_says_so() -> None:
+    """debugpy answers the pending `evaluate` with "No more messages", which read as the expression's failure."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(INVOICE),
+                       breakpoints=[{"file": str(INVOICE), "line": marker(INVOICE, "loop")}])
+        waiting = asyncio.create_task(tools("evaluate", expression="__import__('time').sleep(30)"))
+        await asyncio.sleep(1)
+        assert (await tools.ok("restart"))["state"] == "paused"
+        answer = await asyncio.wait_for(waiting, 20)
+        assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
+        assert "`restart`" in answer["error"]["message"] and "'evaluate'" in answer["error"]["message"], answer
+        assert (await tools.ok("evaluate", expression="discount_percent"))["value"] == "10"
+        await tools.ok("stop")

@@ -145,20 +145,25 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
     lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
     _advertise_list_changes(lowlevel)
-    if not _tracing():
-        lowlevel.middleware[:] = [m for m in lowlevel.middleware if not isinstance(m, OpenTelemetryMiddleware)]
+    lowlevel.middleware[:] = [_WhileTraced(m) if isinstance(m, OpenTelemetryMiddleware) else m for m in lowlevel.middleware]
     debugger.notice, debugger.changed = server.relay.emit, updates.poke
     register_tools(server, debugger)
     register_snapshot_tools(server, debugger)
     return server
 
 
-def _tracing() -> bool:
-    """Whether this process sends OpenTelemetry spans anywhere. The SDK wraps every request in a span,
-    which costs a step about 0.1 ms even when no tracer provider takes it; without one (the usual case,
-    unless the server runs under `opentelemetry-instrument` or a provider is set before it is built),
-    that wrapper is dropped, as the SDK allows."""
-    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+class _WhileTraced:
+    """The SDK's span around each request, made only while a tracer provider takes spans. The span costs
+    a step about 0.1 ms even when nothing takes it, which is the usual case: no provider is set unless the
+    server runs under `opentelemetry-instrument` or an embedding program sets one, at any time."""
+
+    def __init__(self, spans: OpenTelemetryMiddleware) -> None:
+        self._spans = spans
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+            return await call_next(ctx)
+        return await self._spans(ctx, call_next)
 
 
 def _advertise_list_changes(lowlevel: Any) -> None:

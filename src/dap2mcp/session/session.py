@@ -102,8 +102,7 @@ class DebugSession:
             self._closing = asyncio.ensure_future(self._release_adapter())
 
     def program_runs(self) -> bool:
-        """Whether the debuggee still runs, where that can be told: for checking an adapter's end-of-program
-        text, which the program itself could have printed."""
+        """Whether the debuggee still runs, where that can be told (the program may print gdb's end text)."""
         if self.target.process_id is not None:
             return processes.pid_alive(self.target.process_id)
         adapter = self._client.transport.process if self._client is not None else None
@@ -125,7 +124,13 @@ class DebugSession:
         return self._client
 
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
-        body = await self.client.request(command, arguments, timeout=timeout)
+        try:
+            body = await self.client.request(command, arguments, timeout=timeout)
+        except DebugError as exc:  # the adapter's "No more messages" would read as the request's own failure
+            if self.ended_by is None or exc.code == ErrorCode.TERMINATED:
+                raise
+            raise DebugError(ErrorCode.TERMINATED, f"another call ({self.ended_by}) ended the session while '{command}' "
+                             "waited for the adapter") from exc
         self.sources.note_response(command, arguments, body)
         if command == "stackTrace":
             self.quirks.stack(body, arguments)

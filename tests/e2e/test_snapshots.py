@@ -62,7 +62,9 @@ async def test_create_diff_list_delete_with_nested_paths():
         second = (await tools.ok("snapshot_create", depth=2))["snapshot"]
         assert second["label"] == "snapshot-2"
 
-        diff = (await tools.ok("snapshot_diff", snapshot_id_1=first["id"], snapshot_id_2=second["id"]))["diff"]
+        compared = await tools.ok("snapshot_diff", snapshot_id_1=first["id"], snapshot_id_2=second["id"])
+        diff = compared["diff"]
+        assert "warning" not in compared  # one depth: compared whole
         assert diff["snapshotIdA"] == first["id"] and diff["snapshotIdB"] == second["id"]
         assert diff["threadMismatch"] is False
         assert re.fullmatch(r"\d\d:\d\d:\d\d\.\d{3}", diff["timeDelta"])
@@ -78,6 +80,11 @@ async def test_create_diff_list_delete_with_nested_paths():
         summary = diff["summary"]
         assert summary["added"] == 2 and summary["removed"] == 2 and summary["modified"] == len(diff["modified"])
         assert summary["unchanged"] > 0
+
+        against_stop = await tools.ok("snapshot_diff", snapshot_id_1=first["id"], snapshot_id_2="@t0")  # depth 0
+        assert "order.customer.city" in {r["path"] for r in against_stop["diff"]["removed"]}
+        assert against_stop["warning"].startswith("the snapshots were taken at depths 2 and 0: what lies below "
+                                                  "depth 0 was recorded in one of them only and shows as removed")
 
         listed = await tools.ok("snapshot_list")
         assert listed["count"] == 2 and [s["id"] for s in listed["snapshots"]] == [first["id"], second["id"]]

@@ -169,6 +169,8 @@ class SnapshotDiffResult(Ok):
     diff: dict[str, Any]
     truncated: Opt[bool] = None
     """True when a list in `diff` was cut to its first 1000 entries (the summary still counts them all)."""
+    warning: Opt[str] = None
+    """Where the two snapshots cannot be compared whole (taken at different depths)."""
 
 
 class SnapshotListResult(Ok):

@@ -50,8 +50,8 @@ def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
         """Compare two snapshots and return structured differences (added, removed, modified variables with
         before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`."""
-        body, cut = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, DIFF_ENTRIES)
-        return r.ok(r.SnapshotDiffResult(diff=body, truncated=cut or None))
+        body, cut, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, DIFF_ENTRIES)
+        return r.ok(r.SnapshotDiffResult(diff=body, truncated=cut or None, warning=warning))
 
     @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
     async def snapshot_list() -> Annotated[CallToolResult, r.SnapshotListResult]:

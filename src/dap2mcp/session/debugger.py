@@ -328,12 +328,12 @@ class Debugger:
         return recorder.store
 
     async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
-                            limit: int) -> tuple[dict[str, Any], bool]:
+                            limit: int) -> tuple[dict[str, Any], bool, str | None]:
         store = await self._snapshots()
         old, new = store.get(ref_a), store.get(ref_b)
         delta = diff.compare(old, new)
         body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
-        return diff.bounded(body, limit)
+        return *diff.bounded(body, limit), diff.depth_warning(old, new)
 
     async def snapshot_list(self) -> tuple[list[Snapshot], dict[str, int] | None]:
         store = await self._snapshots()

@@ -142,6 +142,16 @@ def _modified(old: Node, new: Node) -> dict[str, str]:
     return entry
 
 
+def depth_warning(old: Snapshot, new: Snapshot) -> str | None:
+    """Snapshots of different depths: what only the deeper one recorded is not a change of the program."""
+    if old.depth == new.depth:
+        return None
+    shown = "removed" if old.depth > new.depth else "added"
+    return (f"the snapshots were taken at depths {old.depth} and {new.depth}: what lies below depth "
+            f"{min(old.depth, new.depth)} was recorded in one of them only and shows as {shown}, not as compared; "
+            "compare snapshots of one depth")
+
+
 def bounded(body: dict[str, Any], limit: int) -> tuple[dict[str, Any], bool]:
     """`body` with each of its lists cut to `limit` entries, and whether anything was cut."""
     cut = False

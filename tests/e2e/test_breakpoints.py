@@ -8,7 +8,7 @@ from typing import Any
 
 from mcp.types import LoggingMessageNotificationParams
 
-from conftest import PROGRAMS, Tools, connect, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, ROOT, Tools, connect, locals_of, marker, stdio_tools
 
 COUNTER = PROGRAMS / "counter.py"
 RAISES = PROGRAMS / "raises.py"
@@ -295,4 +295,24 @@ async def test_a_python_condition_that_raises_stops_and_says_why(tmp_path) -> No
         await tools.ok("breakpoint", id=1, condition="total > 0")
         later = await tools.ok("continue")
         assert later["state"] == "paused" and locals_of(later)["total"] == "1", later  # a sound condition still filters
+        await tools.ok("stop")
+
+
+async def test_a_condition_gdb_refuses_is_said_and_its_stops_are_credited() -> None:
+    """cdt-gdb-adapter inserts the breakpoint, then fails to add the condition, and answers it unverified: it
+    looked pending while gdb stopped at it on every hit, and those stops named no breakpoint."""
+    program = ROOT / "examples" / "c" / "invoice.c"
+    line = marker(program, "loop")
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter="gdb", stopOnEntry=True)
+        refused = await tools.ok("breakpoint", file=str(program), line=line, condition="totl > 500")
+        assert refused["verified"] is True and refused["state"] == "verified", refused
+        assert "refused the condition (No symbol \"totl\" in current context)" in refused["message"], refused
+        assert "stops at every hit" in refused["message"]
+        stop = await tools.ok("continue")
+        assert stop["location"]["line"] == line and stop["breakpointIds"] == [1], stop
+        fixed = await tools.ok("breakpoint", id=1, condition="total > 500")
+        assert fixed["verified"] is True and "message" not in fixed, fixed
+        later = await tools.ok("continue")
+        assert later["breakpointIds"] == [1] and int(locals_of(later)["total"]) > 500, later
         await tools.ok("stop")

@@ -168,6 +168,9 @@ class AdapterProfile:
     console_noise: re.Pattern[str] | None = None
     """Lines from the adapter itself that say nothing about the program, or what the result says anyway (the
     end-of-program line: its exit code is read from the adapter's text before this is cut)."""
+    refused_condition_kept: bool = False
+    """A line breakpoint whose condition the debugger refuses stays, without the condition, and the adapter
+    answers it unverified (cdt-gdb-adapter inserts it, then fails to add the condition)."""
     configuration: tuple[tuple[str, dict[str, Any]], ...] = ()
     """Requests of the adapter's own, sent with the breakpoints before `configurationDone`."""
     own_categories: tuple[str, ...] = ("console",)

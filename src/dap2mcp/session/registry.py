@@ -270,6 +270,12 @@ class BreakpointRegistry:
             bp.message = answer.get("message")
             bp.adapter_id = answer.get("id")
             bp.actual_line = answer.get("line") or bp.actual_line
+            if self._profile.refused_condition_kept and bp.kind == "line" and bp.condition and bp.message \
+                    and not bp.verified:
+                bp.verified, bp.adapter_id = True, -bp.id  # an id of our own: its stops are matched by place
+                bp.message = (f"{self._profile.name} refused the condition ({bp.message.rstrip('.')}) and keeps the "
+                              f"breakpoint without it, so it stops at every hit; fix the condition with `breakpoint` "
+                              f"and id {bp.id}")
 
     def on_event(self, body: dict[str, Any]) -> None:
         """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -133,6 +136,34 @@ async def test_connect_to_a_listening_delve_and_launch_there() -> None:
             assert ctx["location"]["line"] == marker(source, "loop") + 1
             await tools.ok("stop")
         assert listener.wait(timeout=20) == 0  # a single-use `dlv dap` ends with its session
+    finally:
+        listener.kill()
+        listener.wait()
+
+
+async def test_connect_to_a_listening_gdb_adapter_keeps_the_programs_output_whole(tmp_path: Path) -> None:
+    """Over `connect` there is no FIFO of ours: the program's output comes as the adapter's "stdout", mixed
+    with gdb's own notes, so nothing there is taken for gdb's: a line of the program that looks like one stays."""
+    exe = tmp_path / "threads_text"
+    source = tmp_path / "threads_text.c"
+    source.write_text('#include <stdio.h>\nint main(void) {\n    printf("[New Thread 0x7fff (LWP 1)]\\n");\n'
+                      '    printf("done\\n");\n    return 4;\n}\n')
+    subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(source)], check=True)
+    port = free_port()
+    listener = subprocess.Popen(["cdtDebugAdapter", f"--server={port}"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    try:
+        async with stdio_tools() as tools:
+            for _ in range(100):  # until it listens
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+                await asyncio.sleep(0.1)
+            started = await tools.ok("debug", mode="connect", address=f"127.0.0.1:{port}", adapter="gdb",
+                                     path=str(exe), timeout=60)
+            end = started if started["state"] == "terminated" else await tools.ok("wait", timeout=30)
+            assert end["state"] == "terminated" and end["exitCode"] == 4, end
+            text = end["output"]["text"]
+            assert "[New Thread 0x7fff (LWP 1)]\ndone\n" in text, text
     finally:
         listener.kill()
         listener.wait()

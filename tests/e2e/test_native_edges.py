@@ -129,22 +129,6 @@ async def test_the_output_at_the_end_is_the_programs_alone(adapter: str) -> None
         assert (await tools.ok("output"))["text"] == printed
 
 
-async def test_gdbs_own_lines_at_a_stop_are_not_the_programs_output() -> None:
-    """gdb opens each stop with an empty line, "Breakpoint 1, f (x=1) at f.c:9" and the source line; the stop's
-    result says all of that, and the program printed none of it."""
-    program = PROGRAMS / "calls.c"
-    async with stdio_tools() as tools:
-        stop = await tools.ok("debug", mode="source", path=str(program), adapter="gdb",
-                              breakpoints=[{"file": str(program), "line": marker(program, "leaf")}])
-        assert stop["reason"] == "breakpoint" and "output" not in stop, stop
-        again = await tools.ok("continue")
-        assert again["reason"] == "breakpoint" and "output" not in again, again
-        await tools.ok("clear-breakpoints", all=True)
-        end = await tools.ok("continue")
-        assert end["state"] == "terminated" and "Breakpoint" not in end["output"]["text"], end
-        assert not [line for line in end["output"]["text"].splitlines() if not line.strip()], end["output"]
-
-
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])
 async def test_native_programs_read_end_of_file_from_stdin(adapter: str) -> None:
     """Not a terminal nobody types into; and gdb's `< /dev/null` stays out of the program's arguments."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -115,4 +116,22 @@ async def test_an_evaluation_cut_short_by_restart_says_so() -> None:
         assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
         assert "`restart`" in answer["error"]["message"] and "'evaluate'" in answer["error"]["message"], answer
         assert (await tools.ok("evaluate", expression="discount_percent"))["value"] == "10"
+        await tools.ok("stop")
+
+
+async def test_breakpoints_do_not_follow_an_edit_the_restart_does_not_run(tmp_path: Path) -> None:
+    """A `binary` restart runs the executable built before the edit: its lines are the old ones."""
+    source = tmp_path / "calls.c"
+    shutil.copy(PROGRAMS / "calls.c", source)
+    exe = tmp_path / "calls"
+    subprocess.run(["cc", "-g", "-O0", "-o", str(exe), str(source)], check=True)
+    line = marker(source, "leaf")
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="binary", path=str(exe), adapter="lldb",
+                               breakpoints=[{"file": str(source), "line": line}])
+        assert first["location"]["line"] == line, first
+        source.write_text("/* edited, not rebuilt */\n" + source.read_text())
+        again = await tools.ok("restart")
+        assert again["location"]["line"] == line and again["breakpointIds"] == [1], again
+        assert "breakpointNotes" not in again, again
         await tools.ok("stop")

@@ -61,7 +61,8 @@ def test_a_removed_line_is_not_sent(tmp_path: Path) -> None:
     write(source, [*BEFORE[:3], *BEFORE[4:]])
     follow([bp])
     assert bp.lost and not bp.active and bp.state == "pending"
-    assert bp.note == "f.py changed since it was set: line 4, `total += item`, was removed, so the breakpoint is not set"
+    assert bp.note == ("f.py changed since it was set: line 4, `total += item`, is no longer in it, so the breakpoint "
+                       "is not set")
 
 
 def test_a_file_cut_short_below_the_breakpoint_does_not_send_it(tmp_path: Path) -> None:
@@ -70,7 +71,7 @@ def test_a_file_cut_short_below_the_breakpoint_does_not_send_it(tmp_path: Path) 
     bp = set_at(source, 5)
     write(source, BEFORE[:2])
     follow([bp])
-    assert bp.lost and "line 5, `return total`, was removed" in (bp.note or "")
+    assert bp.lost and "line 5, `return total`, is no longer in it" in (bp.note or "")
 
 
 def test_breakpoints_of_one_file_state_share_its_lines(tmp_path: Path) -> None:
@@ -86,3 +87,39 @@ def test_a_file_that_is_gone_is_left_to_the_adapter(tmp_path: Path) -> None:
     source.unlink()
     follow([bp])
     assert (bp.line, bp.edited, bp.lost) == (4, None, False)
+
+
+def test_a_lost_breakpoint_stays_lost_at_the_next_restart(tmp_path: Path) -> None:
+    """Its line and its lines stay those of the file it was set in: compared again, it is still gone, rather
+    than sent with its old number to whatever code is there now."""
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    bp = set_at(source, 4)
+    write(source, [*BEFORE[:3], *BEFORE[4:]])
+    follow([bp])
+    assert bp.lost
+    bp.lost, bp.edited = False, None  # a new run, as the registry carries it
+    follow([bp])
+    assert bp.lost and bp.line == 4
+
+
+def test_two_breakpoints_never_end_on_one_line(tmp_path: Path) -> None:
+    """An adapter keeps one breakpoint per line: the one that moved there is not set, and says why."""
+    source = tmp_path / "f.py"
+    write(source, BEFORE)
+    first = set_at(source, 5, 1)  # `return total`
+    write(source, [*BEFORE[:3], *BEFORE[4:]])  # line 4 removed: `return total` is now line 4
+    second = set_at(source, 4, 2)  # set after the edit, on the line the first one moves to
+    follow([first, second])
+    assert second.line == 4 and not second.lost and second.edited is None
+    assert first.lost and first.line == 4 and "where another breakpoint is" in (first.edited or "")
+
+
+def test_a_small_edit_of_a_big_file_is_followed_at_once(tmp_path: Path) -> None:
+    source = tmp_path / "big.c"
+    body = [f"x{i % 7} += {i % 3};" for i in range(60_000)]
+    write(source, body)
+    bp = set_at(source, 50_000)
+    write(source, ["/* one more */", *body])
+    follow([bp])
+    assert bp.line == 50_001 and "moved from line 50000 to line 50001" in (bp.edited or "")

@@ -272,13 +272,14 @@ class AdapterProfile:
                 name = name.replace(escaped, plain)
         return name
 
-    def shown_output(self, category: str, text: str, starting: bool) -> str:
-        """The part of an output event worth showing the agent."""
+    def shown_output(self, category: str, text: str, starting: bool, connected: bool = False) -> str:
+        """The part of an output event worth showing the agent. Over `connect` the program's output comes
+        with the adapter's, whatever its own categories are elsewhere."""
         if self.quiet_start and starting:
             return ""
         if self.terminal_output and category in ("stdout", "stderr"):
             text = text.replace("\r\n", "\n")
-        if self.console_noise is not None and category in self.own_categories:
+        if self.console_noise is not None and category in (("console",) if connected else self.own_categories):
             text = self.console_noise.sub("", text)
         return text
 

@@ -171,11 +171,10 @@ GDB = NativeProfile(
     exit_in_output_ends=True,
     # the program writes to a FIFO of ours: what the adapter sends as "stdout" is gdb's own console
     own_categories=("console", "stdout"),
-    # and what a stop says anyway: an empty line, "Breakpoint 2, f (x=1) at f.c:9", "9\t<the source line>"
     console_noise=re.compile(r"^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db library .*"
                              r"|\[Inferior \d+ \(process \d+\) exited (?:normally|with code [0-7]+)\]"
-                             r"|\[New Thread .*\]|\[Thread .* exited\]|\[Detaching after v?fork from child process \d+\]"
-                             r"|(?:Temporary breakpoint|Breakpoint) \d+, .* at .*:\d+|\d+\t.*|)\n", re.MULTILINE),
+                             r"|\[New Thread .*\]|\[Thread .* exited\]|\[Detaching after v?fork from child process \d+\])\n",
+                             re.MULTILINE),
     inferior_depth=2,
     exit_code_base=8,
     quiet_start=True,

@@ -86,7 +86,7 @@ def program_output(session: DebugSession, category: str, text: str) -> None:
 
 def _output(session: DebugSession, category: str, raw: str) -> None:
     profile = session.profile
-    text = profile.shown_output(category, raw, session.state == "starting")
+    text = profile.shown_output(category, raw, session.state == "starting", session.target.mode == "connect")
     tracepoint, text = session.breakpoints.take_tracepoint(text)
     session.output.append(category, text)
     session.recent_output = (session.recent_output + raw)[-400:]  # the adapter may split a line across events

@@ -9,7 +9,8 @@ ALREADY_PAUSED = "already paused here; `continue` or `step` to move on"
 PAUSE_PENDING = ("not stopped yet: a thread inside a blocking call (a sleep, a lock, a read) stops only when that "
                  "call returns; call `wait` to take the stop then, or `context` to look without waiting")
 TO_NOT_REACHED = "the program ended without reaching the `to` location"
-RESTART_AGAIN = ("the previous program was ended; its breakpoints and snapshots are kept: fix the cause and `restart` "
+KEPT_FOR_RESTART = "the program has ended; the breakpoint will be set on `restart`"
+RESTART_AGAIN = ("the previous session was ended; its breakpoints and snapshots are kept: fix the cause and `restart` "
                  "again")
 
 

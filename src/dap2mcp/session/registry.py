@@ -29,13 +29,17 @@ TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start 
 
 class BreakpointRegistry:
     def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
-                 capabilities: Callable[[], dict[str, Any]] = dict) -> None:
+                 capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True) -> None:
+        """`edited`: the run about to start runs the program's files as they are now (built or read again),
+        so carried line breakpoints follow edits of them (edits.py); not a binary left as it was, or a
+        process attached to again."""
         self._items: dict[int, Breakpoint] = {}
         for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
                 self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None,
                                              hit_count=0, notifications_sent=0, edited=None, lost=False)
-        follow(self._items.values())
+        if edited:
+            follow(self._items.values())
         self._profile = profile
         nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
         self._tag = f"{TAG}{nonce}:{{}}{TAG}"
@@ -103,8 +107,8 @@ class BreakpointRegistry:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
         check_options("line", options, capabilities, profile)
         path = resolve_source_line(str(file), int(line), cwd)
-        if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and
-                                            bp.file == path and bp.line == int(line)), None)):
+        if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and not bp.lost
+                                            and bp.file == path and bp.line == int(line)), None)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "
                              f"adapter keeps one per line); change it with `breakpoint` and id {same.id}")
         return self.new("line", options, temporary=temporary, file=path, line=int(line), source=read_lines(path))

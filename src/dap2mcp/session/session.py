@@ -22,10 +22,10 @@ from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
-from . import events
+from . import events, hints
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
-from .models import BreakpointView, Context, Frame, State, StopInfo
+from .models import Context, Frame, State, StopInfo
 from .output import OutputBuffer
 from .paused import paused_context
 from .quirks import Quirks
@@ -43,7 +43,8 @@ class DebugSession:
         self.target = target
         self.profile = profile
         self.limits = limits or Limits()
-        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities)
+        rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
+        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads)
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -188,8 +189,7 @@ class DebugSession:
                 await asyncio.wait_for(asyncio.shield(self._closing), most)
 
     async def _release_adapter(self) -> None:
-        """The debuggee is gone: let the adapter go too, so nothing lingers until `stop`; but first let
-        the output it is still forwarding (from another thread than its events) come in."""
+        """The debuggee is gone: let the adapter go too, once the output it still forwards is in."""
         if self._client is not None and not self._client.closed:
             await self.output.quiet(0.05, 1.0)
         if self._client is not None and not self._client.closed:
@@ -253,8 +253,7 @@ class DebugSession:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "no current thread; pass threadId")
 
     async def known_thread(self, thread_id: int | None) -> int:
-        """`thread`, with an id the agent gave checked against the program's threads first: debugpy's
-        server dies of an unknown id in a step, ending the session."""
+        """`thread`, checked against the program's threads first: debugpy dies of an unknown id in a step."""
         if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id) \
                 or not self.profile.lists_every_thread:
             return self.thread(thread_id)
@@ -327,7 +326,9 @@ class DebugSession:
     async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
         bp, before = self.breakpoints.change(bp_id, changes)
-        if self._client is not None and not self._client.closed:
+        if self.state == "terminated":
+            bp.message = hints.KEPT_FOR_RESTART
+        elif self._client is not None and not self._client.closed:
             try:
                 await self.breakpoints.sync(self.tolerant_request, [bp])
             except DebugError:
@@ -341,7 +342,7 @@ class DebugSession:
             if temporary:
                 self.breakpoints.discard(bp)
                 raise DebugError(ErrorCode.TERMINATED, self._ended_text())
-            bp.message = "the program has ended; the breakpoint will be set on `restart`"
+            bp.message = hints.KEPT_FOR_RESTART
             return bp
         try:
             await self.breakpoints.sync(self.tolerant_request, [bp])
@@ -353,9 +354,6 @@ class DebugSession:
     async def remove_breakpoints(self, removed: list[Breakpoint]) -> None:
         if self._client is not None and not self._client.closed:
             await self.breakpoints.sync(self.tolerant_request, removed)
-
-    def breakpoint_views(self) -> list[BreakpointView]:
-        return self.breakpoints.views()
 
     # -- inspection --------------------------------------------------------------------------
 

@@ -316,3 +316,19 @@ async def test_a_condition_gdb_refuses_is_said_and_its_stops_are_credited() -> N
         later = await tools.ok("continue")
         assert later["breakpointIds"] == [1] and int(locals_of(later)["total"]) > 500, later
         await tools.ok("stop")
+
+
+async def test_delve_tracepoints_are_told_apart_from_the_goroutine_it_names() -> None:
+    """Delve writes `> [Go 1]: ` before each log message: the tag after it went unseen, so the invisible
+    characters reached the output, nothing was counted and `maxNotifications` never took effect."""
+    program = PROGRAMS / "calls_go" / "main.go"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), stopOnEntry=True, timeout=120)
+        await tools.ok("breakpoint", file=str(program), line=marker(program, "leaf"), logMessage="leaf {x}",
+                       maxNotifications=2)
+        end = await tools.ok("continue", timeout=60)
+        logged = [line for line in end["output"]["text"].splitlines() if "leaf" in line]
+        assert len(logged) == 2 and all(line.startswith("> [Go 1]: leaf ") for line in logged), end["output"]
+        assert "\u2063" not in end["output"]["text"]
+        [bp] = (await tools.read_json("debugger://breakpoints"))["breakpoints"]
+        assert bp["notificationsSent"] == 2 and bp["state"] == "Exhausted", bp

@@ -209,6 +209,8 @@ class AdapterProfile:
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local
     instead, as `COUNTER = 42` does in a Python function."""
+    log_prefix: str = ""
+    """A pattern for what the adapter writes before each log message (Delve: `> [Go 1]: `, the goroutine)."""
     log_percent_formats: bool = False
     """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
     conditions_combine: bool = True

@@ -89,6 +89,7 @@ DELVE = DelveProfile(
     lists_every_thread=False,
     runtime_frames=re.compile(r"runtime\."),
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
+    log_prefix=r"> \[Go \d+\]: ",
     console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching.*|Process \d+ has exited with status -?\d+)\n",
                              re.MULTILINE),
 )

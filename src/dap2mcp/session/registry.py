@@ -43,7 +43,7 @@ class BreakpointRegistry:
         self._profile = profile
         nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
         self._tag = f"{TAG}{nonce}:{{}}{TAG}"
-        self._tagged = re.compile(f"^{TAG}{nonce}:(\\d+){TAG}")
+        self._tagged = re.compile(f"^(?P<before>{profile.log_prefix})?{TAG}{nonce}:(?P<id>\\d+){TAG}")
         self._counted_cycle = 0
         self._last_exception: set[int] = set()
         self._ids = itertools.count(max(self._items, default=0) + 1)
@@ -182,14 +182,15 @@ class BreakpointRegistry:
         tagged = self._tagged.match(text)
         if tagged is None:
             return None, text
-        bp = self._items.get(int(tagged.group(1)))
+        message = (tagged.group("before") or "") + text[tagged.end():]
+        bp = self._items.get(int(tagged.group("id")))
         if bp is None:
-            return None, text[tagged.end():]
+            return None, message
         bp.hit_count += 1
         if bp.exhausted:  # logged while the adapter was being told to stop: the limit holds anyway
             return None, ""
         bp.notifications_sent += 1
-        return bp, text[tagged.end():]
+        return bp, message
 
     def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
         wanted = set(adapter_ids)

@@ -42,10 +42,10 @@ async def test_breakpoints_are_verified_and_moved_lines_reported():
                              breakpoints=[], timeout=30)
         view = await debugger.add_breakpoint({"file": str(INVOICE), "line": marker(INVOICE, "loop")})
         assert view.verified is True and view.line == marker(INVOICE, "loop")
-        views = debugger.session.breakpoint_views()
+        views = debugger.session.breakpoints.views()
         assert [v.id for v in views] == [view.id]
         assert await debugger.clear_breakpoints(str(INVOICE), None, False) == [view.id]
-        assert debugger.session.breakpoint_views() == []
+        assert debugger.session.breakpoints.views() == []
     finally:
         await debugger.close()
 

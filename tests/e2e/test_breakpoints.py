@@ -332,3 +332,16 @@ async def test_delve_tracepoints_are_told_apart_from_the_goroutine_it_names() ->
         assert "\u2063" not in end["output"]["text"]
         [bp] = (await tools.read_json("debugger://breakpoints"))["breakpoints"]
         assert bp["notificationsSent"] == 2 and bp["state"] == "Exhausted", bp
+
+
+async def test_gdb_tracepoints_log_plain_text_on_lines_of_their_own() -> None:
+    """cdt-gdb-adapter writes the message as it is: a `{x}` came out as `{x}`, and the messages ran together."""
+    program = PROGRAMS / "calls.c"
+    line = marker(program, "leaf")
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter="gdb", stopOnEntry=True)
+        message = await tools.error("breakpoint", "NOT_SUPPORTED", file=str(program), line=line, logMessage="leaf {x}")
+        assert "without the values of '{...}' parts" in message, message
+        await tools.ok("breakpoint", file=str(program), line=line, logMessage="in leaf", maxNotifications=2)
+        end = await tools.ok("continue")
+        assert [text for text in end["output"]["text"].splitlines() if "in leaf" in text] == ["in leaf", "in leaf"], end

@@ -209,6 +209,9 @@ class AdapterProfile:
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local
     instead, as `COUNTER = 42` does in a Python function."""
+    log_as_written: bool = False
+    """The adapter writes a tracepoint's message as it is: no `{expression}` values, no line end
+    (cdt-gdb-adapter 1.7.0)."""
     log_prefix: str = ""
     """A pattern for what the adapter writes before each log message (Delve: `> [Go 1]: `, the goroutine)."""
     log_percent_formats: bool = False

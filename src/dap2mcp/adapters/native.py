@@ -185,4 +185,5 @@ GDB = NativeProfile(
     output_to_fifo=True,
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     refused_condition_kept=True,
+    log_as_written=True,
 )

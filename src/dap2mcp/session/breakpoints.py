@@ -187,6 +187,9 @@ def _check_log_message(message: str, profile: AdapterProfile) -> None:
                          "is evaluated")
     if _EXPRESSION.sub("", message).count("{") or _EXPRESSION.sub("", message).count("}"):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"logMessage {message!r} has unbalanced braces")
+    if profile.log_as_written and _EXPRESSION.search(message):
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} writes a tracepoint's message as it is, without "
+                         "the values of '{...}' parts: log plain text, or stop with a breakpoint and `evaluate`")
     for expression in _EXPRESSION.findall(message):
         if not expression.strip():
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "logMessage has an empty '{}'")

@@ -303,5 +303,5 @@ class BreakpointRegistry:
             message = bp.log_message
             if self._profile.log_percent_formats and "{" in message:
                 message = message.replace("%", "%%")  # the adapter %-formats messages with expressions
-            out["logMessage"] = self._tag.format(bp.id) + message
+            out["logMessage"] = self._tag.format(bp.id) + message + ("\n" * self._profile.log_as_written)
         return out

@@ -20,12 +20,18 @@ def write(path: Path, lines: list[str]) -> None:
     os.utime(path, ns=(path.stat().st_mtime_ns + 1_000_000, path.stat().st_mtime_ns + 1_000_000))
 
 
-def test_a_breakpoint_moves_with_its_code_when_lines_are_inserted_above(tmp_path: Path) -> None:
+def followed(tmp_path: Path, line: int, after: list[str]) -> Breakpoint:
+    """A breakpoint set on `line` of a file holding BEFORE, followed through its edit into `after`."""
     source = tmp_path / "f.py"
     write(source, BEFORE)
-    bp = set_at(source, 4)
-    write(source, ["import os", "import re", *BEFORE])
+    bp = set_at(source, line)
+    write(source, after)
     follow([bp])
+    return bp
+
+
+def test_a_breakpoint_moves_with_its_code_when_lines_are_inserted_above(tmp_path: Path) -> None:
+    bp = followed(tmp_path, 4, ["import os", "import re", *BEFORE])
     assert bp.line == 6 and not bp.lost
     assert bp.edited == "f.py changed since it was set: moved from line 4 to line 6 with its code, `total += item`"
     follow([bp])  # the next restart compares with the file as this one found it
@@ -44,33 +50,21 @@ def test_an_unchanged_file_changes_nothing_and_an_indent_is_no_change(tmp_path: 
 
 def test_the_line_that_was_fixed_keeps_its_breakpoint(tmp_path: Path) -> None:
     """The agent's breakpoint was on the buggy line, which the fix rewrote: it stays there, to check the fix."""
-    source = tmp_path / "f.py"
-    write(source, BEFORE)
-    bp = set_at(source, 4)
-    write(source, ["# fixed", *BEFORE[:3], "        total += item * 2", *BEFORE[4:]])
-    follow([bp])
+    bp = followed(tmp_path, 4, ["# fixed", *BEFORE[:3], "        total += item * 2", *BEFORE[4:]])
     assert bp.line == 5 and not bp.lost and bp.active
     assert bp.edited == ("f.py changed since it was set: line 4 (now 5), `total += item`, was edited and now reads "
                          "`total += item * 2`")
 
 
 def test_a_removed_line_is_not_sent(tmp_path: Path) -> None:
-    source = tmp_path / "f.py"
-    write(source, BEFORE)
-    bp = set_at(source, 4)
-    write(source, [*BEFORE[:3], *BEFORE[4:]])
-    follow([bp])
+    bp = followed(tmp_path, 4, [*BEFORE[:3], *BEFORE[4:]])
     assert bp.lost and not bp.active and bp.state == "pending"
     assert bp.note == ("f.py changed since it was set: line 4, `total += item`, is no longer in it, so the breakpoint "
                        "is not set")
 
 
 def test_a_file_cut_short_below_the_breakpoint_does_not_send_it(tmp_path: Path) -> None:
-    source = tmp_path / "f.py"
-    write(source, BEFORE)
-    bp = set_at(source, 5)
-    write(source, BEFORE[:2])
-    follow([bp])
+    bp = followed(tmp_path, 5, BEFORE[:2])
     assert bp.lost and "line 5, `return total`, is no longer in it" in (bp.note or "")
 
 
@@ -92,11 +86,7 @@ def test_a_file_that_is_gone_is_left_to_the_adapter(tmp_path: Path) -> None:
 def test_a_lost_breakpoint_stays_lost_at_the_next_restart(tmp_path: Path) -> None:
     """Its line and its lines stay those of the file it was set in: compared again, it is still gone, rather
     than sent with its old number to whatever code is there now."""
-    source = tmp_path / "f.py"
-    write(source, BEFORE)
-    bp = set_at(source, 4)
-    write(source, [*BEFORE[:3], *BEFORE[4:]])
-    follow([bp])
+    bp = followed(tmp_path, 4, [*BEFORE[:3], *BEFORE[4:]])
     assert bp.lost
     bp.lost, bp.edited = False, None  # a new run, as the registry carries it
     follow([bp])

@@ -46,7 +46,7 @@ class Breakpoint:
     edited: str | None = None
     """What the edit of the file did to the breakpoint, for this run."""
     lost: bool = False
-    """Its line is past the end of the edited file: not sent in this run."""
+    """An edit of its file removed its line, or moved its code onto another breakpoint's: not sent in this run."""
 
     @property
     def options(self) -> Options:

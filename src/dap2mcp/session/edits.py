@@ -52,16 +52,18 @@ def follow(breakpoints: Iterable[Breakpoint]) -> None:
         lines = read_lines(path)
         if lines is None:
             continue  # the adapter says what it makes of a file that is gone
-        mappings: dict[int, Mapping] = {}
+        mappings: dict[int, Mapping] = {}  # breakpoints set while the file stayed as it was share its lines
         moved = []
         for bp in group:
             if bp.source == lines:
                 continue
             assert bp.source is not None
-            mapping = mappings.setdefault(id(bp.source), _mapping(bp.source, lines))
-            if _map(bp, bp.source, lines, mapping):
+            if id(bp.source) not in mappings:
+                mappings[id(bp.source)] = _mapping(bp.source, lines)
+            if _map(bp, bp.source, lines, mappings[id(bp.source)]):
                 moved.append(bp)
-        held = {bp.line for bp in group if not bp.lost and bp not in moved}
+        mapped = {id(bp) for bp in moved}
+        held = {bp.line for bp in group if not bp.lost and id(bp) not in mapped}
         for bp in moved:
             if bp.line in held:
                 bp.lost = True

@@ -1,4 +1,4 @@
-"""Checks every message the tests see against the protocol schemas in ../shared/spec: each MCP
+"""Checks every message the tests see against the protocol schemas in tests/spec: each MCP
 message a test's client receives (any transport) against the MCP schema of the negotiated
 version, and each DAP message dap2mcp sends to an adapter against the DAP schema.
 
@@ -18,7 +18,7 @@ from typing import Any
 from jsonschema import Draft4Validator, Draft202012Validator
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = Path(os.environ.get("DAP2MCP_SPEC_DIR") or ROOT.parent / "shared" / "spec")
+SPEC = Path(os.environ.get("DAP2MCP_SPEC_DIR") or ROOT / "tests" / "spec")
 PROBLEMS: list[str] = []
 CHECKED = {"mcp": 0, "dap": 0}
 
@@ -46,7 +46,7 @@ NOTIFICATIONS = {
 def _schema(name: str) -> dict[str, Any]:
     path = SPEC / name
     if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: the tests check messages against ../shared/spec "
+        raise FileNotFoundError(f"{path} is missing: the tests check messages against tests/spec "
                                 "(or set DAP2MCP_SPEC_DIR)")
     return json.loads(path.read_text())
 

@@ -43,3 +43,14 @@ def test_dap_requests_are_checked(tmp_path: Path):
                      + json.dumps({"dir": "received", "message": received}) + "\n")
     found = problems_of(lambda: wire_check.check_dap_trace(trace))
     assert len(found) == 2 and "NextRequest" in found[0] and "SetBreakpointsRequest" in found[1]
+
+
+def test_the_schemas_are_carried_in_the_repository():
+    """A clean clone in a folder with nothing beside it must find them: no path may leave the repository."""
+    root = Path(wire_check.__file__).resolve().parents[1]
+    assert wire_check.SPEC.resolve().is_relative_to(root)
+    for name in ("debugAdapterProtocol.json", "mcp-schema-2025-11-25.json", "mcp-schema-2026-07-28.json"):
+        assert (wire_check.SPEC / name).is_file()
+    assert sorted(p.name for p in wire_check.SPEC.glob("LICENSE-*")) == [
+        "LICENSE-debug-adapter-protocol-code.txt", "LICENSE-debug-adapter-protocol-docs.txt",
+        "LICENSE-model-context-protocol.txt"]

@@ -232,6 +232,16 @@ class AdapterProfile:
     selects the frame that its fixed scope references then read, nor Delve, which hands out new
     references when the scopes are asked for."""
 
+    evaluation_limit: str | None = None
+    """A statement, run in the stopped frame before an `evaluate`, that has the debugger interrupt the
+    evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without
+    one, an evaluation that runs on cannot be stopped from here: its call answers TIMEOUT and it runs on."""
+    step_ready_check: str | None = None
+    """An expression, evaluated in the stopped frame, that is `False` when thread `{thread}` cannot take a step
+    now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
+    `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
+    thread until then."""
+
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None
 

@@ -22,6 +22,20 @@ from .base import AdapterProfile, AdapterStart, Summon, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
+REPR_LIMIT = 1.0
+"""Seconds one value's repr may take while a stop is read before it is interrupted and shown as too slow
+(`_site/sitecustomize.py`): the stop is then read in a bounded time however slow a `__repr__` is."""
+PYDEVD_SETTINGS = {
+    # pydevd resumes the other threads when reading a value takes over 3 s, then stops them again: the
+    # program runs while it is shown as stopped, and the adapter reports the stop twice
+    "PYDEVD_UNBLOCK_THREADS_ON_VARIABLES_TIMEOUT": "-1",
+    # its warnings about slow values and evaluations would land in the program's output, with the
+    # expression (dap2mcp's capture helper is 5 KB); dap2mcp bounds both and says so in its answers
+    "PYDEVD_WARN_SLOW_RESOLVE_TIMEOUT": "86400",
+    "PYDEVD_WARN_EVALUATION_TIMEOUT": "86400",
+    "DAP2MCP_REPR_TIMEOUT": f"{REPR_LIMIT:g}",
+}
+"""Set in a launched program's environment unless the user's own `env` sets them."""
 INJECTED_CODE_WAIT = 20.0
 """How long a process may take to run the code queued in it: below the handshake's 30 s, so the
 error says why."""
@@ -68,6 +82,8 @@ class DebugpyProfile(AdapterProfile):
         inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
         env["PYTHONPATH"] = os.pathsep.join(p for p in (SITE_DIR, inherited) if p)
         env["DAP2MCP_MERGE_STDERR"] = "1"
+        for name, value in PYDEVD_SETTINGS.items():
+            env.setdefault(name, value)
         if target.tcp_nodelay:
             env["DAP2MCP_TCP_NODELAY"] = "1"
         arguments = {
@@ -166,5 +182,11 @@ DEBUGPY = DebugpyProfile(
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
     steady_ids=True,
+    evaluation_limit="__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT"
+                     " = {seconds}",
+    step_ready_check="(lambda t: t is None or getattr(getattr(t, 'additional_info', None), 'is_in_wait_loop', False))("
+                     "__import__('_pydevd_bundle.pydevd_thread_lifecycle', fromlist=['_']).pydevd_find_thread_by_id("
+                     "__import__('_pydevd_bundle._debug_adapter.pydevd_base_schema', fromlist=['_'])"
+                     ".BaseSchema._translate_id_from_dap({thread})))",
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

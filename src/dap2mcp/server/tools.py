@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from ..session.debugger import DEFAULT_WAIT, Debugger
+from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, Debugger
 from . import results as r
 
 PATH_CHARS = 4096
@@ -259,11 +259,14 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     async def evaluate(
         expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
         frameId: FrameId = None,
+        timeout: Annotated[float, Field(gt=0, le=3600, description=(
+            "Seconds the evaluation may run; past them it is interrupted where the adapter can (debugpy) and "
+            "the call answers TIMEOUT."))] = EVALUATE_TIMEOUT,
     ) -> Annotated[CallToolResult, r.ValueResult]:
         """Evaluate an expression in the paused program (top frame, or `frameId`), e.g. to inspect a value or
         call a function; it may change program state. Returns the value (bounded, `truncated` if cut), its type,
         and what the program printed meanwhile."""
-        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId)))
+        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout)))
 
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(

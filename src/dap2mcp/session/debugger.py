@@ -25,6 +25,10 @@ from .session import DebugSession
 from .startup import injections_finished
 
 DEFAULT_WAIT = 30.0
+EVALUATE_TIMEOUT = 10.0
+INTERRUPT_GRACE = 5.0
+"""How long an interrupted evaluation may take to end: the interrupt lands at the thread's next Python
+instruction, and a thread inside one long native call gets it only when the call returns."""
 
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
@@ -235,13 +239,21 @@ class Debugger:
             self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames)
 
-    async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
+    async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
-        body = await session.request("evaluate", {"expression": expression, "frameId": frame,
-                                                   "context": session.profile.evaluate_context})
+        interrupts = await session.limit_evaluations(frame, timeout)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        try:
+            body = await session.request("evaluate", {"expression": expression, "frameId": frame,
+                                                       "context": session.profile.evaluate_context},
+                                         timeout=timeout + INTERRUPT_GRACE if interrupts else timeout)
+        except DebugError as exc:
+            raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
+                                      ran_out=loop.time() - began >= timeout) from exc
         if body.get("result") in session.profile.failed_evaluations:
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                              f"in frame {frame}: {body['result']} (an unknown name, or not an expression)")
@@ -372,6 +384,27 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+def _evaluation_failure(exc: DebugError, adapter: str, timeout: float, interrupts: bool, ran_out: bool) -> DebugError:
+    """What an `evaluate` that failed tells the agent: above all, whether it ran out of time and what became
+    of the evaluation then."""
+    if exc.code == ErrorCode.TIMEOUT and interrupts:
+        return DebugError(ErrorCode.TIMEOUT, f"the evaluation ran past its timeout of {timeout:g}s, and {adapter} "
+                          f"could not interrupt it within {INTERRUPT_GRACE:g}s more (a thread inside a long native "
+                          "call takes the interrupt only when the call returns): it still runs in the program, "
+                          "and the adapter answers nothing else until it ends; `stop` or `restart` end it")
+    if exc.code == ErrorCode.TIMEOUT:
+        return DebugError(ErrorCode.TIMEOUT, f"the evaluation did not finish within its timeout of {timeout:g}s; "
+                          f"{adapter} cannot interrupt an evaluation (NOT_SUPPORTED here), so it may still run in the "
+                          "program and hold the adapter's next answers; `pause` or `stop` the program if it does not "
+                          "come back, and evaluate with a larger `timeout` if it only needs longer")
+    if interrupts and ran_out and "KeyboardInterrupt" in exc.message:
+        return DebugError(ErrorCode.TIMEOUT, f"the evaluation ran past its timeout of {timeout:g}s and was "
+                          f"interrupted ({adapter} raised KeyboardInterrupt in the evaluating thread); the program is "
+                          "still paused where it was, and whatever the expression changed before that stays changed. "
+                          "Evaluate with a larger `timeout` if it only needs longer")
+    return exc
 
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,

@@ -35,6 +35,10 @@ class Quirks:
     def moved(self, command: str) -> None:
         self._last_move = command
 
+    def stepping(self) -> bool:
+        """The program last moved by a step (not yet ended by a stop, when the session says it runs)."""
+        return self._last_move in ("next", "stepIn", "stepOut")
+
     def stack(self, body: dict[str, Any], arguments: dict[str, Any] | None) -> None:
         """A stackTrace answer as an agent should read it: function names readable, no estimated count,
         and nothing below the program's own `main` (a Rust program has fourteen runtime frames there,

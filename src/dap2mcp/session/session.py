@@ -18,6 +18,7 @@ import psutil
 
 from .. import processes, reaper
 from ..adapters import AdapterProfile, Target
+from ..background import unlogged
 from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
 from ..program_pipe import ProgramPipe
@@ -27,7 +28,7 @@ from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .models import Context, Frame, State, StopInfo
 from .output import OutputBuffer
-from .paused import paused_context
+from .paused import focused_frame_id, paused_context
 from .quirks import Quirks
 from .recorder import StopRecorder
 from .registry import BreakpointRegistry
@@ -81,6 +82,8 @@ class DebugSession:
         so an id of an earlier answer is found by its place."""
         self.quirks = Quirks(self)
         self.recent_output = ""
+        self._evaluation_limit: float | None = None
+        """How long the debugger was last told to let an evaluation run (see `limit_evaluations`)."""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
@@ -266,6 +269,11 @@ class DebugSession:
     async def resume(self, thread_id: int | None) -> int:
         """Send `continue`; returns the stop count to wait beyond."""
         if self.state == "running":
+            if self.quirks.stepping() and self.stop_info is not None and self.has_client:
+                # a step that has not landed: every thread goes on and the step is given up. Not awaited:
+                # debugpy answers a `continue` only once some thread resumes, which a running one never does
+                unlogged(self.client.send("continue", {"threadId": self.thread(None)}))
+                self.quirks.moved("continue")
             return self.stop_count
         self.require_paused()
         single = thread_id is not None
@@ -275,9 +283,35 @@ class DebugSession:
         return await self._move("continue", {"threadId": await self.known_thread(thread_id), "singleThread": single})
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
-        self.require_paused()
+        info = self.require_paused()
         command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
-        return await self._move(command, {"threadId": await self.known_thread(thread_id)})
+        thread = await self.known_thread(thread_id)
+        if thread != info.thread_id:
+            await self._check_steppable(thread)
+        return await self._move(command, {"threadId": thread})
+
+    async def _check_steppable(self, thread: int) -> None:
+        """Refuse a step that the thread could not take now (the profile's `step_ready_check`): sent, it
+        would leave the program held, neither stopped nor running, until the thread ran again."""
+        check = self.profile.step_ready_check
+        if check is None:
+            return
+        try:
+            body = await self.request("evaluate", {"expression": check.format(thread=int(thread)),
+                                                   "frameId": await focused_frame_id(self),
+                                                   "context": self.profile.evaluate_context})
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            return  # cannot tell: step as asked
+        if body.get("result") == "False":
+            stopped = self.stop_info.thread_id if self.stop_info else None
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"thread {thread} is not stopped at a line of code but blocked "
+                             "inside a native call (waiting on a lock, a future's result, I/O): "
+                             f"{self.profile.name} would carry out the step only once that call returns, and "
+                             "hold every other thread until then, so the program would hang. Step the thread "
+                             f"that stopped ({stopped}), or set a breakpoint where thread {thread} goes on and "
+                             "`continue`")
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
@@ -375,6 +409,25 @@ class DebugSession:
         if out.text or out.truncated:
             ctx.output = out
         return ctx
+
+    async def limit_evaluations(self, frame_id: int, seconds: float) -> bool:
+        """Have the debugger interrupt an evaluation that runs past `seconds`, where it can (the profile's
+        `evaluation_limit`); False where it cannot. The setting stays in the debuggee: it is sent again only
+        when it changes."""
+        statement = self.profile.evaluation_limit
+        if statement is None:
+            return False
+        if self._evaluation_limit != seconds:
+            try:
+                await self.request("evaluate", {"expression": statement.format(seconds=float(seconds)),
+                                                "frameId": frame_id, "context": self.profile.evaluate_context})
+            except DebugError as exc:
+                if exc.code != ErrorCode.ADAPTER_ERROR:
+                    raise
+                log.info("cannot limit evaluations: %s", exc.message)
+                return False
+            self._evaluation_limit = seconds
+        return True
 
     def own_code(self, frame: Frame) -> bool:
         """Whether a frame is the program's own code, for the focus of a context (see `inspect.is_own`)."""

@@ -6,6 +6,9 @@
 # DAP2MCP_MERGE_STDERR=1: debugpy reads stdout and stderr through two pipes and forwards them
 #   from two threads, so their lines arrive out of order. Send stderr into the stdout pipe,
 #   which keeps the order in which the program wrote them.
+# DAP2MCP_REPR_TIMEOUT=<seconds>: a value's repr that runs longer while pydevd reads a stop is
+#   interrupted (pydevd's own thread interrupter: SIGINT for the main thread, an asynchronous
+#   KeyboardInterrupt for others) and shown as too slow, so a slow __repr__ cannot hold a stop.
 #
 # Then run any sitecustomize this one shadows.
 import contextlib
@@ -29,6 +32,54 @@ if os.environ.get("DAP2MCP_TCP_NODELAY") == "1":
 if os.environ.get("DAP2MCP_MERGE_STDERR") == "1":
     with contextlib.suppress(OSError):
         os.dup2(1, 2)
+
+if (_limit := os.environ.get("DAP2MCP_REPR_TIMEOUT")):
+    import importlib.abc
+    import importlib.machinery
+
+    def _bound_reprs(safe_repr, limit):
+        whole = safe_repr.__call__
+        too_slow = f"<repr not finished after {limit:g}s: interrupted (dap2mcp)>"
+
+        def bounded(self, obj):
+            try:
+                import pydevd
+                from _pydevd_bundle.pydevd_timeout import create_interrupt_this_thread_callback
+
+                tracker = pydevd.get_global_debugger().timeout_tracker
+            except Exception:
+                return whole(self, obj)
+            try:
+                with tracker.call_on_timeout(limit, create_interrupt_this_thread_callback()):
+                    return whole(self, obj)
+            except KeyboardInterrupt:
+                return too_slow
+
+        safe_repr.__call__ = bounded
+
+    class _OnPydevdReprs(importlib.abc.MetaPathFinder):
+        """Bounds pydevd's SafeRepr as its module is loaded (pydevd comes after this file runs)."""
+
+        name = "_pydevd_bundle.pydevd_safe_repr"
+
+        def find_spec(self, fullname, path, target=None):
+            if fullname != self.name:
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+                return spec
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                with contextlib.suppress(Exception):
+                    _bound_reprs(module.SafeRepr, float(_limit))
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, _OnPydevdReprs())
 
 
 def _chain():

@@ -1,0 +1,68 @@
+"""Bounded in time on real debugpy: a slow `__repr__` at a stop, a runaway `evaluate`, a step of a thread
+blocked in native code (issue 23, points 2 to 4)."""
+
+from __future__ import annotations
+
+from conftest import PROGRAMS, locals_of, marker, stdio_tools
+
+SLOW = PROGRAMS / "slow_repr.py"
+POOL = PROGRAMS / "pool_wait.py"
+
+
+async def test_a_slow_repr_keeps_one_stop_shows_as_too_slow_and_leaks_nothing_into_the_output():
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(SLOW),
+                             breakpoints=[{"file": str(SLOW), "line": marker(SLOW, "stop")}])
+        assert ctx["cycle"] == 1 and ctx["reason"] == "breakpoint"
+        shown = locals_of(ctx)
+        assert "interrupted" in shown["settings"] and "RemoteSettings(" not in shown["settings"], shown
+        beats = await tools.ok("evaluate", expression="beats[0]")
+        again = await tools.ok("context")
+        assert again["cycle"] == 1 and again["reason"] == "breakpoint"
+        # the heartbeat thread stays stopped while the stop is read: the program did not run
+        assert (await tools.ok("evaluate", expression="beats[0]"))["value"] == beats["value"]
+        snap = await tools.ok("snapshot_create", depth=1)  # pydevd's capture helper reads `pending[0]`
+        assert snap["success"]
+        stepped = await tools.ok("step", mode="over")
+        assert stepped["state"] == "paused" and stepped["reason"] == "step" and stepped["cycle"] == 2
+        assert locals_of(stepped)["step"] == "1"
+        out = (await tools.ok("output"))["text"]
+        assert "pydevd" not in out and "def capture" not in out, out[:500]
+
+
+async def test_a_runaway_evaluation_is_interrupted_at_its_timeout_and_the_session_answers_at_once():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SLOW),
+                       breakpoints=[{"file": str(SLOW), "line": marker(SLOW, "stop")}])
+        message = await tools.error("evaluate", "TIMEOUT", expression="while True: pass", timeout=1)
+        assert "timeout of 1s" in message and "interrupted" in message and "still paused" in message
+        assert (await tools.ok("evaluate", expression="len(pending) + 41"))["value"] == "42"
+        stepped = await tools.ok("step", mode="over")
+        assert stepped["reason"] == "step" and locals_of(stepped)["step"] == "1"
+        # a worker thread's evaluation too (interrupted by an asynchronous exception, not SIGINT)
+        threads = (await tools.ok("context"))["threads"]
+        worker = next(t["id"] for t in threads if t["name"] != "MainThread")
+        frame = (await tools.ok("context", threadId=worker))["frames"][0]["id"]
+        message = await tools.error("evaluate", "TIMEOUT", expression="while True: pass", frameId=frame, timeout=1)
+        assert "interrupted" in message
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0 and "configured 2 1" in ended["output"]["text"]
+        assert "KeyboardInterrupt" not in ended["output"]["text"]
+
+
+async def test_a_step_of_the_main_thread_blocked_on_a_future_is_refused_and_continue_runs_everything():
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(POOL),
+                             breakpoints=[{"file": str(POOL), "line": marker(POOL, "job")},
+                                          {"file": str(POOL), "line": marker(POOL, "report")}])
+        assert ctx["location"]["function"] == "checksum"
+        threads = (await tools.ok("context"))["threads"]
+        main = next(t["id"] for t in threads if t["name"] == "MainThread")
+        assert main != ctx["threadId"]
+        message = await tools.error("step", "NOT_SUPPORTED", mode="over", threadId=main, timeout=5)
+        assert f"thread {main}" in message and "blocked" in message and f"({ctx['threadId']})" in message
+        after = await tools.ok("continue", timeout=30)
+        assert after["state"] == "paused" and after["location"]["line"] == marker(POOL, "report")
+        assert locals_of(after)["result"] == str(sum(range(100)) % 255)
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0

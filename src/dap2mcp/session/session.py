@@ -82,9 +82,9 @@ class DebugSession:
         so an id of an earlier answer is found by its place."""
         self.quirks = Quirks(self)
         self.recent_output = ""
+        """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self._evaluation_limit: float | None = None
         """How long the debugger was last told to let an evaluation run (see `limit_evaluations`)."""
-        """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.launched = target.mode in ("source", "binary")
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,

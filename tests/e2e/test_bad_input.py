@@ -100,9 +100,9 @@ async def test_a_misspelled_argument_is_refused_not_ignored():
         message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
                                     brakpoints=[{"file": str(INVOICE), "line": LOOP}])
         assert "'brakpoints' (did you mean 'breakpoints'?)" in message
-        assert "breakpoints.0.condition: unknown key" in await tools.error(
+        assert "breakpoints.0.conditon: unknown key" in await tools.error(
             "debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
-            breakpoints=[{"file": str(INVOICE), "line": LOOP, "condition": "True"}])
+            breakpoints=[{"file": str(INVOICE), "line": LOOP, "conditon": "True"}])
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
         assert "'too' (did you mean 'to'?)" in await tools.error("continue", "INVALID_ARGUMENT",
                                                                  too={"file": str(INVOICE), "line": LOOP + 1})

@@ -190,6 +190,10 @@ class AdapterProfile:
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()
     """Escapes left in function names the adapter's demangler does not finish (Rust's legacy `$LT$` for `<`)."""
+    scopes_on_request: frozenset[str] = frozenset()
+    """Scopes (by lower-cased name) a stop names but does not list, since they are the same at every stop
+    of a module and large (Python's module globals: a library's regexes and typing aliases, 3.5 KB a stop);
+    `context` lists them when asked."""
     hidden_variables: frozenset[str] = frozenset()
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
     capture_helper: str | None = None

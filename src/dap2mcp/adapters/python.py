@@ -159,6 +159,7 @@ DEBUGPY = DebugpyProfile(
     capture_helper="_pydevd_capture.py",
     exception_category="Python Exceptions",
     exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
+    scopes_on_request=frozenset({"globals"}),  # at module level they are the Locals again
     scope_assignments=(("Globals", "globals()[{name!r}]"),),
     log_percent_formats=True,
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says

@@ -19,7 +19,7 @@ from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
 from . import assign, hints, paused
 from .breakpoints import Breakpoint
-from .checks import check_start
+from .checks import check_breakpoints, check_start
 from .models import BreakpointView, Context, relative
 from .session import DebugSession
 from .startup import injections_finished
@@ -67,6 +67,7 @@ class Debugger:
         """`carried` and `snapshots` come from the session a `restart` is `replacing`."""
         check_start(target, breakpoints)
         session = new_session(target, adapter, carried, snapshots)
+        check_breakpoints(breakpoints, session.profile)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
         session.target, session.runtime = await asyncio.to_thread(session.profile.ready, target)
@@ -230,10 +231,12 @@ class Debugger:
 
     # -- inspection and change ---------------------------------------------------------------
 
-    async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int) -> Context:
+    async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int,
+                      scopes: list[str] | None = None) -> Context:
         if frame_id is not None and self.session.state == "paused":
             self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
-        return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames)
+        return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
+                                          scopes=frozenset(name.lower() for name in scopes or ()))
 
     async def evaluate(self, expression: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session

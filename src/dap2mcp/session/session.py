@@ -86,7 +86,8 @@ class DebugSession:
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
-                                     steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame)
+                                     steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
+                                     scopes_on_request=profile.scopes_on_request)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -358,11 +359,14 @@ class DebugSession:
     # -- inspection --------------------------------------------------------------------------
 
     async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
-                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True) -> Context:
+                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True,
+                      scopes: frozenset[str] = frozenset()) -> Context:
+        """`scopes`: names of scopes to list that a stop only names (Python's Globals, registers)."""
         ctx = None
         if self.state == "paused" and self.stop_info is not None:
             try:
-                ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads)
+                ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads,
+                                           scopes)
             except DebugError:
                 if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
                     raise

@@ -175,6 +175,15 @@ class AdapterProfile:
     """Requests of the adapter's own, sent with the breakpoints before `configurationDone`."""
     own_categories: tuple[str, ...] = ("console",)
     """Output categories in which the adapter speaks for itself, where `console_noise` applies."""
+    launcher_frames: re.Pattern[str] | None = None
+    """The `File` line of a traceback entry that is the launcher's, not the program's (debugpy's and runpy's
+    seven frames below a Python program's own): cut from its output, with the entry's source lines."""
+    frame_mark: re.Pattern[str] | None = None
+    """What the adapter appends to a frame's name, in frames and exception traces (debugpy's
+    ` (Current frame)`)."""
+    exception_note: re.Pattern[str] | None = None
+    """A note the adapter appends to an exception's type, with the frame the program is paused in as the
+    group `frame` (debugpy at an exception that has left the frames above it)."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     runtime_frames: re.Pattern[str] | None = None
@@ -235,6 +244,11 @@ class AdapterProfile:
     the last stop's frame, its scopes are not asked for again. Not lldb-dap, whose `scopes` request
     selects the frame that its fixed scope references then read, nor Delve, which hands out new
     references when the scopes are asked for."""
+
+    def names_read(self, expression: str) -> tuple[str, ...] | None:
+        """The plain names an expression of the program's language reads, where dap2mcp can tell (None:
+        it cannot); a SyntaxError for one that is no expression."""
+        return None
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

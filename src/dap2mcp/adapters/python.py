@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +40,11 @@ def find_python(requested: str | None) -> str:
 
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
+    def names_read(self, expression: str) -> tuple[str, ...] | None:
+        tree = ast.parse(expression.strip(), mode="eval")
+        return tuple(dict.fromkeys(node.id for node in ast.walk(tree)
+                                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)))
+
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None
@@ -162,6 +169,10 @@ DEBUGPY = DebugpyProfile(
     scopes_on_request=frozenset({"globals"}),  # at module level they are the Locals again
     scope_assignments=(("Globals", "globals()[{name!r}]"),),
     log_percent_formats=True,
+    launcher_frames=re.compile(r'  File "[^"\n]*(?:/debugpy/(?:[^"\n]*/)?(?:__main__|cli|pydevd_runpy)|/python3[^/"\n]*/runpy)'
+                               r'\.py", line \d+, in .*\n'),
+    frame_mark=re.compile(r" \(Current frame\)$", re.MULTILINE),
+    exception_note=re.compile(r"\s+\(note: full exception trace is shown but execution is paused at: (?P<frame>.*)\)$"),
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
     # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.

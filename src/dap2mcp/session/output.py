@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from .models import Output
 
@@ -68,3 +69,24 @@ class OutputBuffer:
         out = self.read(self._mark, limit)
         self._mark = self._end
         return out
+
+
+class TracebackCutter:
+    """Cuts the launcher's entries from the tracebacks a program prints (`AdapterProfile.launcher_frames`):
+    an entry is its `File` line and the indented source lines below it, which may come in a later chunk."""
+
+    def __init__(self, launcher_frames: re.Pattern[str] | None) -> None:
+        self._pattern = launcher_frames
+        self._inside = False
+
+    def cut(self, text: str) -> str:
+        if self._pattern is None:
+            return text
+        kept = []
+        for line in text.splitlines(keepends=True):
+            if self._pattern.fullmatch(line):
+                self._inside = True
+            elif not (self._inside and line.startswith("    ")):
+                self._inside = False
+                kept.append(line)
+        return "".join(kept)

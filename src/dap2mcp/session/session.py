@@ -26,7 +26,7 @@ from . import events, hints
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .models import Context, Frame, State, StopInfo
-from .output import OutputBuffer
+from .output import OutputBuffer, TracebackCutter
 from .paused import paused_context
 from .quirks import Quirks
 from .recorder import StopRecorder
@@ -51,6 +51,7 @@ class DebugSession:
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
+        self.tracebacks = TracebackCutter(profile.launcher_frames)
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}
         self.stop_info: StopInfo | None = None
@@ -136,6 +137,8 @@ class DebugSession:
         self.sources.note_response(command, arguments, body)
         if command == "stackTrace":
             self.quirks.stack(body, arguments)
+        elif command == "exceptionInfo":
+            self.quirks.exception_info(body)
         return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:

@@ -245,6 +245,11 @@ class AdapterProfile:
     selects the frame that its fixed scope references then read, nor Delve, which hands out new
     references when the scopes are asked for."""
 
+    def output_held(self, target: Target) -> str | None:
+        """Why what the program prints may not reach its output, and what to do about it (a test runner
+        capturing it); None where nothing is known to hold it."""
+        return None
+
     def names_read(self, expression: str) -> tuple[str, ...] | None:
         """The plain names an expression of the program's language reads, where dap2mcp can tell (None:
         it cannot); a SyntaxError for one that is no expression."""

@@ -38,8 +38,23 @@ def find_python(requested: str | None) -> str:
     return resolved
 
 
+PYTEST = ("pytest", "py.test")
+PYTEST_SHOWS_OUTPUT = re.compile(r"-[xvql]*s[xvql]*|--capture=(?:no|tee-sys)")
+"""Arguments after which pytest lets what the tests print through: `-s` (alone or among other flags)."""
+
+
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
+    def output_held(self, target: Target) -> str | None:
+        if target.module not in PYTEST and os.path.basename(target.path or "") not in PYTEST:
+            return None
+        words = [*target.args, *target.env.get("PYTEST_ADDOPTS", "").split()]
+        if any(PYTEST_SHOWS_OUTPUT.fullmatch(w) for w in words) or any(
+                a == "--capture" and b in ("no", "tee-sys") for a, b in zip(words, words[1:], strict=False)):
+            return None
+        return ("pytest captures what the tests print, and what an evaluation prints too: `restart` with '-s' "
+                "added to args to see it, or evaluate the value itself rather than printing it")
+
     def names_read(self, expression: str) -> tuple[str, ...] | None:
         tree = ast.parse(expression.strip(), mode="eval")
         return tuple(dict.fromkeys(node.id for node in ast.walk(tree)

@@ -169,11 +169,16 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
                                              progress=_progress(ctx)))
 
     @tool("stop", destructive=True, idempotent=True)
-    async def stop() -> Annotated[CallToolResult, r.StopResult]:
+    async def stop(
+        signal: Annotated[Literal["SIGTERM", "SIGINT"] | None, Field(description=(
+            "End gracefully: send the launched program this signal first and let it run its handlers, `finally` "
+            "blocks and exit handlers (Python's atexit), for up to `timeout` seconds, before ending it."))] = None,
+        timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
+    ) -> Annotated[CallToolResult, r.StopResult]:
         """End the debug session: terminate the program (detach if attached) and the debug adapter. Call it
-        when done or before debugging something else. Returns the exit code if the program had ended by itself,
-        and output not yet shown."""
-        return r.ok(r.StopResult(**await debugger.stop()))
+        when done or before debugging something else; with `signal`, the program may end by itself first.
+        Returns the exit code if the program ended by itself, and output not yet shown."""
+        return r.ok(r.StopResult(**await debugger.stop(signal, timeout)))
 
     @tool("restart", destructive=True)
     async def restart(

@@ -27,3 +27,10 @@ def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None
         return ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
                 "/dev/null): give the input as arguments, an environment variable or a file")
     return None
+
+
+def children(found: list[str]) -> str:
+    return (f"the program started {len(found)} process{'es' * (len(found) > 1)} that run{'s' * (len(found) == 1)} "
+            f"without the debugger: {', '.join(found[:5])}{' …' * (len(found) > 5)}; breakpoints do not stop "
+            "there. To debug that code, run it in the program's own process (a server's reloader off, e.g. "
+            "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")

@@ -78,15 +78,20 @@ class TracebackCutter:
     def __init__(self, launcher_frames: re.Pattern[str] | None) -> None:
         self._pattern = launcher_frames
         self._inside = False
+        self._cut_line_goes_on = False
+        """The last chunk ended inside a line that was cut: the next chunk begins with the rest of it."""
 
     def cut(self, text: str) -> str:
         if self._pattern is None:
             return text
         kept = []
         for line in text.splitlines(keepends=True):
-            if self._pattern.fullmatch(line):
+            if self._cut_line_goes_on or self._pattern.fullmatch(line):
                 self._inside = True
-            elif not (self._inside and line.startswith("    ")):
+            elif self._inside and line.startswith("    "):
+                pass
+            else:
                 self._inside = False
                 kept.append(line)
+            self._cut_line_goes_on = self._inside and not line.endswith("\n")
         return "".join(kept)

@@ -62,6 +62,7 @@ class DebugSession:
         self.start_failure: str | None = None
         """Why a `restart` could not start the program; the session stays, ended, for the next `restart`."""
         self.process: dict[str, Any] = {}
+        self._children_named: set[int] = set()
         """The adapter's `process` event: the debuggee's name and system pid."""
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
@@ -112,6 +113,35 @@ class DebugSession:
         if adapter is None or self.profile.inferior_depth is None:
             return False
         return bool(processes.running_below(adapter.pid, self.profile.inferior_depth))
+
+    def program_pids(self) -> list[int]:
+        """The launched program's process id: as the adapter names it, else found at `inferior_depth` below
+        the adapter (the shallowest there: the program, not what it started)."""
+        if pid := self.process.get("systemProcessId"):
+            return [int(pid)]
+        adapter = self._client.transport.process if self._client is not None else None
+        if adapter is None or self.profile.inferior_depth is None:
+            return []
+        below = processes.running_below(adapter.pid, self.profile.inferior_depth)
+        pids = {p.pid for p in below}
+        return [p.pid for p in below if _parent(p) not in pids]
+
+    def new_children(self) -> list[str]:
+        """The processes the program has started, not named before, as `pid (command)`: they run without the
+        debugger (debugpy's `subProcess` is off), so their breakpoints never stop."""
+        found = []
+        for pid in self.program_pids():
+            with contextlib.suppress(psutil.Error):
+                program = psutil.Process(pid)
+                for child in program.children(recursive=True):
+                    if child.pid not in self._children_named:
+                        self._children_named.add(child.pid)
+                        with contextlib.suppress(psutil.Error):
+                            command = child.cmdline()
+                            said = "the program again" if command == program.cmdline() else \
+                                " ".join(command)[:100] or child.name()
+                            found.append(f"{child.pid} ({said})")
+        return found
 
     @property
     def has_client(self) -> bool:
@@ -405,3 +435,10 @@ class DebugSession:
             return f"the debug session ended: {self._client.close_reason}"
         return "the program has terminated"
 
+
+
+def _parent(process: psutil.Process) -> int | None:
+    try:
+        return process.ppid()
+    except psutil.Error:
+        return None

@@ -109,7 +109,7 @@ async def test_a_misspelled_argument_is_refused_not_ignored():
         await tools.error("continue", "INVALID_ARGUMENT", to={"file": str(INVOICE), "line": LOOP + 1, "col": 1})
         assert "'conditon' (did you mean 'condition'?)" in await tools.error(
             "breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=LOOP + 1, conditon="False")
-        assert "no arguments" in await tools.error("stop", "INVALID_ARGUMENT", now=True)
+        assert "it takes signal, timeout" in await tools.error("stop", "INVALID_ARGUMENT", now=True)
         # nothing happened: still paused where it was, and no breakpoint was added
         ctx = await tools.ok("context")
         assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP

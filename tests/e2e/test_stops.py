@@ -9,6 +9,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import PROGRAMS, locals_of, marker, stdio_tools
 
 COUNTER = PROGRAMS / "counter.py"
@@ -222,6 +224,19 @@ async def test_stop_with_a_signal_lets_the_program_run_its_handlers_and_exit_han
         assert "not ended 1s after SIGTERM" in stopped["description"] and "exitCode" not in stopped
         assert not log.exists()  # ended without its exit handlers: it ignored the signal
         await tools.error("stop", "NO_SESSION", signal="SIGTERM")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_stop_with_a_signal_under_a_native_debugger_runs_the_programs_handlers(adapter: str):
+    """lldb and gdb stop the program when it gets the signal; it is passed on as the program runs again."""
+    program = PROGRAMS / "graceful.c"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter=adapter,
+                             breakpoints=[{"file": str(program), "line": marker(program, "beat")}])
+        assert ctx["state"] == "paused"
+        stopped = await tools.ok("stop", signal="SIGTERM")
+        assert (stopped["exitCode"], stopped["description"]) == (4, "the program ended after SIGTERM")
+        assert "asked to end after" in stopped["output"] and "exit handler ran" in stopped["output"]
 
 
 async def test_a_program_that_starts_a_process_says_the_process_runs_undebugged():

@@ -37,13 +37,11 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
             os.kill(pid, signal.Signals[signal_name])
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
-    await session.wait_for_stop(since, limit)
     while session.state != "terminated" and (left := deadline - loop.time()) > 0:
-        since = session.stop_count
-        if session.state == "paused":
+        await session.wait_for_stop(since, left)
+        if session.state == "paused":  # on the way out: the adapter reporting the signal, a `breakpoint()` call
             with contextlib.suppress(DebugError):  # it ended meanwhile
                 since = await session.resume(None)
-        await session.wait_for_stop(since, left)
     if session.state == "terminated":
         await session.ended()  # its last output (what the handlers printed) is still on its way
         return f"the program ended after {signal_name}"

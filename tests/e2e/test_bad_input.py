@@ -100,16 +100,16 @@ async def test_a_misspelled_argument_is_refused_not_ignored():
         message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
                                     brakpoints=[{"file": str(INVOICE), "line": LOOP}])
         assert "'brakpoints' (did you mean 'breakpoints'?)" in message
-        assert "breakpoints.0.condition: unknown key" in await tools.error(
+        assert "breakpoints.0.conditon: unknown key" in await tools.error(
             "debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
-            breakpoints=[{"file": str(INVOICE), "line": LOOP, "condition": "True"}])
+            breakpoints=[{"file": str(INVOICE), "line": LOOP, "conditon": "True"}])
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
         assert "'too' (did you mean 'to'?)" in await tools.error("continue", "INVALID_ARGUMENT",
                                                                  too={"file": str(INVOICE), "line": LOOP + 1})
         await tools.error("continue", "INVALID_ARGUMENT", to={"file": str(INVOICE), "line": LOOP + 1, "col": 1})
         assert "'conditon' (did you mean 'condition'?)" in await tools.error(
             "breakpoint", "INVALID_ARGUMENT", file=str(INVOICE), line=LOOP + 1, conditon="False")
-        assert "no arguments" in await tools.error("stop", "INVALID_ARGUMENT", now=True)
+        assert "it takes signal, timeout" in await tools.error("stop", "INVALID_ARGUMENT", now=True)
         # nothing happened: still paused where it was, and no breakpoint was added
         ctx = await tools.ok("context")
         assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP

@@ -85,7 +85,8 @@ async def test_a_global_set_from_inside_a_function_is_the_global():
         await tools.ok("debug", mode="source", path=str(tally), breakpoints=[{"file": str(tally), "line": marker(tally, "bump")}])
         changed = await tools.ok("set-variable", name="COUNT", value="42")
         assert (changed["scope"], changed["value"]) == ("Globals", "42")
-        scopes = {s["name"]: {v["name"]: v["value"] for v in s["variables"]} for s in (await tools.ok("context"))["scopes"]}
+        scopes = {s["name"]: {v["name"]: v["value"] for v in s["variables"]}
+                  for s in (await tools.ok("context", scopes=["Globals"]))["scopes"]}
         assert scopes == {"Globals": {"COUNT": "42"}}  # no local COUNT beside it
         assert (await tools.ok("evaluate", expression="COUNT"))["value"] == "42"
         await tools.error("set-variable", "ADAPTER_ERROR", name="COUNT", value="1 +")  # a bad value still says so

@@ -175,6 +175,15 @@ class AdapterProfile:
     """Requests of the adapter's own, sent with the breakpoints before `configurationDone`."""
     own_categories: tuple[str, ...] = ("console",)
     """Output categories in which the adapter speaks for itself, where `console_noise` applies."""
+    launcher_frames: re.Pattern[str] | None = None
+    """The `File` line of a traceback entry that is the launcher's, not the program's (debugpy's and runpy's
+    seven frames below a Python program's own): cut from its output, with the entry's source lines."""
+    frame_mark: re.Pattern[str] | None = None
+    """What the adapter appends to a frame's name, in frames and exception traces (debugpy's
+    ` (Current frame)`)."""
+    exception_note: re.Pattern[str] | None = None
+    """A note the adapter appends to an exception's type, with the frame the program is paused in as the
+    group `frame` (debugpy at an exception that has left the frames above it)."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     runtime_frames: re.Pattern[str] | None = None
@@ -190,6 +199,10 @@ class AdapterProfile:
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()
     """Escapes left in function names the adapter's demangler does not finish (Rust's legacy `$LT$` for `<`)."""
+    scopes_on_request: frozenset[str] = frozenset()
+    """Scopes (by lower-cased name) a stop names but does not list, since they are the same at every stop
+    of a module and large (Python's module globals: a library's regexes and typing aliases, 3.5 KB a stop);
+    `context` lists them when asked."""
     hidden_variables: frozenset[str] = frozenset()
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
     capture_helper: str | None = None
@@ -241,6 +254,16 @@ class AdapterProfile:
     now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
     `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
     thread until then."""
+
+    def output_held(self, target: Target) -> str | None:
+        """Why what the program prints may not reach its output, and what to do about it (a test runner
+        capturing it); None where nothing is known to hold it."""
+        return None
+
+    def names_read(self, expression: str) -> tuple[str, ...] | None:
+        """The plain names an expression of the program's language reads, where dap2mcp can tell (None:
+        it cannot); a SyntaxError for one that is no expression."""
+        return None
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

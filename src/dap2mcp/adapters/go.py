@@ -84,6 +84,7 @@ DELVE = DelveProfile(
     build_failure_markers=("Build error", "build failed", "could not build"),
     launch_timeout=180.0,
     entry_function="main.main",
+    inferior_depth=1,  # dlv runs the program it built as its own child
     steady_ids=True,
     guesses_total_frames=True,
     lists_every_thread=False,

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -50,8 +52,28 @@ def find_python(requested: str | None) -> str:
     return resolved
 
 
+PYTEST = ("pytest", "py.test")
+PYTEST_SHOWS_OUTPUT = re.compile(r"-[xvql]*s[xvql]*|--capture=(?:no|tee-sys)")
+"""Arguments after which pytest lets what the tests print through: `-s` (alone or among other flags)."""
+
+
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
+    def output_held(self, target: Target) -> str | None:
+        if target.module not in PYTEST and os.path.basename(target.path or "") not in PYTEST:
+            return None
+        words = [*target.args, *target.env.get("PYTEST_ADDOPTS", "").split()]
+        if any(PYTEST_SHOWS_OUTPUT.fullmatch(w) for w in words) or any(
+                a == "--capture" and b in ("no", "tee-sys") for a, b in zip(words, words[1:], strict=False)):
+            return None
+        return ("pytest captures what the tests print, and what an evaluation prints too: `restart` with '-s' "
+                "added to args to see it, or evaluate the value itself rather than printing it")
+
+    def names_read(self, expression: str) -> tuple[str, ...] | None:
+        tree = ast.parse(expression.strip(), mode="eval")
+        return tuple(dict.fromkeys(node.id for node in ast.walk(tree)
+                                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)))
+
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None
@@ -175,8 +197,13 @@ DEBUGPY = DebugpyProfile(
     capture_helper="_pydevd_capture.py",
     exception_category="Python Exceptions",
     exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
+    scopes_on_request=frozenset({"globals"}),  # at module level they are the Locals again
     scope_assignments=(("Globals", "globals()[{name!r}]"),),
     log_percent_formats=True,
+    launcher_frames=re.compile(r'  File "[^"\n]*(?:/debugpy/(?:[^"\n]*/)?(?:__main__|cli|pydevd_runpy)|/python3[^/"\n]*/runpy)'
+                               r'\.py", line \d+, in .*\n'),
+    frame_mark=re.compile(r" \(Current frame\)$", re.MULTILINE),
+    exception_note=re.compile(r"\s+\(note: full exception trace is shown but execution is paused at: (?P<frame>.*)\)$"),
     conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
     # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.

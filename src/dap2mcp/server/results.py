@@ -37,6 +37,8 @@ class StopResult(Ok):
     state: Literal["terminated"]
     exitCode: Opt[int] = None
     output: Opt[str] = None
+    description: Opt[str] = None
+    """With `signal`: whether the program ended by itself after it, or was ended when `timeout` ran out."""
 
 
 class ValueResult(Ok):
@@ -46,6 +48,8 @@ class ValueResult(Ok):
     truncated: Opt[bool] = None
     output: Opt[str] = None
     """What the program printed while evaluating (and since the last result)."""
+    hint: Opt[str] = None
+    """Why an evaluation that printed shows no output (pytest capturing it)."""
 
 
 class SetVariableResult(ValueResult):

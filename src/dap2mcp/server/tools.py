@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shlex
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -24,14 +25,31 @@ ThreadId = Annotated[int | None, Field(description="Thread id (default: the thre
 FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
 
 
+File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
+Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
+Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Function name (instead of file and line).")]
+ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
+ExceptionTypes = Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
+    "With exception: only these exception types (e.g. ['ValueError'])."))]
+Condition = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")]
+HitCondition = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth)."))]
+LogMessage = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop."))]
+MaxNotifications = Annotated[int | None, Field(ge=1, description=(
+    "A tracepoint logs at most this many times, then turns itself off."))]
+Enabled = Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")]
+
+
 class Location(BaseModel):
     """`{file, line}` or `{function}`."""
 
     model_config = ConfigDict(extra="forbid")
 
-    file: str | None = Field(default=None, max_length=PATH_CHARS)
-    line: int | None = Field(default=None, ge=1)
-    function: str | None = Field(default=None, max_length=TEXT_CHARS)
+    file: File = None
+    line: Line = None
+    function: Function = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> Location:
@@ -40,6 +58,36 @@ class Location(BaseModel):
         if not self.function and not (self.file and self.line):
             raise ValueError("give file and line, or function")
         return self
+
+
+class BreakpointSpec(BaseModel):
+    """One breakpoint, as both `debug`'s `breakpoints` and the `breakpoint` tool take it: a place
+    (`{file, line}`, `{function}`) or an exception filter, with the same options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: File = None
+    line: Line = None
+    function: Function = None
+    exception: ExceptionFilter = None
+    exceptionTypes: ExceptionTypes = None
+    condition: Condition = None
+    hitCondition: HitCondition = None
+    logMessage: LogMessage = None
+    maxNotifications: MaxNotifications = None
+    enabled: Enabled = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> BreakpointSpec:
+        if self.exception:
+            if self.file or self.line or self.function:
+                raise ValueError("give exception, or a place (file and line, function), not both")
+        else:
+            Location(file=self.file, line=self.line, function=self.function)
+        return self
+
+    def spec(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
 
 
 def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
@@ -84,7 +132,9 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
         cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
         env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
-        breakpoints: Annotated[list[Location] | None, Field(description="Initial breakpoints: [{file, line}] or [{function}].")] = None,
+        breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
+            "Initial breakpoints, each as the `breakpoint` tool takes one: {file, line} or {function} or "
+            "{exception, exceptionTypes}, with condition, hitCondition, logMessage, maxNotifications, enabled."))] = None,
         stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`) instead of running to a breakpoint.")] = False,
         python: Annotated[str | None, Field(max_length=PATH_CHARS, description="Interpreter for a Python program (default: first python3 on PATH).")] = None,
         adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve"] | None, Field(description=(
@@ -109,22 +159,26 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
             target = Target(mode="connect", address=parse_address(address), path=path, args=tuple(args or ()),
                             cwd=cwd, env=dict(env or {}))
         else:
-            if path and path.startswith("-m ") and not module:
-                module, path = path[3:].strip(), None
+            path, module, args = split_module(path, module, args)
             if not path and not module:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
-        specs = [b.model_dump(exclude_none=True) for b in breakpoints or []]
+        specs = [b.spec() for b in breakpoints or []]
         return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
                                              progress=_progress(ctx)))
 
     @tool("stop", destructive=True, idempotent=True)
-    async def stop() -> Annotated[CallToolResult, r.StopResult]:
+    async def stop(
+        signal: Annotated[Literal["SIGTERM", "SIGINT"] | None, Field(description=(
+            "End gracefully: send the launched program this signal first and let it run its handlers, `finally` "
+            "blocks and exit handlers (Python's atexit), for up to `timeout` seconds, before ending it."))] = None,
+        timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
+    ) -> Annotated[CallToolResult, r.StopResult]:
         """End the debug session: terminate the program (detach if attached) and the debug adapter. Call it
-        when done or before debugging something else. Returns the exit code if the program had ended by itself,
-        and output not yet shown."""
-        return r.ok(r.StopResult(**await debugger.stop()))
+        when done or before debugging something else; with `signal`, the program may end by itself first.
+        Returns the exit code if the program ended by itself, and output not yet shown."""
+        return r.ok(r.StopResult(**await debugger.stop(signal, timeout)))
 
     @tool("restart", destructive=True)
     async def restart(
@@ -139,26 +193,16 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
 
     @tool("breakpoint")
     async def breakpoint(
-        file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")] = None,
-        line: Annotated[int | None, Field(ge=1, description="Line number, from 1.")] = None,
-        function: Annotated[str | None, Field(max_length=TEXT_CHARS, description="Function name (instead of file and line).")] = None,
-        exception: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled').")
-        )] = None,
-        exceptionTypes: Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
-            "With exception: only these exception types (e.g. ['ValueError']).")
-        )] = None,
-        condition: Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")] = None,
-        hitCondition: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth).")
-        )] = None,
-        logMessage: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop.")
-        )] = None,
-        maxNotifications: Annotated[int | None, Field(ge=1, description=(
-            "A tracepoint logs at most this many times, then turns itself off.")
-        )] = None,
-        enabled: Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")] = None,
+        file: File = None,
+        line: Line = None,
+        function: Function = None,
+        exception: ExceptionFilter = None,
+        exceptionTypes: ExceptionTypes = None,
+        condition: Condition = None,
+        hitCondition: HitCondition = None,
+        logMessage: LogMessage = None,
+        maxNotifications: MaxNotifications = None,
+        enabled: Enabled = None,
         id: Annotated[int | None, Field(description=(
             "Change this existing breakpoint instead (enabled, condition, hitCondition, logMessage, ...).")
         )] = None,
@@ -175,13 +219,8 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
             view = await debugger.update_breakpoint(id, options)
             return r.ok(r.BreakpointResult(**view.model_dump()), files_from=debugger.files_from)
-        if exception:
-            if file or line or function:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, "give exception, or a place (file and line, function)")
-            spec: dict[str, Any] = {"exception": exception}
-        else:
-            spec = Location(file=file, line=line, function=function).model_dump(exclude_none=True)
-        view = await debugger.add_breakpoint({**spec, **options})
+        spec = BreakpointSpec(file=file, line=line, function=function, exception=exception, **options).spec()
+        view = await debugger.add_breakpoint(spec)
         return r.ok(r.BreakpointResult(**view.model_dump()), files_from=debugger.files_from)
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
@@ -249,11 +288,14 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         threadId: ThreadId = None,
         frameId: FrameId = None,
         maxFrames: Annotated[int, Field(ge=1, le=1000, description="Most stack frames to return.")] = 20,
+        scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
+            "Also list these scopes, which stops only name (`expensive`): e.g. ['Globals'] for a Python module's "
+            "globals, ['Registers'] under lldb."))] = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
         `frames`, default the top one), exception details, threads. Execution tools already return this; use it
-        to look at another frame or thread."""
-        return _context(debugger, await debugger.context(threadId, frameId, maxFrames))
+        to look at another frame or thread, or at the scopes a stop only names (`scopes`)."""
+        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes))
 
     @tool("evaluate", destructive=True)
     async def evaluate(
@@ -316,6 +358,29 @@ def _progress(ctx: Context | None) -> Any:
 
 def _context(debugger: Debugger, ctx: Any) -> CallToolResult:
     return r.ok(ctx, files_from=debugger.files_from)  # a Context is a ContextResult but for `success`, which ok() adds
+
+
+def split_module(path: str | None, module: str | None,
+                 args: list[str] | None) -> tuple[str | None, str | None, list[str] | None]:
+    """`path: "-m pytest tests/x.py -x"` as `python -m` reads it: module `pytest`, the rest before `args`.
+    A module given with a path, or a module name with arguments in it, is refused: one would be dropped,
+    or taken for a module name that cannot exist."""
+    if path and module:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "give path or module, not both (module runs like `python -m`; "
+                         "its arguments go in args)")
+    if path and path.lstrip().startswith("-m"):
+        try:
+            words = shlex.split(path)
+        except ValueError as exc:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read path {path!r} as `-m module args`: {exc}") from None
+        if len(words) < 2 or words[0] != "-m":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"path {path!r} names no module: give module "
+                             "(e.g. 'pytest') and its arguments in args")
+        return None, words[1], [*words[2:], *(args or [])]
+    if module and (module.split() != [module] or module.startswith("-")):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"module {module!r} is not a module name: give the name alone "
+                         "(e.g. 'pytest') and its arguments in args")
+    return path, module, args
 
 
 def parse_address(address: str) -> tuple[str, int]:

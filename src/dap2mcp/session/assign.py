@@ -99,5 +99,31 @@ async def _child(session: DebugSession, reference: int, name: str) -> dict[str, 
 
 
 async def _set_expression(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
-    body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
+    try:
+        body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
+    except DebugError as exc:
+        if exc.code == ErrorCode.ADAPTER_ERROR and (why := await _why_not_set(session, value, frame)):
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: {why}") from exc
+        raise
     return value_of(body.get("value", ""), body, session)
+
+
+async def _why_not_set(session: DebugSession, value: str, frame: int) -> str | None:
+    """What debugpy's "Error executing: x = (y)" leaves out. The value is not run again (its calls would
+    run twice): only the names it reads are looked up, each alone, which has no effect."""
+    try:
+        names = session.profile.names_read(value)
+    except SyntaxError as exc:
+        return f"the value is not an expression ({exc.msg})"
+    if names is None:
+        return None
+    for name in names:
+        try:
+            await session.request("evaluate", {"expression": name, "frameId": frame,
+                                               "context": session.profile.evaluate_context})
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            return exc.message
+    return "the names it reads are defined, so computing the value or assigning it raised; `evaluate` the " \
+           "assignment to see the exception"

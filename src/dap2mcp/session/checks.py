@@ -7,9 +7,9 @@ import os
 from typing import Any
 
 from .. import processes
-from ..adapters import Target
+from ..adapters import AdapterProfile, Target
 from ..errors import DebugError, ErrorCode
-from .breakpoints import resolve_source_line
+from .breakpoints import Options, check_options, resolve_source_line
 
 
 def check_start(target: Target, breakpoints: list[dict[str, Any]]) -> None:
@@ -28,3 +28,19 @@ def check_start(target: Target, breakpoints: list[dict[str, Any]]) -> None:
     if any("\x00" in text for text in (*target.args, *target.env, *target.env.values())):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "a program argument or environment variable cannot contain "
                          "a NUL character")
+
+
+class _Capable(dict[str, Any]):
+    """An adapter assumed to have every capability: what is refused even so is wrong whatever adapter runs."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return True
+
+
+def check_breakpoints(breakpoints: list[dict[str, Any]], profile: AdapterProfile) -> None:
+    """The options of `debug`'s breakpoints that no adapter could take (a hit condition that is no count,
+    a condition that is no expression, maxNotifications without logMessage), refused before the session
+    is given up. What this adapter lacks is known only once it has started, and refused then."""
+    for spec in breakpoints:
+        kind = "exception" if spec.get("exception") else "function" if spec.get("function") else "line"
+        check_options(kind, Options.of(spec), _Capable(), profile)

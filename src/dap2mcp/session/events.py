@@ -88,6 +88,8 @@ def _output(session: DebugSession, category: str, raw: str) -> None:
     profile = session.profile
     text = profile.shown_output(category, raw, session.state == "starting", session.target.mode == "connect")
     tracepoint, text = session.breakpoints.take_tracepoint(text)
+    if category in ("stdout", "stderr"):
+        text = session.tracebacks.cut(text)
     session.output.append(category, text)
     session.recent_output = (session.recent_output + raw)[-400:]  # the adapter may split a line across events
     if (code := profile.exit_code(session.recent_output)) is None:

@@ -19,11 +19,18 @@ def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None
     if timed_out and ctx.state == "running":
         return (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
                 "`pause` to stop it, or `context` to look without waiting")
-    if ctx.state == "paused" and ctx.location is not None and ctx.location.line is None and not ctx.scopes \
-            and len(ctx.frames or ()) == 1:  # debugpy, paused in its first ~100 ms
+    if ctx.state == "paused" and ctx.location is not None and ctx.location.line is None \
+            and not any(s.variables for s in ctx.scopes or ()) and len(ctx.frames or ()) == 1:  # debugpy, paused in its first ~100 ms
         return ("paused before the program's first line ran: nothing to show yet; `step` over to reach its "
                 "first line, or set a breakpoint and `continue`")
     if ctx.exception is not None and "EOFError" in f"{ctx.exception.typeName} {ctx.exception.exceptionId}":
         return ("the program read from stdin, which is empty while debugging (the debuggee's stdin is "
                 "/dev/null): give the input as arguments, an environment variable or a file")
     return None
+
+
+def children(found: list[str]) -> str:
+    return (f"the program started {len(found)} process{'es' * (len(found) > 1)} that run{'s' * (len(found) == 1)} "
+            f"without the debugger: {', '.join(found[:5])}{' …' * (len(found) > 5)}; breakpoints do not stop "
+            "there. To debug that code, run it in the program's own process (a server's reloader off, e.g. "
+            "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")

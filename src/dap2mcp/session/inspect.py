@@ -73,7 +73,30 @@ async def fetch_variables(client: Requester, reference: int) -> list[dict[str, A
     return list(body.get("variables") or [])
 
 
-async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+@dataclass(frozen=True)
+class ScopeChoice:
+    """Which scopes a view lists beyond the adapter's cheap ones: not those read only on request
+    (`AdapterProfile.scopes_on_request`), and, when asked, expensive ones too. Names are lower-cased."""
+
+    on_request: frozenset[str] = frozenset()
+    wanted: frozenset[str] = frozenset()
+
+    def mark(self, scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The scopes as the adapter gave them, marked for `unexpanded` (the marks are dap2mcp's own keys)."""
+        for scope in scopes:
+            name = str(scope.get("name", "")).lower()
+            if name in self.wanted:
+                scope[_WANTED] = True
+            elif name in self.on_request:
+                scope[_ON_REQUEST] = True
+        return scopes
+
+
+_WANTED, _ON_REQUEST = "dap2mcpWanted", "dap2mcpOnRequest"
+
+
+async def fetch_scopes(client: Requester, frame_id: int,
+                       choice: ScopeChoice = ScopeChoice()) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """The frame's scopes, and the variables of each cheap one (expensive ones stay unexpanded)."""
     try:
         body = await client.request("scopes", {"frameId": frame_id})
@@ -81,7 +104,7 @@ async def fetch_scopes(client: Requester, frame_id: int) -> tuple[list[dict[str,
         if exc.code == ErrorCode.ADAPTER_ERROR:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
         raise
-    scopes = list(body.get("scopes") or [])
+    scopes = choice.mark(list(body.get("scopes") or []))
     cheap = cheap_references(scopes)
     if len(cheap) == 1:
         fetched = [await _variables_or_why(client, cheap[0])]
@@ -125,8 +148,9 @@ class Guess:
 class ReadAhead:
     """The scopes and variables requests sent on a `Guess`, before the stack says whether it holds."""
 
-    def __init__(self, client: Requester, guess: Guess) -> None:
+    def __init__(self, client: Requester, guess: Guess, choice: ScopeChoice) -> None:
         self.guess = guess
+        self._choice = choice
         self._scopes = None if guess.scopes is not None else \
             _background(client.request("scopes", {"frameId": guess.frame_id}))
         self._variables = [_background(fetch_variables(client, ref)) for ref in guess.references]
@@ -141,7 +165,7 @@ class ReadAhead:
             if self._scopes is None:
                 scopes = list(self.guess.scopes or ())  # copies, made when the guess was kept
             else:
-                scopes = list((await self._scopes).get("scopes") or [])
+                scopes = self._choice.mark(list((await self._scopes).get("scopes") or []))
             if cheap_references(scopes) != self.guess.references:
                 return None
             variables: dict[int, list[dict[str, Any]]] = {}
@@ -168,9 +192,12 @@ def _background(read: Any) -> asyncio.Future[Any]:
 
 
 def unexpanded(scope: dict[str, Any]) -> bool:
-    """Scopes shown by name only: the adapter calls them expensive, or they hold CPU registers."""
+    """Scopes shown by name only: the adapter calls them expensive, they hold CPU registers, or they are
+    read only on request (see `ScopeChoice`); unless they were asked for."""
+    if scope.get(_WANTED):
+        return False
     return bool(scope.get("expensive")) or scope.get("presentationHint") == "registers" \
-        or str(scope.get("name", "")).lower() == "registers"
+        or str(scope.get("name", "")).lower() == "registers" or bool(scope.get(_ON_REQUEST))
 
 
 def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits,
@@ -244,7 +271,7 @@ def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ..
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
                      own: Callable[[Frame], bool] | None = None, guess: Guess | None = None,
-                     frame_index: int | None = None,
+                     frame_index: int | None = None, choice: ScopeChoice = ScopeChoice(),
                      progress: Callable[[FrameView], None] | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
     requests go out together. At an exception or a pause, the focus is the first frame of the program's
@@ -263,7 +290,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
             stack, threads, exception = await asyncio.gather(stack_req, threads_req, exc_req)
         elif guess is not None and frame_id is None:
             stack_task = _background(stack_req)  # tasks start in order: the stack request goes out first
-            ahead = ReadAhead(client, guess)
+            ahead = ReadAhead(client, guess, choice)
             try:
                 stack, threads, exception = await stack_task, None, None
             finally:
@@ -292,7 +319,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     if known is not None:
         view.scopes, view.variables = known
     else:
-        view.scopes, view.variables = await fetch_scopes(client, focus_id) if focus_id is not None else ([], {})
+        view.scopes, view.variables = await fetch_scopes(client, focus_id, choice) if focus_id is not None else ([], {})
     return view, (threads.get("threads") or []) if threads is not None else None
 
 

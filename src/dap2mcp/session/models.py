@@ -110,7 +110,8 @@ class Scope(_Model):
     """How many variables the scope holds, given only when not all are shown."""
     truncated: Opt[bool] = None
     expensive: Opt[bool] = None
-    """Named but not expanded (registers, large globals): `evaluate` or a snapshot reads what it holds."""
+    """Named but not listed (registers, a Python module's globals): `context` with `scopes: [name]` lists
+    them, `evaluate` reads one by name."""
     unreadable: Opt[str] = None
     """Why the adapter would not list this scope's variables; `evaluate` may still read them by name."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from .models import Output
 
@@ -68,3 +69,41 @@ class OutputBuffer:
         out = self.read(self._mark, limit)
         self._mark = self._end
         return out
+
+
+class TracebackCutter:
+    """Cuts the launcher's entries from the tracebacks a program prints (`AdapterProfile.launcher_frames`):
+    an entry is its `File` line and the indented source lines below it. Output events split lines anywhere,
+    so inside a traceback a line is held back until its end comes (a traceback's lines come whole soon)."""
+
+    HEADER = "Traceback (most recent call last):"
+
+    def __init__(self, launcher_frames: re.Pattern[str] | None) -> None:
+        self._pattern = launcher_frames
+        self._in_traceback = False
+        self._in_entry = False
+        """In a launcher's entry: its source lines are cut too."""
+        self._held = ""
+
+    def cut(self, text: str) -> str:
+        if self._pattern is None:
+            return text
+        text, self._held = self._held + text, ""
+        kept = []
+        for line in text.splitlines(keepends=True):
+            if not line.endswith("\n") and (self._in_traceback and line.startswith(" ")
+                                            or self.HEADER.startswith(line)):
+                self._held = line  # the last line, unfinished
+                break
+            if line.startswith(self.HEADER):
+                self._in_traceback, self._in_entry = True, False
+            elif self._in_traceback and self._pattern.fullmatch(line):
+                self._in_entry = True
+                continue
+            elif self._in_entry and line.startswith("    "):
+                continue
+            else:
+                self._in_entry = False
+                self._in_traceback = self._in_traceback and line.startswith(" ")
+            kept.append(line)
+        return "".join(kept)

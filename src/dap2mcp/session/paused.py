@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode
-from .inspect import FrameView, fetch_view, view_context
+from .inspect import FrameView, ScopeChoice, fetch_view, view_context
 from .models import Context, StopInfo
 from .recorder import DEFAULT_FRAMES
 
@@ -15,21 +15,26 @@ if TYPE_CHECKING:
 
 
 async def paused_context(session: DebugSession, info: StopInfo, thread_id: int | None, frame_id: int | None,
-                         max_frames: int, with_threads: bool) -> Context:
+                         max_frames: int, with_threads: bool, wanted: frozenset[str] = frozenset()) -> Context:
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
-    request, else one fetched now; with what the breakpoint registry knows about the hit."""
+    request, else one fetched now; with what the breakpoint registry knows about the hit. `wanted`
+    scopes (lower-cased names) are listed although a stop only names them."""
     known = session.known_frames.get(frame_id) if frame_id is not None else None
     thread = await session.known_thread(thread_id if thread_id is not None or known is None else known[0])
     reason = info.reason if thread == info.thread_id else "pause"
     cycle = session.stop_count
     view, threads = None, None
-    if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES:
+    if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES and not wanted:
         view = await session.recorder.stop_view(cycle)
     if view is None:
+        choice = ScopeChoice(on_request=session.profile.scopes_on_request - wanted, wanted=wanted)
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
-                                         with_threads=with_threads, own=session.own_code,
+                                         with_threads=with_threads, own=session.own_code, choice=choice,
                                          frame_index=known[1] if known is not None and known[0] == thread else None)
+        if missing := wanted - {str(s.get("name", "")).lower() for s in view.scopes}:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the frame has no scope {', '.join(sorted(missing))}; "
+                             f"its scopes: {', '.join(str(s.get('name')) for s in view.scopes) or 'none'}")
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,

@@ -47,6 +47,8 @@ class Quirks:
         frames = body.get("stackFrames") or []
         for frame in frames if profile.symbol_suffix is not None else ():
             frame["name"] = profile.readable_symbol(str(frame.get("name", "")))
+        for frame in frames if profile.frame_mark is not None else ():
+            frame["name"] = profile.frame_mark.sub("", str(frame.get("name", "")))
         if profile.guesses_total_frames:
             body.pop("totalFrames", None)
         main, total = self._session.target.main, body.get("totalFrames")
@@ -56,6 +58,27 @@ class Quirks:
         if bottom is not None and bottom + 1 < len(frames):
             body["totalFrames"] = total if isinstance(total, int) else start + len(frames)
             body["stackFrames"] = frames[: bottom + 1]
+
+    def exception_info(self, body: dict[str, Any]) -> None:
+        """An exceptionInfo answer with the exception's type as the program names it: debugpy appends a note
+        to it (where the program is paused) and marks a frame of the trace; the note is kept, in words, in
+        the description."""
+        profile = self._session.profile
+        details = body.get("details") if isinstance(body.get("details"), dict) else {}
+        paused_in = None
+        if profile.exception_note is not None:
+            for holder, key in ((body, "exceptionId"), (details, "typeName"), (details, "fullTypeName")):
+                if isinstance(holder.get(key), str) and (note := profile.exception_note.search(holder[key])):
+                    holder[key], paused_in = holder[key][: note.start()], note.group("frame")
+        trace = details.get("stackTrace")
+        above = False  # whether the trace has frames above the one paused in (it starts at the innermost)
+        if profile.frame_mark is not None and isinstance(trace, str):
+            above = not profile.frame_mark.search(trace.split("\n", 1)[0])
+            details["stackTrace"] = profile.frame_mark.sub("", trace)
+        if paused_in and above:
+            said = body.get("description") or details.get("message")
+            body["description"] = f"{said} " * bool(said) + f"(the program is paused in `{paused_in}`; the frames " \
+                "above it, where the exception came from, have ended)"
 
     def _outermost(self, main: str, frames: list[dict[str, Any]], whole: bool) -> int | None:
         """Where the program's own `main` is in a page of the stack. A recursive one calls itself: where

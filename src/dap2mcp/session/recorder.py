@@ -33,6 +33,7 @@ from .inspect import (
     Guess,
     Limits,
     Requester,
+    ScopeChoice,
     cheap_references,
     clip,
     fetch_variables,
@@ -58,8 +59,9 @@ class StopRecorder:
                  limits: Limits, carried: list[Snapshot] | None = None,
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
                  helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
-                 scopes_by_frame: bool = False) -> None:
+                 scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset()) -> None:
         self._requester = requester
+        self._choice = ScopeChoice(on_request=scopes_on_request)
         self._capabilities = capabilities
         self._hidden = hidden
         self._cut_markers = cut_markers
@@ -110,7 +112,8 @@ class StopRecorder:
 
         view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
                                    max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, own=self._own,
-                                   guess=guesses.get(thread_id) if guesses is not None else None, progress=progress)
+                                   guess=guesses.get(thread_id) if guesses is not None else None,
+                                   choice=self._choice, progress=progress)
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
             guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes),

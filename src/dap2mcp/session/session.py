@@ -27,7 +27,7 @@ from . import events, hints
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .models import Context, Frame, State, StopInfo
-from .output import OutputBuffer
+from .output import OutputBuffer, TracebackCutter
 from .paused import focused_frame_id, paused_context
 from .quirks import Quirks
 from .recorder import StopRecorder
@@ -52,6 +52,7 @@ class DebugSession:
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
+        self.tracebacks = TracebackCutter(profile.launcher_frames)
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}
         self.stop_info: StopInfo | None = None
@@ -62,6 +63,7 @@ class DebugSession:
         self.start_failure: str | None = None
         """Why a `restart` could not start the program; the session stays, ended, for the next `restart`."""
         self.process: dict[str, Any] = {}
+        self._children_named: set[int] = set()
         """The adapter's `process` event: the debuggee's name and system pid."""
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
@@ -89,7 +91,8 @@ class DebugSession:
         self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
-                                     steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame)
+                                     steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
+                                     scopes_on_request=profile.scopes_on_request)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -113,6 +116,35 @@ class DebugSession:
         if adapter is None or self.profile.inferior_depth is None:
             return False
         return bool(processes.running_below(adapter.pid, self.profile.inferior_depth))
+
+    def program_pids(self) -> list[int]:
+        """The launched program's process id: as the adapter names it, else found at `inferior_depth` below
+        the adapter (the shallowest there: the program, not what it started)."""
+        if pid := self.process.get("systemProcessId"):
+            return [int(pid)]
+        adapter = self._client.transport.process if self._client is not None else None
+        if adapter is None or self.profile.inferior_depth is None:
+            return []
+        below = processes.running_below(adapter.pid, self.profile.inferior_depth)
+        pids = {p.pid for p in below}
+        return [p.pid for p in below if _parent(p) not in pids]
+
+    def new_children(self) -> list[str]:
+        """The processes the program has started, not named before, as `pid (command)`: they run without the
+        debugger (debugpy's `subProcess` is off), so their breakpoints never stop."""
+        found = []
+        for pid in self.program_pids():
+            with contextlib.suppress(psutil.Error):
+                program = psutil.Process(pid)
+                for child in program.children(recursive=True):
+                    if child.pid not in self._children_named:
+                        self._children_named.add(child.pid)
+                        with contextlib.suppress(psutil.Error):
+                            command = child.cmdline()
+                            said = "the program again" if command == program.cmdline() else \
+                                " ".join(command)[:100] or child.name()
+                            found.append(f"{child.pid} ({said})")
+        return found
 
     @property
     def has_client(self) -> bool:
@@ -138,6 +170,8 @@ class DebugSession:
         self.sources.note_response(command, arguments, body)
         if command == "stackTrace":
             self.quirks.stack(body, arguments)
+        elif command == "exceptionInfo":
+            self.quirks.exception_info(body)
         return body
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
@@ -392,11 +426,14 @@ class DebugSession:
     # -- inspection --------------------------------------------------------------------------
 
     async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
-                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True) -> Context:
+                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True,
+                      scopes: frozenset[str] = frozenset()) -> Context:
+        """`scopes`: names of scopes to list that a stop only names (Python's Globals, registers)."""
         ctx = None
         if self.state == "paused" and self.stop_info is not None:
             try:
-                ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads)
+                ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads,
+                                           scopes)
             except DebugError:
                 if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
                     raise
@@ -451,3 +488,10 @@ class DebugSession:
             return f"the debug session ended: {self._client.close_reason}"
         return "the program has terminated"
 
+
+
+def _parent(process: psutil.Process) -> int | None:
+    try:
+        return process.ppid()
+    except psutil.Error:
+        return None

@@ -1,0 +1,57 @@
+"""`stop` with a signal: the program is asked to end, as a terminal's Ctrl-C or a service manager would, and
+gets the chance to run its signal handlers, `finally` blocks and exit handlers before it is ended."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from typing import TYPE_CHECKING
+
+from ..errors import DebugError, ErrorCode
+
+if TYPE_CHECKING:
+    from .session import DebugSession
+
+
+async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
+    """Send the signal to the program and let it run (past any stop: a breakpoint in its handler, the adapter
+    reporting the signal) until it ends or `limit` seconds pass. Returns what happened, in words."""
+    if session.target.mode in ("attach", "connect") or not session.launched:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "the program was not launched by this session: `stop` detaches "
+                         "from it and leaves it running; signal it yourself if it should end")
+    if session.state == "terminated":
+        return "the program had already ended"
+    pids = session.program_pids()
+    if not pids:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} does not say which process runs the "
+                         "program; `stop` without signal ends it at once")
+    await _no_more_stops(session)
+    since = session.stop_count
+    if session.state == "paused":  # a paused program would take the signal inside the debugger's own wait
+        with contextlib.suppress(DebugError):
+            since = await session.resume(None)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.Signals[signal_name])
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while session.state != "terminated" and (left := deadline - loop.time()) > 0:
+        await session.wait_for_stop(since, left)
+        if session.state == "paused":  # on the way out: the adapter reporting the signal, a `breakpoint()` call
+            with contextlib.suppress(DebugError):  # it ended meanwhile
+                since = await session.resume(None)
+    if session.state == "terminated":
+        await session.ended()  # its last output (what the handlers printed) is still on its way
+        return f"the program ended after {signal_name}"
+    return f"the program had not ended {limit:g}s after {signal_name}; it was ended"
+
+
+async def _no_more_stops(session: DebugSession) -> None:
+    """Take every breakpoint and exception filter out of the adapter: the session ends anyway, and the program
+    should run its way out, not stop in its handlers."""
+    with contextlib.suppress(DebugError):
+        await session.remove_breakpoints(session.breakpoints.take_all())
+        if session.capabilities.get("exceptionBreakpointFilters"):
+            await session.tolerant_request("setExceptionBreakpoints", {"filters": []})

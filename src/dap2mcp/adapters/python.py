@@ -12,16 +12,21 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import debugpy
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import inject
+from . import inject, python_names
 from .base import AdapterProfile, AdapterStart, Summon, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
+OWN_CODE_SOURCE = "<dap2mcp: files the agent debugs as the program's own>"
+"""The source a mapping of debugpy's is given for, that makes library files the program's own (`own_code_request`)."""
+NO_SUCH_LINE = 1 << 30
+"""A line no file has: the mapping it starts makes no line of a file stand for another."""
 INJECTED_CODE_WAIT = 20.0
 """How long a process may take to run the code queued in it: below the handshake's 30 s, so the
 error says why."""
@@ -51,9 +56,29 @@ class DebugpyProfile(AdapterProfile):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
         return target, f"Python {probe.stdout.strip()}"
 
+    def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """debugpy takes its `rules` (which files are the program's own) only at launch. pydevd also counts a
+        file as the program's own when a source mapping names it (`PyDB.in_project_scope`, debugpy 1.8.22), and
+        `setPydevdSourceMap` may come at any time: the whole list, in one request, each file mapped from no
+        line of its own, so that no line anywhere is translated."""
+        maps = [{"line": 1, "endLine": 1, "runtimeLine": NO_SUCH_LINE, "runtimeSource": {"path": path}} for path in files]
+        return "setPydevdSourceMap", {"source": {"path": OWN_CODE_SOURCE}, "pydevdSourceMaps": maps}
+
+    def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
+        """pydevd matches a function breakpoint against the bare name of the function called, so
+        `json.loads` is sent as `loads`, and json/__init__.py becomes the program's own so that it stops
+        there. Only a launched program's interpreter is known to look the module up with."""
+        if "." not in name or target.mode not in ("source", "binary"):
+            return name, None
+        first = os.path.dirname(target.absolute(target.path)) if target.path else target.files_from
+        pythonpath = target.env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+        path = python_names.search_path(find_python(target.python), target.files_from, pythonpath, first)
+        file = python_names.definition_file(name, path)
+        return (name.rsplit(".", 1)[1], file) if file else (name, None)
+
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
-        common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
+        common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code}
         if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
             listen = {"host": "127.0.0.1", "port": 0}
             return AdapterStart(argv, "attach", {**common, "request": "attach", "listen": listen},
@@ -68,6 +93,7 @@ class DebugpyProfile(AdapterProfile):
         inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
         env["PYTHONPATH"] = os.pathsep.join(p for p in (SITE_DIR, inherited) if p)
         env["DAP2MCP_MERGE_STDERR"] = "1"
+        env["DAP2MCP_STOP_ON_OVERFLOW"] = "1"
         if target.tcp_nodelay:
             env["DAP2MCP_TCP_NODELAY"] = "1"
         arguments = {

@@ -44,7 +44,8 @@ class DebugSession:
         self.profile = profile
         self.limits = limits or Limits()
         rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
-        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads)
+        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads,
+                                              place_function=self._place_function)
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -115,6 +116,9 @@ class DebugSession:
     def has_client(self) -> bool:
         """Connected to an adapter that is still there."""
         return self._client is not None and not self._client.closed
+
+    async def _place_function(self, name: str) -> tuple[str, str | None]:
+        return await asyncio.to_thread(self.profile.function_place, name, self.target)
 
     # -- start and end -----------------------------------------------------------------------
 

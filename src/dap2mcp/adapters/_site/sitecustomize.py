@@ -6,6 +6,11 @@
 # DAP2MCP_MERGE_STDERR=1: debugpy reads stdout and stderr through two pipes and forwards them
 #   from two threads, so their lines arrive out of order. Send stderr into the stdout pipe,
 #   which keeps the order in which the program wrote them.
+# DAP2MCP_STOP_ON_OVERFLOW=1: at Python's recursion limit, pydevd's own trace function is the call that
+#   overflows, inside the program's deepest frame; Python then turns tracing off for the thread, so
+#   the RecursionError goes up uncaught with no stop, its traceback ending in pydevd's frame. Before the
+#   program ends with it, stop there as pydevd stops at any uncaught exception (its traceback keeps the
+#   program's frames), and print the traceback without pydevd's frame.
 #
 # Then run any sitecustomize this one shadows.
 import contextlib
@@ -29,6 +34,26 @@ if os.environ.get("DAP2MCP_TCP_NODELAY") == "1":
 if os.environ.get("DAP2MCP_MERGE_STDERR") == "1":
     with contextlib.suppress(OSError):
         os.dup2(1, 2)
+
+if os.environ.get("DAP2MCP_STOP_ON_OVERFLOW") == "1":
+    _excepthook = sys.excepthook
+
+    def _stop_on_overflow(kind, value, tb):
+        pydevd = sys.modules.get("pydevd")
+        debugger = pydevd.get_global_debugger() if pydevd is not None else None
+        if debugger is not None and isinstance(value, RecursionError):
+            entries, step = [], tb
+            while step is not None:
+                entries.append(step)
+                step = step.tb_next
+            ours = [e for e in entries if "pydevd" not in e.tb_frame.f_code.co_filename]
+            if ours and ours[-1] is not entries[-1]:  # raised in pydevd's tracing, below the program's frames
+                ours[-1].tb_next = None
+                with contextlib.suppress(Exception):
+                    debugger.trigger_exception_handler((kind, value, tb), as_uncaught=True)
+        _excepthook(kind, value, tb)
+
+    sys.excepthook = _stop_on_overflow
 
 
 def _chain():

@@ -234,10 +234,18 @@ class AdapterProfile:
     selects the frame that its fixed scope references then read, nor Delve, which hands out new
     references when the scopes are asked for."""
 
+    steps_over_library: bool = False
+    """`step in` passes over what the adapter counts as library code (debugpy's justMyCode), and stops at the next
+    line of the program's own: the step's result says which calls it passed over."""
+
     def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
         """The request that makes `files` count as the program's own code, where the adapter keeps library
         code apart and would neither stop nor step there (debugpy's justMyCode); None where it does not."""
         return None
+
+    def running_files(self, pid: int) -> list[str]:
+        """The source files a running process's threads are in, where the adapter cannot say (blocking)."""
+        return []
 
     def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
         """The name to send for a function breakpoint on `name`, and the file it is defined in where that

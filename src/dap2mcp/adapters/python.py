@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -27,6 +28,8 @@ OWN_CODE_SOURCE = "<dap2mcp: files the agent debugs as the program's own>"
 """The source a mapping of debugpy's is given for, that makes library files the program's own (`own_code_request`)."""
 NO_SUCH_LINE = 1 << 30
 """A line no file has: the mapping it starts makes no line of a file stand for another."""
+STACK_FILES_WAIT = 3.0
+"""How long a running process may take to say which files its threads are in (`stack_files`)."""
 INJECTED_CODE_WAIT = 20.0
 """How long a process may take to run the code queued in it: below the handshake's 30 s, so the
 error says why."""
@@ -75,6 +78,9 @@ class DebugpyProfile(AdapterProfile):
         path = python_names.search_path(find_python(target.python), target.files_from, pythonpath, first)
         file = python_names.definition_file(name, path)
         return (name.rsplit(".", 1)[1], file) if file else (name, None)
+
+    def running_files(self, pid: int) -> list[str]:
+        return stack_files(pid, STACK_FILES_WAIT)
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
@@ -161,6 +167,44 @@ def _connect_back(pid: int, host: str, port: int) -> None:
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"debugpy could not start inside process {pid}: {failure[:500]}")
 
 
+def stack_files(pid: int, wait: float) -> list[str]:
+    """The source files of the frames on every thread's stack in process `pid`, read by the process itself
+    (code injected as for an attach by pid): debugpy names no frame of a thread that is running, and none of
+    library code. Empty where the process could not be made to say within `wait` seconds (blocking)."""
+    if not inject.supported():
+        return []
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-stack-") as folder:
+        os.chmod(folder, 0o1733)
+        told = Path(folder) / "files"
+        report = "\n".join((
+            "import json, os, sys",
+            "files = set()",
+            "for frame in sys._current_frames().values():",
+            "    while frame is not None:",
+            "        files.add(frame.f_code.co_filename)",
+            "        if frame.f_globals.get('__name__') == '__main__' and os.path.isabs(frame.f_code.co_filename):",
+            "            break",  # the program's outermost frame (not this code's): what called it is the launcher's
+            "        frame = frame.f_back",
+            f"with open({folder + '/written'!r}, 'x') as out:",
+            "    json.dump(sorted(files), out)",
+            f"os.rename({folder + '/written'!r}, {str(told)!r})",
+        ))
+        try:
+            inject.run_python(pid, f"try:\n    exec({report!r}, {{}})\nexcept BaseException:\n    pass\n")
+        except DebugError:
+            return []
+        deadline = time.monotonic() + wait
+        while not told.exists():
+            if time.monotonic() > deadline:
+                return []
+            time.sleep(0.02)
+        try:
+            files = json.loads(told.read_text())
+        except (OSError, ValueError):
+            return []
+        return [f for f in files if isinstance(f, str) and os.path.isabs(f)]
+
+
 def _owner(pid: int) -> int | None:
     try:
         return os.stat(f"/proc/{pid}").st_uid
@@ -191,6 +235,7 @@ DEBUGPY = DebugpyProfile(
     # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
+    steps_over_library=True,
     steady_ids=True,
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

@@ -25,6 +25,8 @@ from .session import DebugSession
 from .startup import injections_finished
 
 DEFAULT_WAIT = 30.0
+PAUSE_IN_OWN_CODE = 0.5
+"""How long a pause may take to land in the program's own code before library code is made a place to stop too."""
 
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
@@ -171,9 +173,13 @@ class Debugger:
             if not finished or session.state != "paused" or session.stop_info is None \
                     or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished)
+        watch = await paused.step_in(session, thread_id) if mode == "in" else None
         since = await session.step(mode, thread_id)
         finished = await session.wait_for_stop(since, left())
-        return await self._result(session, timed_out=not finished)
+        ctx = await self._result(session, timed_out=not finished)
+        if watch is not None and ctx.hint is None and watch.passed_over(ctx):
+            ctx.hint = hints.passed_over(watch.calls)
+        return ctx
 
     async def wait(self, timeout: float) -> Context:
         """The next stop, without resuming: for a program already running (after a timed-out call)."""
@@ -191,8 +197,11 @@ class Debugger:
 
     async def pause(self, thread_id: int | None, timeout: float) -> Context:
         session = self.session
+        deadline = asyncio.get_running_loop().time() + timeout
         since = await session.pause(thread_id)
-        finished = await session.wait_for_stop(since, timeout)
+        finished = await session.wait_for_stop(since, min(timeout, PAUSE_IN_OWN_CODE))
+        if not finished and session.state == "running" and session.passes_over_library:
+            finished = await session.pause_in_library(since, max(0.0, deadline - asyncio.get_running_loop().time()))
         ctx = await self._result(session, timed_out=not finished)
         if not finished and ctx.state == "running":  # asking again would not help: the pause is still pending
             ctx.hint = hints.PAUSE_PENDING

@@ -14,6 +14,13 @@ RESTART_AGAIN = ("the previous session was ended; its breakpoints and snapshots 
                  "again")
 
 
+def passed_over(calls: tuple[str, ...]) -> str:
+    shown = ", ".join(calls[:5]) + (", ..." if len(calls) > 5 else "")
+    return (f"`step in` passed over the calls on that line ({shown}): they ran library or built-in code, not the "
+            "program's own. To stop inside library code, set a breakpoint in its file, or `debug` with "
+            "justMyCode: false")
+
+
 def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None:
     """The hint any execution result may carry; the tools add their own where only they know the case."""
     if timed_out and ctx.state == "running":

@@ -3,6 +3,8 @@ the frame it focuses on, which `evaluate`, `set-variable` and `step` start from.
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode
@@ -60,6 +62,40 @@ async def focused_frame_id(session: DebugSession) -> int:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
     session.known_frames[int(frames[0]["id"])] = (thread, 0)
     return int(frames[0]["id"])
+
+
+@dataclass(frozen=True)
+class StepIn:
+    """Before a `step in` where the adapter passes over library code: where the thread was, and the calls
+    on its line, to tell afterwards that none of them was entered."""
+
+    frames: frozenset[int]
+    calls: tuple[str, ...]
+
+    def passed_over(self, ctx: Context) -> bool:
+        """The step ended in a frame that was already on the stack: it entered none of the calls."""
+        return ctx.state == "paused" and bool(ctx.frames) and ctx.frames[0].id in self.frames  # type: ignore[index]
+
+
+async def step_in(session: DebugSession, thread_id: int | None) -> StepIn | None:
+    """The calls a `step in` from the current stop could enter, where library code is passed over (debugpy
+    with justMyCode) and the adapter lists the calls on a line (`stepInTargets`)."""
+    if not (session.profile.steps_over_library and session.target.just_my_code
+            and session.capabilities.get("supportsStepInTargetsRequest")):
+        return None
+    thread = session.thread(thread_id)
+    frames = {frame: place for frame, (owner, place) in session.known_frames.items() if owner == thread}
+    with contextlib.suppress(DebugError):
+        if 0 not in frames.values():
+            body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": DEFAULT_FRAMES})
+            frames = {int(frame["id"]): place for place, frame in enumerate(body.get("stackFrames") or [])}
+        top = next((frame for frame, place in frames.items() if place == 0), None)
+        if top is None:
+            return None
+        targets = (await session.request("stepInTargets", {"frameId": top})).get("targets") or []
+        calls = tuple(dict.fromkeys(str(t["label"]) for t in targets if t.get("label")))
+        return StepIn(frozenset(frames), calls) if calls else None
+    return None
 
 
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:

@@ -227,6 +227,17 @@ class BreakpointRegistry:
             await request(*call)
             self._own_files += new
 
+    async def own_code_for_now(self, request: Request, files: Iterable[str]) -> None:
+        """Make `files` the program's own too, until `own_code_as_before` (a pause inside library code)."""
+        call = self._profile.own_code_request(list(dict.fromkeys([*self._own_files, *files])))
+        if call is not None:
+            await request(*call)
+
+    async def own_code_as_before(self, request: Request) -> None:
+        call = self._profile.own_code_request(self._own_files)
+        if call is not None:
+            await request(*call)
+
     async def _sync_file(self, request: Request, path: str) -> None:
         bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
         if bps:

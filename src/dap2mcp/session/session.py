@@ -66,6 +66,8 @@ class DebugSession:
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None
+        self._paused_thread: int | None = None
+        """The thread the last `pause` asked to stop."""
         self._pipe: ProgramPipe | None = None
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
@@ -320,7 +322,33 @@ class DebugSession:
         except DebugError:
             self.quirks.pausing = False
             raise
+        self._paused_thread = thread
         return since
+
+    @property
+    def passes_over_library(self) -> bool:
+        """The adapter keeps library code apart: it neither steps nor pauses there (debugpy with justMyCode)."""
+        return self.profile.steps_over_library and self.target.just_my_code
+
+    async def pause_in_library(self, since: int, timeout: float) -> bool:
+        """A pause that did not land: the thread runs library code (a server's loop), where debugpy does not
+        stop. The files on the program's stacks count as its own until the pause lands, or `timeout` passes;
+        the stop's stack is read before that is undone, so it shows the library code it stopped in."""
+        pid = self.process.get("systemProcessId")
+        files = await asyncio.to_thread(self.profile.running_files, pid) if isinstance(pid, int) else []
+        if not files or self.state != "running":
+            return self.state != "running"
+        await self.breakpoints.own_code_for_now(self.tolerant_request, files)
+        try:  # asked again: the library frames already running were told not to trace themselves
+            await self.request("pause", {"threadId": self._paused_thread})
+            finished = await self.wait_for_stop(since, timeout)
+            if finished and self.state == "paused":
+                await self.recorder.stop_view(self.stop_count)
+            return finished
+        finally:
+            if self.has_client:
+                with contextlib.suppress(DebugError):
+                    await self.breakpoints.own_code_as_before(self.tolerant_request)
 
     # -- breakpoints -------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
-"""Serves HTTP on a free local port until killed, as a small web app does: its loop is the standard library's."""
+"""A small web app that hands its main thread to the standard library's server, as a Flask app hands it to
+werkzeug: the loop that runs is library code two calls below the program's own."""
 
 import http.server
-import sys
 
 
 class Hello(http.server.BaseHTTPRequestHandler):
@@ -11,15 +11,9 @@ class Hello(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format, *args):
-        pass
-
 
 def main():
-    server = http.server.HTTPServer(("127.0.0.1", 0), Hello)
-    print("serving on port", server.server_address[1], flush=True)
-    sys.stdout.flush()
-    server.serve_forever(poll_interval=0.2)  # marker: serve
+    http.server.test(HandlerClass=Hello, ServerClass=http.server.HTTPServer, port=0, bind="127.0.0.1")  # marker: serve
 
 
 main()

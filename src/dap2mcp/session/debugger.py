@@ -200,8 +200,9 @@ class Debugger:
         deadline = asyncio.get_running_loop().time() + timeout
         since = await session.pause(thread_id)
         finished = await session.wait_for_stop(since, min(timeout, PAUSE_IN_OWN_CODE))
-        if not finished and session.state == "running" and session.passes_over_library:
-            finished = await session.pause_in_library(since, max(0.0, deadline - asyncio.get_running_loop().time()))
+        left = deadline - asyncio.get_running_loop().time()
+        if not finished and left > 0 and session.state == "running" and session.passes_over_library:
+            finished = await session.pause_in_library(since, left)
         ctx = await self._result(session, timed_out=not finished)
         if not finished and ctx.state == "running":  # asking again would not help: the pause is still pending
             ctx.hint = hints.PAUSE_PENDING

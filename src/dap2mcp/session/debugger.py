@@ -177,8 +177,8 @@ class Debugger:
         since = await session.step(mode, thread_id)
         finished = await session.wait_for_stop(since, left())
         ctx = await self._result(session, timed_out=not finished)
-        if watch is not None and ctx.hint is None and watch.passed_over(ctx):
-            ctx.hint = hints.passed_over(watch.calls)
+        if watch is not None and ctx.hint is None and (calls := await paused.passed_over(session, watch, ctx)):
+            ctx.hint = hints.passed_over(calls)
         return ctx
 
     async def wait(self, timeout: float) -> Context:

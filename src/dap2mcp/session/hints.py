@@ -16,9 +16,8 @@ RESTART_AGAIN = ("the previous session was ended; its breakpoints and snapshots 
 
 def passed_over(calls: tuple[str, ...]) -> str:
     shown = ", ".join(calls[:5]) + (", ..." if len(calls) > 5 else "")
-    return (f"`step in` passed over the calls on that line ({shown}): they ran library or built-in code, not the "
-            "program's own. To stop inside library code, set a breakpoint in its file, or `debug` with "
-            "justMyCode: false")
+    return (f"`step in` passed over {shown}: library or built-in code, not the program's own. To stop inside "
+            "library code, set a breakpoint in its file, or `debug` with justMyCode: false")
 
 
 def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None:

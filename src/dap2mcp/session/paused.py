@@ -66,36 +66,49 @@ async def focused_frame_id(session: DebugSession) -> int:
 
 @dataclass(frozen=True)
 class StepIn:
-    """Before a `step in` where the adapter passes over library code: where the thread was, and the calls
-    on its line, to tell afterwards that none of them was entered."""
+    """Before a `step in` where the adapter passes over library code: the frame it starts from, and the calls
+    the adapter lists there as not yet made (pydevd lists those of the rest of the function, not of the line)."""
 
-    frames: frozenset[int]
+    frame: int
     calls: tuple[str, ...]
-
-    def passed_over(self, ctx: Context) -> bool:
-        """The step ended in a frame that was already on the stack: it entered none of the calls."""
-        return ctx.state == "paused" and bool(ctx.frames) and ctx.frames[0].id in self.frames  # type: ignore[index]
 
 
 async def step_in(session: DebugSession, thread_id: int | None) -> StepIn | None:
-    """The calls a `step in` from the current stop could enter, where library code is passed over (debugpy
-    with justMyCode) and the adapter lists the calls on a line (`stepInTargets`)."""
-    if not (session.profile.steps_over_library and session.target.just_my_code
-            and session.capabilities.get("supportsStepInTargetsRequest")):
+    """Where library code is passed over (debugpy with justMyCode) and the adapter lists a frame's calls
+    (`stepInTargets`): what a `step in` from the current stop could enter."""
+    if not (session.passes_over_library and session.capabilities.get("supportsStepInTargetsRequest")):
         return None
     thread = session.thread(thread_id)
-    frames = {frame: place for frame, (owner, place) in session.known_frames.items() if owner == thread}
+    top = next((frame for frame, (owner, place) in session.known_frames.items() if owner == thread and place == 0), None)
     with contextlib.suppress(DebugError):
-        if 0 not in frames.values():
-            body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": DEFAULT_FRAMES})
-            frames = {int(frame["id"]): place for place, frame in enumerate(body.get("stackFrames") or [])}
-        top = next((frame for frame, place in frames.items() if place == 0), None)
         if top is None:
-            return None
-        targets = (await session.request("stepInTargets", {"frameId": top})).get("targets") or []
-        calls = tuple(dict.fromkeys(str(t["label"]) for t in targets if t.get("label")))
-        return StepIn(frozenset(frames), calls) if calls else None
+            body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})
+            top = int((body.get("stackFrames") or [{}])[0]["id"])
+        calls = await _calls(session, top)
+        return StepIn(top, calls) if calls else None
     return None
+
+
+async def passed_over(session: DebugSession, before: StepIn, ctx: Context) -> tuple[str, ...]:
+    """The calls a `step in` made without entering them: it ended in the frame it started from, and the
+    adapter no longer lists them as to come."""
+    if ctx.state != "paused" or not ctx.frames or ctx.frames[0].id != before.frame:
+        return ()
+    with contextlib.suppress(DebugError):
+        left = list(await _calls(session, before.frame))
+        made = []
+        for call in before.calls:
+            if call in left:
+                left.remove(call)
+            else:
+                made.append(call)
+        return tuple(made)
+    return ()
+
+
+async def _calls(session: DebugSession, frame: int) -> tuple[str, ...]:
+    targets = (await session.request("stepInTargets", {"frameId": frame})).get("targets") or []
+    return tuple(str(t["label"]) for t in targets if t.get("label"))
 
 
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:

@@ -61,6 +61,10 @@ async def test_function_breakpoints_on_library_functions_stop_in_them():
         assert ctx["reason"] == "function breakpoint" and ctx["location"]["function"] == "loads", ctx
         assert ctx["location"]["file"] == json.__file__ and ctx["breakpointIds"] == [1]
         assert ctx["frames"][1]["function"] == "parse"
+        own = await tools.ok("breakpoint", function="prices.by_price")  # no module `prices`: the bare name counts
+        ctx = await tools.ok("continue")
+        assert ctx["location"]["function"] == "by_price" and ctx["breakpointIds"] == [own["id"]], ctx
+        await tools.ok("clear-breakpoints", ids=[own["id"]])
         bp = await tools.ok("breakpoint", function="logging.Logger.info")
         assert bp["verified"] and bp["function"] == "logging.Logger.info"
         ctx = await tools.ok("continue")

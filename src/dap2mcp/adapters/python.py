@@ -68,16 +68,19 @@ class DebugpyProfile(AdapterProfile):
         return "setPydevdSourceMap", {"source": {"path": OWN_CODE_SOURCE}, "pydevdSourceMaps": maps}
 
     def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
-        """pydevd matches a function breakpoint against the bare name of the function called, so
-        `json.loads` is sent as `loads`, and json/__init__.py becomes the program's own so that it stops
-        there. Only a launched program's interpreter is known to look the module up with."""
-        if "." not in name or target.mode not in ("source", "binary"):
+        """pydevd matches a function breakpoint against the bare name of the function called (a dotted name
+        never matched), so `json.loads` is sent as `loads`, and json/__init__.py becomes the program's own so
+        that it stops there. Only a launched program's interpreter is known to look the module up with."""
+        parts = name.split(".")
+        if len(parts) < 2 or not all(part.isidentifier() for part in parts):
             return name, None
-        first = os.path.dirname(target.absolute(target.path)) if target.path else target.files_from
-        pythonpath = target.env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
-        path = python_names.search_path(find_python(target.python), target.files_from, pythonpath, first)
-        file = python_names.definition_file(name, path)
-        return (name.rsplit(".", 1)[1], file) if file else (name, None)
+        file = None
+        if target.mode in ("source", "binary"):
+            first = os.path.dirname(target.absolute(target.path)) if target.path else target.files_from
+            pythonpath = target.env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+            path = python_names.search_path(find_python(target.python), target.files_from, pythonpath, first)
+            file = python_names.definition_file(name, path)
+        return parts[-1], file
 
     def running_files(self, pid: int) -> list[str]:
         return stack_files(pid, STACK_FILES_WAIT)

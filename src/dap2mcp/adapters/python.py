@@ -176,9 +176,11 @@ def stack_files(pid: int, wait: float) -> list[str]:
     library code. Empty where the process could not be made to say within `wait` seconds (blocking)."""
     if not inject.supported():
         return []
-    with tempfile.TemporaryDirectory(prefix="dap2mcp-stack-") as folder:
-        os.chmod(folder, 0o1733)
-        told = Path(folder) / "files"
+    theirs = f"/proc/{pid}/root/tmp" if os.path.isdir(f"/proc/{pid}/root/tmp") else None  # as in `_connect_back`
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-stack-", dir=theirs) as ours:
+        folder = f"/tmp/{Path(ours).name}" if theirs else ours  # as the process names it
+        os.chmod(ours, 0o1733)
+        told = Path(ours) / "files"
         report = "\n".join((
             "import json, os, sys",
             "files = set()",
@@ -190,14 +192,14 @@ def stack_files(pid: int, wait: float) -> list[str]:
             "        frame = frame.f_back",
             f"with open({folder + '/written'!r}, 'x') as out:",
             "    json.dump(sorted(files), out)",
-            f"os.rename({folder + '/written'!r}, {str(told)!r})",
+            f"os.rename({folder + '/written'!r}, {folder + '/files'!r})",
         ))
         try:
             inject.run_python(pid, f"try:\n    exec({report!r}, {{}})\nexcept BaseException:\n    pass\n")
         except DebugError:
             return []
         deadline = time.monotonic() + wait
-        while not told.exists():
+        while not (told.exists() and told.stat().st_uid == _owner(pid)):  # the process's, no one else's
             if time.monotonic() > deadline:
                 return []
             time.sleep(0.02)

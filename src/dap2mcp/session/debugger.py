@@ -198,14 +198,19 @@ class Debugger:
     async def pause(self, thread_id: int | None, timeout: float) -> Context:
         session = self.session
         deadline = asyncio.get_running_loop().time() + timeout
+
+        def left() -> float:
+            return max(0.0, deadline - asyncio.get_running_loop().time())
+
         since = await session.pause(thread_id)
         finished = await session.wait_for_stop(since, min(timeout, PAUSE_IN_OWN_CODE))
-        left = deadline - asyncio.get_running_loop().time()
-        if not finished and left > 0 and session.state == "running" and session.passes_over_library:
-            finished = await session.pause_in_library(since, left)
+        if not finished and left() > 0 and session.state == "running" and session.passes_over_library:
+            finished = await session.pause_in_library(since, left())
+        if not finished:
+            finished = await session.wait_for_stop(since, left())
         ctx = await self._result(session, timed_out=not finished)
         if not finished and ctx.state == "running":  # asking again would not help: the pause is still pending
-            ctx.hint = hints.PAUSE_PENDING
+            ctx.hint = hints.PAUSE_PENDING + (hints.PAUSE_IN_LIBRARY if session.passes_over_library else "")
         return ctx
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None) -> Context:

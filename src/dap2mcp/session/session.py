@@ -333,11 +333,12 @@ class DebugSession:
     async def pause_in_library(self, since: int, timeout: float) -> bool:
         """A pause that did not land: the thread runs library code (a server's loop), where debugpy does not
         stop. The files on the program's stacks count as its own until the pause lands, or `timeout` passes;
-        the stop's stack is read before that is undone, so it shows the library code it stopped in."""
+        the stop's stack is read before that is undone, so it shows the library code it stopped in. False
+        where the files could not be told, or the program stopped meanwhile: the caller waits on."""
         pid = self.process.get("systemProcessId")
         files = await asyncio.to_thread(self.profile.running_files, pid) if isinstance(pid, int) else []
-        if not files or self.state != "running":
-            return self.state != "running"
+        if not files or self.stop_count > since or self.state != "running":
+            return False
         await self.breakpoints.own_code_for_now(self.tolerant_request, files)
         try:  # asked again: the library frames already running were told not to trace themselves
             await self.request("pause", {"threadId": self._paused_thread})

@@ -146,7 +146,8 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     async def breakpoint(
         file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")] = None,
         line: Annotated[int | None, Field(ge=1, description="Line number, from 1.")] = None,
-        function: Annotated[str | None, Field(max_length=TEXT_CHARS, description="Function name (instead of file and line).")] = None,
+        function: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+            "Function name (instead of file and line); in Python a library function with its module, e.g. json.loads."))] = None,
         exception: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled').")
         )] = None,

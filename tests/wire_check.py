@@ -30,7 +30,7 @@ RESULTS = {
     "resources/unsubscribe": "EmptyResult", "logging/setLevel": "EmptyResult",
     "subscriptions/listen": "SubscriptionsListenResult",
 }
-ADAPTERS_OWN = {"setDebuggerProperty"}
+ADAPTERS_OWN = {"setDebuggerProperty", "setPydevdSourceMap"}
 """Requests an adapter adds to the protocol (debugpy's, pydevd's debugProtocolCustom.json): checked as requests."""
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification", "notifications/progress": "ProgressNotification",

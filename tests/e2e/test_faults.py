@@ -160,11 +160,13 @@ async def test_native_crash_under_lldb_stops_where_it_happens(program) -> None:
         await watch.clean(fds)
 
 
-async def test_python_stack_overflow_ends_the_program_with_its_traceback() -> None:
-    """pydevd's own tracing overflows the stack first, so debugpy cannot stop there: the program ends."""
+async def test_python_stack_overflow_stops_then_ends_the_program_with_its_traceback() -> None:
+    """pydevd's own tracing overflows the stack first; the stop is made post mortem (test_library_code.py)."""
     async with watched() as (watch, fds):
         before = watch.list_changes
-        end = await watch.tools.ok("debug", mode="source", path=str(PROGRAMS / "recursion.py"))
+        ctx = await watch.tools.ok("debug", mode="source", path=str(PROGRAMS / "recursion.py"))
+        assert ctx["state"] == "paused" and ctx["exception"]["typeName"] == "RecursionError", ctx
+        end = await watch.tools.ok("continue")
         assert end["state"] == "terminated" and end["exitCode"] == 1, end
         assert "RecursionError: maximum recursion depth exceeded" in end["output"]["text"]
         assert len(end["output"]["text"]) < 20_000  # the traceback is cut short, not a thousand frames

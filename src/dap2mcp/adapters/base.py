@@ -36,6 +36,8 @@ class Target:
     stop_on_entry: bool = False
     python: str | None = None
     tcp_nodelay: bool = True
+    just_my_code: bool = True
+    """Stepping stays in the program's own code and passes over library code (debugpy's justMyCode)."""
     program: str | None = None
     """The executable actually run: `path` itself, or what `path` was compiled into."""
     main: str | None = None
@@ -264,6 +266,24 @@ class AdapterProfile:
         """The plain names an expression of the program's language reads, where dap2mcp can tell (None:
         it cannot); a SyntaxError for one that is no expression."""
         return None
+
+    steps_over_library: bool = False
+    """`step in` passes over what the adapter counts as library code (debugpy's justMyCode), and stops at the next
+    line of the program's own: the step's result says which calls it passed over."""
+
+    def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """The request that makes `files` count as the program's own code, where the adapter keeps library
+        code apart and would neither stop nor step there (debugpy's justMyCode); None where it does not."""
+        return None
+
+    def running_files(self, pid: int) -> list[str]:
+        """The source files a running process's threads are in, where the adapter cannot say (blocking)."""
+        return []
+
+    def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
+        """The name to send for a function breakpoint on `name`, and the file it is defined in where that
+        file must be made the program's own (blocking: it may ask the program's runtime)."""
+        return name, None
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import shutil
@@ -14,12 +15,13 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import debugpy
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import inject
+from . import inject, python_names
 from .base import AdapterProfile, AdapterStart, Summon, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
@@ -38,6 +40,12 @@ PYDEVD_SETTINGS = {
     "DAP2MCP_REPR_TIMEOUT": f"{REPR_LIMIT:g}",
 }
 """Set in a launched program's environment unless the user's own `env` sets them."""
+OWN_CODE_SOURCE = "<dap2mcp: files the agent debugs as the program's own>"
+"""The source a mapping of debugpy's is given for, that makes library files the program's own (`own_code_request`)."""
+NO_SUCH_LINE = 1 << 30
+"""A line no file has: the mapping it starts makes no line of a file stand for another."""
+STACK_FILES_WAIT = 3.0
+"""How long a running process may take to say which files its threads are in (`stack_files`)."""
 INJECTED_CODE_WAIT = 20.0
 """How long a process may take to run the code queued in it: below the handshake's 30 s, so the
 error says why."""
@@ -87,9 +95,35 @@ class DebugpyProfile(AdapterProfile):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
         return target, f"Python {probe.stdout.strip()}"
 
+    def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """debugpy takes its `rules` (which files are the program's own) only at launch. pydevd also counts a
+        file as the program's own when a source mapping names it (`PyDB.in_project_scope`, debugpy 1.8.22), and
+        `setPydevdSourceMap` may come at any time: the whole list, in one request, each file mapped from no
+        line of its own, so that no line anywhere is translated."""
+        maps = [{"line": 1, "endLine": 1, "runtimeLine": NO_SUCH_LINE, "runtimeSource": {"path": path}} for path in files]
+        return "setPydevdSourceMap", {"source": {"path": OWN_CODE_SOURCE}, "pydevdSourceMaps": maps}
+
+    def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
+        """pydevd matches a function breakpoint against the bare name of the function called (a dotted name
+        never matched), so `json.loads` is sent as `loads`, and json/__init__.py becomes the program's own so
+        that it stops there. Only a launched program's interpreter is known to look the module up with."""
+        parts = name.split(".")
+        if len(parts) < 2 or not all(part.isidentifier() for part in parts):
+            return name, None
+        file = None
+        if target.mode in ("source", "binary"):
+            first = os.path.dirname(target.absolute(target.path)) if target.path else target.files_from
+            pythonpath = target.env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+            path = python_names.search_path(find_python(target.python), target.files_from, pythonpath, first)
+            file = python_names.definition_file(name, path)
+        return parts[-1], file
+
+    def running_files(self, pid: int) -> list[str]:
+        return stack_files(pid, STACK_FILES_WAIT)
+
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
-        common = {"name": "dap2mcp", "type": "python", "justMyCode": True}
+        common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code}
         if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
             listen = {"host": "127.0.0.1", "port": 0}
             return AdapterStart(argv, "attach", {**common, "request": "attach", "listen": listen},
@@ -106,6 +140,7 @@ class DebugpyProfile(AdapterProfile):
         env["DAP2MCP_MERGE_STDERR"] = "1"
         for name, value in PYDEVD_SETTINGS.items():
             env.setdefault(name, value)
+        env["DAP2MCP_STOP_ON_OVERFLOW"] = "1"
         if target.tcp_nodelay:
             env["DAP2MCP_TCP_NODELAY"] = "1"
         arguments = {
@@ -173,6 +208,46 @@ def _connect_back(pid: int, host: str, port: int) -> None:
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"debugpy could not start inside process {pid}: {failure[:500]}")
 
 
+def stack_files(pid: int, wait: float) -> list[str]:
+    """The source files of the frames on every thread's stack in process `pid`, read by the process itself
+    (code injected as for an attach by pid): debugpy names no frame of a thread that is running, and none of
+    library code. Empty where the process could not be made to say within `wait` seconds (blocking)."""
+    if not inject.supported():
+        return []
+    theirs = f"/proc/{pid}/root/tmp" if os.path.isdir(f"/proc/{pid}/root/tmp") else None  # as in `_connect_back`
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-stack-", dir=theirs) as ours:
+        folder = f"/tmp/{Path(ours).name}" if theirs else ours  # as the process names it
+        os.chmod(ours, 0o1733)
+        told = Path(ours) / "files"
+        report = "\n".join((
+            "import json, os, sys",
+            "files = set()",
+            "for frame in sys._current_frames().values():",
+            "    while frame is not None:",
+            "        files.add(frame.f_code.co_filename)",
+            "        if frame.f_globals.get('__name__') == '__main__' and os.path.isabs(frame.f_code.co_filename):",
+            "            break",  # the program's outermost frame (not this code's): what called it is the launcher's
+            "        frame = frame.f_back",
+            f"with open({folder + '/written'!r}, 'x') as out:",
+            "    json.dump(sorted(files), out)",
+            f"os.rename({folder + '/written'!r}, {folder + '/files'!r})",
+        ))
+        try:
+            inject.run_python(pid, f"try:\n    exec({report!r}, {{}})\nexcept BaseException:\n    pass\n")
+        except DebugError:
+            return []
+        deadline = time.monotonic() + wait
+        while not (told.exists() and told.stat().st_uid == _owner(pid)):  # the process's, no one else's
+            if time.monotonic() > deadline:
+                return []
+            time.sleep(0.02)
+        try:
+            files = json.loads(told.read_text())
+        except (OSError, ValueError):
+            return []
+        return [f for f in files if isinstance(f, str) and os.path.isabs(f)]
+
+
 def _owner(pid: int) -> int | None:
     try:
         return os.stat(f"/proc/{pid}").st_uid
@@ -208,6 +283,7 @@ DEBUGPY = DebugpyProfile(
     # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
+    steps_over_library=True,
     steady_ids=True,
     evaluation_limit="__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT"
                      " = {seconds}",

@@ -27,7 +27,8 @@ FrameId = Annotated[int | None, Field(description="Frame id from `context` (defa
 
 File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
 Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
-Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Function name (instead of file and line).")]
+Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Function name (instead of file and line); in Python a library function with its module, e.g. json.loads."))]
 ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
     "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
 ExceptionTypes = Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
@@ -141,6 +142,10 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
             "Debug adapter (default: chosen from the program: debugpy for Python, lldb for C/C++/Rust, delve for "
             "Go; 'gdb' debugs C/C++ with gdb)."))] = None,
         tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
+        justMyCode: Annotated[bool, Field(description=(
+            "Python: true (default) keeps `step` in the program's own code, passing over library code, and stops "
+            "on exceptions where they leave it; false steps into library code too. A breakpoint stops in any "
+            "file either way."))] = True,
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
@@ -152,18 +157,19 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         if mode == "attach":
             if processId is None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
-            target = Target(mode="attach", process_id=processId, path=path)
+            target = Target(mode="attach", process_id=processId, path=path, just_my_code=justMyCode)
         elif mode == "connect":
             if not address:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")
             target = Target(mode="connect", address=parse_address(address), path=path, args=tuple(args or ()),
-                            cwd=cwd, env=dict(env or {}))
+                            cwd=cwd, env=dict(env or {}), just_my_code=justMyCode)
         else:
             path, module, args = split_module(path, module, args)
             if not path and not module:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
-                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay)
+                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
+                            just_my_code=justMyCode)
         specs = [b.spec() for b in breakpoints or []]
         return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
                                              progress=_progress(ctx)))

@@ -29,6 +29,8 @@ EVALUATE_TIMEOUT = 10.0
 INTERRUPT_GRACE = 5.0
 """How long an interrupted evaluation may take to end: the interrupt lands at the thread's next Python
 instruction, and a thread inside one long native call gets it only when the call returns."""
+PAUSE_IN_OWN_CODE = 0.5
+"""How long a pause may take to land in the program's own code before library code is made a place to stop too."""
 
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
@@ -178,9 +180,13 @@ class Debugger:
             if not finished or session.state != "paused" or session.stop_info is None \
                     or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished, look_for_children=not finished)
+        watch = await paused.step_in(session, thread_id) if mode == "in" else None
         since = await session.step(mode, thread_id)
         finished = await session.wait_for_stop(since, left())
-        return await self._result(session, timed_out=not finished, look_for_children=not finished)
+        ctx = await self._result(session, timed_out=not finished, look_for_children=not finished)
+        if watch is not None and ctx.hint is None and (calls := await paused.passed_over(session, watch, ctx)):
+            ctx.hint = hints.passed_over(calls)
+        return ctx
 
     async def wait(self, timeout: float) -> Context:
         """The next stop, without resuming: for a program already running (after a timed-out call)."""
@@ -198,11 +204,20 @@ class Debugger:
 
     async def pause(self, thread_id: int | None, timeout: float) -> Context:
         session = self.session
+        deadline = asyncio.get_running_loop().time() + timeout
+
+        def left() -> float:
+            return max(0.0, deadline - asyncio.get_running_loop().time())
+
         since = await session.pause(thread_id)
-        finished = await session.wait_for_stop(since, timeout)
+        finished = await session.wait_for_stop(since, min(timeout, PAUSE_IN_OWN_CODE))
+        if not finished and left() > 0 and session.state == "running" and session.passes_over_library:
+            finished = await session.pause_in_library(since, left())
+        if not finished:
+            finished = await session.wait_for_stop(since, left())
         ctx = await self._result(session, timed_out=not finished)
         if not finished and ctx.state == "running":  # asking again would not help: the pause is still pending
-            ctx.hint = hints.PAUSE_PENDING
+            ctx.hint = hints.PAUSE_PENDING + (hints.PAUSE_IN_LIBRARY if session.passes_over_library else "")
         return ctx
 
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None,

@@ -3,6 +3,8 @@ the frame it focuses on, which `evaluate`, `set-variable` and `step` start from.
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode
@@ -65,6 +67,53 @@ async def focused_frame_id(session: DebugSession) -> int:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
     session.known_frames[int(frames[0]["id"])] = (thread, 0)
     return int(frames[0]["id"])
+
+
+@dataclass(frozen=True)
+class StepIn:
+    """Before a `step in` where the adapter passes over library code: the frame it starts from, and the calls
+    the adapter lists there as not yet made (pydevd lists those of the rest of the function, not of the line)."""
+
+    frame: int
+    calls: tuple[str, ...]
+
+
+async def step_in(session: DebugSession, thread_id: int | None) -> StepIn | None:
+    """Where library code is passed over (debugpy with justMyCode) and the adapter lists a frame's calls
+    (`stepInTargets`): what a `step in` from the current stop could enter."""
+    if not (session.passes_over_library and session.capabilities.get("supportsStepInTargetsRequest")):
+        return None
+    thread = session.thread(thread_id)
+    top = next((frame for frame, (owner, place) in session.known_frames.items() if owner == thread and place == 0), None)
+    with contextlib.suppress(DebugError):
+        if top is None:
+            body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})
+            top = int((body.get("stackFrames") or [{}])[0]["id"])
+        calls = await _calls(session, top)
+        return StepIn(top, calls) if calls else None
+    return None
+
+
+async def passed_over(session: DebugSession, before: StepIn, ctx: Context) -> tuple[str, ...]:
+    """The calls a `step in` made without entering them: it ended in the frame it started from, and the
+    adapter no longer lists them as to come."""
+    if ctx.state != "paused" or not ctx.frames or ctx.frames[0].id != before.frame:
+        return ()
+    with contextlib.suppress(DebugError):
+        left = list(await _calls(session, before.frame))
+        made = []
+        for call in before.calls:
+            if call in left:
+                left.remove(call)
+            else:
+                made.append(call)
+        return tuple(made)
+    return ()
+
+
+async def _calls(session: DebugSession, frame: int) -> tuple[str, ...]:
+    targets = (await session.request("stepInTargets", {"frameId": frame})).get("targets") or []
+    return tuple(str(t["label"]) for t in targets if t.get("label"))
 
 
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:

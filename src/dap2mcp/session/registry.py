@@ -29,10 +29,11 @@ TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start 
 
 class BreakpointRegistry:
     def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
-                 capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True) -> None:
+                 capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True,
+                 place_function: Callable[[str], Awaitable[tuple[str, str | None]]] | None = None) -> None:
         """`edited`: the run about to start runs the program's files as they are now (built or read again),
         so carried line breakpoints follow edits of them (edits.py); not a binary left as it was, or a
-        process attached to again."""
+        process attached to again. `place_function`: the profile's `function_place` for this program."""
         self._items: dict[int, Breakpoint] = {}
         for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
@@ -51,6 +52,11 @@ class BreakpointRegistry:
         self._capabilities = capabilities
         self._function_ids: set[int] = set()
         """The ids the adapter gave the function breakpoints it holds now."""
+        self._place_function = place_function
+        self._function_places: dict[str, tuple[str, str | None]] = {}
+        self._own_files: list[str] = []
+        """Files the agent put a breakpoint in, which the adapter was told are the program's own code: a
+        breakpoint stops there even in a library, and stepping there stays in them for the session."""
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -158,7 +164,7 @@ class BreakpointRegistry:
         name = (function or "").split("(", 1)[0]
         here = [bp for bp in self._items.values() if bp.adapter_id is not None and (
             (path and bp.file == path and (bp.actual_line or bp.line) == line)
-            or (bp.function and name and bp.function.split("(", 1)[0] == name))]
+            or (bp.function and name and self.sent_name(bp.function).split("(", 1)[0] == name))]
         if any(bp.temporary for bp in here):  # debugpy and lldb-dap keep one per line: the `to` one took it,
             here = [bp for bp in here if bp.temporary or not (bp.condition or bp.hit_condition)]  # unchecked
         return [bp.adapter_id for bp in here if bp.adapter_id is not None]
@@ -213,17 +219,41 @@ class BreakpointRegistry:
         if not any(bp.kind == "exception" for bp in self._items.values()):
             await self.sync_exceptions(request)  # the adapter's default filters
 
+    async def _own_code(self, request: Request, files: Iterable[str]) -> None:
+        """Tell the adapter, where it keeps library code apart, that these files are the program's own."""
+        new = [path for path in dict.fromkeys(files) if path not in self._own_files]
+        call = self._profile.own_code_request(self._own_files + new) if new else None
+        if call is not None:
+            await request(*call)
+            self._own_files += new
+
+    async def own_code_for_now(self, request: Request, files: Iterable[str]) -> None:
+        """Make `files` the program's own too, until `own_code_as_before` (a pause inside library code)."""
+        call = self._profile.own_code_request(list(dict.fromkeys([*self._own_files, *files])))
+        if call is not None:
+            await request(*call)
+
+    async def own_code_as_before(self, request: Request) -> None:
+        call = self._profile.own_code_request(self._own_files)
+        if call is not None:
+            await request(*call)
+
     async def _sync_file(self, request: Request, path: str) -> None:
         bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
+        if bps:
+            await self._own_code(request, [path])
         body = await request("setBreakpoints", {"source": {"path": path},
                                                 "breakpoints": [{"line": bp.line, **self._extras(bp)} for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])
 
     async def _sync_functions(self, request: Request) -> None:
         bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
+        places = {bp.function: await self._function_place(bp.function) for bp in bps if bp.function}
+        await self._own_code(request, [file for _, file in places.values() if file])
+
         async def answers(sent: list[Breakpoint]) -> list[dict[str, Any]]:
-            body = await request("setFunctionBreakpoints",
-                                 {"breakpoints": [{"name": bp.function, **self._extras(bp)} for bp in sent]})
+            body = await request("setFunctionBreakpoints", {"breakpoints": [
+                {"name": places[bp.function][0] if bp.function else bp.function, **self._extras(bp)} for bp in sent]})
             return list(body.get("breakpoints") or [])
 
         if not self._profile.function_answers_unordered:
@@ -242,6 +272,17 @@ class BreakpointRegistry:
                 if bp is not None:
                     self._apply([bp], [answer])
             self._function_ids = {answer["id"] for answer in got if answer.get("id") is not None}
+
+    def sent_name(self, function: str) -> str:
+        """The name the adapter was given for a function breakpoint (debugpy: `loads` for `json.loads`)."""
+        return self._function_places.get(function, (function, None))[0]
+
+    async def _function_place(self, name: str) -> tuple[str, str | None]:
+        if self._place_function is None:
+            return name, None
+        if name not in self._function_places:
+            self._function_places[name] = await self._place_function(name)
+        return self._function_places[name]
 
     async def sync_exceptions(self, request: Request) -> None:
         filters = self._capabilities().get("exceptionBreakpointFilters")

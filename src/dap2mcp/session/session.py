@@ -45,7 +45,8 @@ class DebugSession:
         self.profile = profile
         self.limits = limits or Limits()
         rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
-        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads)
+        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads,
+                                              place_function=self._place_function)
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -68,6 +69,8 @@ class DebugSession:
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None
+        self._paused_thread: int | None = None
+        """The thread the last `pause` asked to stop."""
         self._pipe: ProgramPipe | None = None
         self.runtime: str | None = None
         self.started_at = datetime.now(UTC)
@@ -150,6 +153,9 @@ class DebugSession:
     def has_client(self) -> bool:
         """Connected to an adapter that is still there."""
         return self._client is not None and not self._client.closed
+
+    async def _place_function(self, name: str) -> tuple[str, str | None]:
+        return await asyncio.to_thread(self.profile.function_place, name, self.target)
 
     # -- start and end -----------------------------------------------------------------------
 
@@ -384,7 +390,34 @@ class DebugSession:
         except DebugError:
             self.quirks.pausing = False
             raise
+        self._paused_thread = thread
         return since
+
+    @property
+    def passes_over_library(self) -> bool:
+        """The adapter keeps library code apart: it neither steps nor pauses there (debugpy with justMyCode)."""
+        return self.profile.steps_over_library and self.target.just_my_code
+
+    async def pause_in_library(self, since: int, timeout: float) -> bool:
+        """A pause that did not land: the thread runs library code (a server's loop), where debugpy does not
+        stop. The files on the program's stacks count as its own until the pause lands, or `timeout` passes;
+        the stop's stack is read before that is undone, so it shows the library code it stopped in. False
+        where the files could not be told, or the program stopped meanwhile: the caller waits on."""
+        pid = self.process.get("systemProcessId")
+        files = await asyncio.to_thread(self.profile.running_files, pid) if isinstance(pid, int) else []
+        if not files or self.stop_count > since or self.state != "running":
+            return False
+        await self.breakpoints.own_code_for_now(self.tolerant_request, files)
+        try:  # asked again: the library frames already running were told not to trace themselves
+            await self.request("pause", {"threadId": self._paused_thread})
+            finished = await self.wait_for_stop(since, timeout)
+            if finished and self.state == "paused":
+                await self.recorder.stop_view(self.stop_count)
+            return finished
+        finally:
+            if self.has_client:
+                with contextlib.suppress(DebugError):
+                    await self.breakpoints.own_code_as_before(self.tolerant_request)
 
     # -- breakpoints -------------------------------------------------------------------------
 

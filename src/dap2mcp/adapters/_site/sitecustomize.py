@@ -9,6 +9,11 @@
 # DAP2MCP_REPR_TIMEOUT=<seconds>: a value's repr that runs longer while pydevd reads a stop is
 #   interrupted (pydevd's own thread interrupter: SIGINT for the main thread, an asynchronous
 #   KeyboardInterrupt for others) and shown as too slow, so a slow __repr__ cannot hold a stop.
+# DAP2MCP_STOP_ON_OVERFLOW=1: at Python's recursion limit, pydevd's own trace function is the call that
+#   overflows, inside the program's deepest frame; Python then turns tracing off for the thread, so
+#   the RecursionError goes up uncaught with no stop, its traceback ending in pydevd's frame. Before the
+#   program ends with it, stop there as pydevd stops at any uncaught exception (its traceback keeps the
+#   program's frames), and print the traceback without pydevd's frame.
 #
 # Then run any sitecustomize this one shadows.
 import contextlib
@@ -80,6 +85,26 @@ if (_limit := os.environ.get("DAP2MCP_REPR_TIMEOUT")):
             return spec
 
     sys.meta_path.insert(0, _OnPydevdReprs())
+
+if os.environ.get("DAP2MCP_STOP_ON_OVERFLOW") == "1":
+    _excepthook = sys.excepthook
+
+    def _stop_on_overflow(kind, value, tb):
+        pydevd = sys.modules.get("pydevd")
+        debugger = pydevd.get_global_debugger() if pydevd is not None else None
+        if debugger is not None and isinstance(value, RecursionError):
+            entries, step = [], tb
+            while step is not None:
+                entries.append(step)
+                step = step.tb_next
+            ours = [e for e in entries if "pydevd" not in e.tb_frame.f_code.co_filename]
+            if ours and ours[-1] is not entries[-1]:  # raised in pydevd's tracing, below the program's frames
+                ours[-1].tb_next = None
+                with contextlib.suppress(Exception):
+                    debugger.trigger_exception_handler((kind, value, tb), as_uncaught=True)
+        _excepthook(kind, value, tb)
+
+    sys.excepthook = _stop_on_overflow
 
 
 def _chain():

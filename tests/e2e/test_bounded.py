@@ -3,7 +3,10 @@ and what adapters say about themselves, through the real server over stdio and r
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,3 +34,56 @@ async def test_a_byte_that_is_not_utf8_comes_out_replaced(program: Path, adapter
         assert "bad \ufffd byte\n" in (await tools.read_json("debugger://output"))["text"]
         await tools.ok("stop")
 
+
+
+ROWS = PROGRAMS / "rows.py"
+EXPORT_CHARS = 50_000  # the bound README.md gives for one answer's `data`
+
+
+def answer_size(data: dict[str, Any]) -> int:
+    return len(json.dumps(data, ensure_ascii=False))
+
+
+async def test_a_huge_snapshot_is_exported_to_a_file_with_its_size_and_digest_and_imports_byte_for_byte(tmp_path: Path):
+    """A frame holding 50,000 CSV rows, captured at depth 3, exports to 4 MB: the answer held all of
+    it, even with `path`. Now the file has it and the answer its size and sha256."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(ROWS), breakpoints=[{"file": str(ROWS), "line": marker(ROWS, "loaded")}])
+        made = (await tools.ok("snapshot_create", depth=3))["snapshot"]
+        first, second = tmp_path / "first.json", tmp_path / "second.json"
+        exported = await tools.ok("snapshot_export", snapshot_id=made["id"], path=str(first))
+        written = first.read_bytes()
+        assert len(written) > 1_000_000 and "data" not in exported and answer_size(exported) < 1000
+        assert exported["bytes"] == len(written) and exported["sha256"] == hashlib.sha256(written).hexdigest()
+        imported = (await tools.ok("snapshot_import", path=str(first)))["snapshot"]
+        assert imported["variableCount"] == made["variableCount"]
+        again = await tools.ok("snapshot_export", snapshot_id=imported["id"], path=str(second))
+        assert second.read_bytes() == written and again["sha256"] == exported["sha256"]
+
+        pages, offset = [], 0  # without a path, the same text comes a page at a time
+        while True:
+            page = await tools.ok("snapshot_export", snapshot_id=made["id"], offset=offset)
+            assert len(page["data"]) <= EXPORT_CHARS and page["end"] == len(written.decode())
+            pages.append(page["data"])
+            if not page.get("truncated"):
+                break
+            offset = page["nextOffset"]
+        assert "".join(pages).encode() == written and len(pages) > 20
+        small = await tools.ok("snapshot_export", snapshot_id="@t0")  # small ones answer whole, as before
+        assert set(small) == {"success", "snapshotId", "data"}
+        await tools.ok("stop")
+
+
+async def test_a_huge_diff_is_cut_to_a_budget_and_says_what_it_left_out():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(ROWS), breakpoints=[{"file": str(ROWS), "line": marker(ROWS, "loaded")}])
+        deep = (await tools.ok("snapshot_create", depth=3))["snapshot"]["id"]
+        shallow = (await tools.ok("snapshot_create", depth=0))["snapshot"]["id"]
+        answer = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow)
+        diff = answer["diff"]
+        assert answer_size(answer) < 60_000, answer_size(answer)  # 118 KB before
+        assert answer["truncated"] is True and answer["omitted"]["removed"] > 0
+        assert len(diff["removed"]) + answer["omitted"]["removed"] == diff["summary"]["removed"]
+        pact = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow, format="pact")
+        assert len(pact["diff"]["removed"]) + pact["omitted"]["removed"] == diff["summary"]["removed"]
+        await tools.ok("stop")

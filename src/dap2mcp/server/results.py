@@ -168,7 +168,9 @@ class SnapshotResult(Ok):
 class SnapshotDiffResult(Ok):
     diff: dict[str, Any]
     truncated: Opt[bool] = None
-    """True when a list in `diff` was cut to its first 1000 entries (the summary still counts them all)."""
+    """True when a list in `diff` was cut (the summary still counts them all)."""
+    omitted: Opt[dict[str, int]] = None
+    """How many entries of each cut list were left out."""
     warning: Opt[str] = None
     """Where the two snapshots cannot be compared whole (taken at different depths)."""
 
@@ -187,5 +189,15 @@ class SnapshotDeleteResult(Ok):
 
 class SnapshotExportResult(Ok):
     snapshotId: str
-    data: str
+    data: Opt[str] = None
+    """The canonical text, or a page of it from `offset`; left out when a large one went to `path`."""
     path: Opt[str] = None
+    bytes: Opt[int] = None
+    """The size of the file written to `path`, when `data` is left out."""
+    sha256: Opt[str] = None
+    offset: Opt[int] = None
+    nextOffset: Opt[int] = None
+    end: Opt[int] = None
+    """The whole text's length in characters, when `data` is a page of it."""
+    truncated: Opt[bool] = None
+    """True when text remains after this page (ask again from `nextOffset`)."""

@@ -6,6 +6,7 @@ Each method returns plain data or a `Context`; the server only parses input and 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import stat
 from collections.abc import Awaitable, Callable
@@ -328,12 +329,12 @@ class Debugger:
         return recorder.store
 
     async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
-                            limit: int) -> tuple[dict[str, Any], bool, str | None]:
+                            entries: int, chars: int) -> tuple[dict[str, Any], dict[str, int], str | None]:
         store = await self._snapshots()
         old, new = store.get(ref_a), store.get(ref_b)
         delta = diff.compare(old, new)
         body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
-        return *diff.bounded(body, limit), diff.depth_warning(old, new)
+        return *diff.bounded(body, entries, chars), diff.depth_warning(old, new)
 
     async def snapshot_list(self) -> tuple[list[Snapshot], dict[str, int] | None]:
         store = await self._snapshots()
@@ -342,16 +343,29 @@ class Debugger:
     async def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
         return (await self._snapshots()).delete(ref)
 
-    async def snapshot_export(self, ref: str, path: str | None) -> tuple[str, str]:
+    async def snapshot_export(self, ref: str, path: str | None, offset: int, limit: int) -> dict[str, Any]:
+        """The snapshot's canonical text, whole when it fits in `limit` characters (as it always was).
+        A larger one is written whole to `path` and answered with its size and digest, or else
+        answered a page at a time from `offset`: the text is byte-stable, so pages join up."""
         snapshot = (await self._snapshots()).get(ref)
         data = codec.export(snapshot)
+        out: dict[str, Any] = {"snapshotId": snapshot.id}
         if path is not None:
             target = self._path(path)
+            encoded = data.encode("utf-8")
             try:
-                await asyncio.to_thread(target.write_text, data, encoding="utf-8")
+                await asyncio.to_thread(target.write_bytes, encoded)
             except OSError as exc:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot write {target}: {exc.strerror or exc}") from None
-        return snapshot.id, data
+            out["path"] = path
+            if len(data) > limit:
+                return {**out, "bytes": len(encoded), "sha256": hashlib.sha256(encoded).hexdigest()}
+        if offset == 0 and len(data) <= limit:
+            return {**out, "data": data}
+        begin = min(offset, len(data))
+        page = data[begin:begin + limit]
+        return {**out, "data": page, "offset": begin, "nextOffset": begin + len(page), "end": len(data),
+                "truncated": begin + len(page) < len(data) or None}
 
     def _path(self, path: str) -> Path:
         """A user's file path, relative to the program's directory; NUL bytes and the like are refused."""

@@ -87,3 +87,34 @@ async def test_a_huge_diff_is_cut_to_a_budget_and_says_what_it_left_out():
         pact = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow, format="pact")
         assert len(pact["diff"]["removed"]) + pact["omitted"]["removed"] == diff["summary"]["removed"]
         await tools.ok("stop")
+
+
+CHATTY = PROGRAMS / "chatty.py"
+
+
+async def test_a_stop_after_a_flood_has_all_its_output_or_says_it_has_not():
+    """200,000 lines logged just before a breakpoint: debugpy forwards them for a while after the stop,
+    and the stop's output was a piece from mid-flood, without a word. Evaluations then carried the rest."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(CHATTY), timeout=120,
+                             breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "flooded")}])
+        out = ctx["output"]
+        assert out["truncated"] is True and len(out["text"]) <= 8000
+        assert out["text"].endswith("INFO flood done\n") or out.get("incomplete") is True, out["text"][-200:]
+        shouted = await tools.ok("evaluate", expression="shout(20_000)")
+        assert shouted["value"] == "20000" and shouted["outputTruncated"] is True and len(shouted["output"]) <= 8000
+        assert "INFO" not in shouted["output"]
+        announced = await tools.ok("evaluate", expression="announce('x')")
+        assert announced["output"] == "announcing x\n" and "outputIncomplete" not in announced  # no tail of the shout
+        await tools.ok("stop")
+
+
+async def test_output_still_arriving_at_a_stop_is_marked_incomplete():
+    """A helper process keeps writing to the program's output for three seconds while the program is stopped."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(CHATTY), args=["helper"],
+                             breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "helper")}])
+        assert ctx["output"]["incomplete"] is True and "helper 1\n" in ctx["output"]["text"], ctx["output"]
+        announced = await tools.ok("evaluate", expression="announce('x')")
+        assert "announcing x\n" in announced["output"] and announced["outputIncomplete"] is True
+        await tools.ok("stop")

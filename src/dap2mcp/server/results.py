@@ -37,6 +37,8 @@ class StopResult(Ok):
     state: Literal["terminated"]
     exitCode: Opt[int] = None
     output: Opt[str] = None
+    outputTruncated: Opt[bool] = None
+    """True when `output` holds only the last 8,000 characters (`output` reads the rest)."""
 
 
 class ValueResult(Ok):
@@ -45,7 +47,12 @@ class ValueResult(Ok):
     variablesReference: Opt[int] = None
     truncated: Opt[bool] = None
     output: Opt[str] = None
-    """What the program printed while evaluating (and since the last result)."""
+    """What the program printed while evaluating."""
+    outputTruncated: Opt[bool] = None
+    """True when `output` holds only the last 8,000 characters of it."""
+    outputIncomplete: Opt[bool] = None
+    """True when the program's output was still arriving: the evaluation's printing may come later, or
+    the program's earlier output be mixed in (the `output` tool has it all)."""
 
 
 class SetVariableResult(ValueResult):

@@ -21,11 +21,14 @@ from ..snapshots.store import SnapshotStore, new_id
 from . import assign, hints, paused
 from .breakpoints import Breakpoint
 from .checks import check_start
-from .models import BreakpointView, Context, relative
+from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
 from .startup import injections_finished
 
 DEFAULT_WAIT = 30.0
+OUTPUT_SETTLES = 1.0
+"""How long a stop's answer waits for the output the program wrote before it stopped (see
+`OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
 
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
@@ -107,8 +110,9 @@ class Debugger:
         async with self._lifecycle:
             session = self.session
             await self._close_current("`stop`")
+        out = session.output.take_new(session.limits.output_chars)
         return {"state": "terminated", "exitCode": session.exit_code if session.ended_by is None else None,
-                "output": session.output.take_new(session.limits.output_chars).text or None}
+                "output": out.text or None, "outputTruncated": out.truncated or None}
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:
         old = self.session
@@ -204,8 +208,13 @@ class Debugger:
             raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended the session while this "
                              "call waited on it, before the program was reported to have exited by itself")
         await session.ended()  # an ending program's last output is still on its way
+        # what the program wrote before it stopped may still be on its way (a flood is forwarded for seconds)
+        complete = session.state != "paused" or await session.output.settle(OUTPUT_SETTLES)
+        settled = session.output.size
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)
+        if not complete or session.output.size != settled:
+            ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
         return ctx
 
@@ -241,16 +250,21 @@ class Debugger:
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
+        before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
+        start = session.output.size
         body = await session.request("evaluate", {"expression": expression, "frameId": frame,
                                                    "context": session.profile.evaluate_context})
         if body.get("result") in session.profile.failed_evaluations:
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                              f"in frame {frame}: {body['result']} (an unknown name, or not an expression)")
         result = assign.value_of(body.get("result", ""), body, session)
-        await session.output.quiet(0.015, 0.1)  # what the evaluation printed
-        out = session.output.take_new(session.limits.output_chars)
+        printed = await session.output.quiet(0.015, 0.1)  # what the evaluation printed
+        out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
             result["output"] = out.text
+            result["outputTruncated"] = out.truncated or None
+        if out.text or not printed:
+            result["outputIncomplete"] = not (before and printed) or None
         return result
 
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:

@@ -133,6 +133,8 @@ class Output(_Model):
     text: str
     truncated: bool = False
     """True when older text was dropped to stay within the bound."""
+    incomplete: Opt[bool] = None
+    """True when output from before the stop was still arriving when the answer was given (see `output`)."""
 
 
 class VariableChange(_Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +119,36 @@ async def test_output_still_arriving_at_a_stop_is_marked_incomplete():
         announced = await tools.ok("evaluate", expression="announce('x')")
         assert "announcing x\n" in announced["output"] and announced["outputIncomplete"] is True
         await tools.ok("stop")
+
+
+async def test_lldbs_own_warnings_are_kept_apart_from_the_programs_output(tmp_path: Path) -> None:
+    """An executable whose split DWARF file is gone: lldb warns on its stderr, which lldb-dap forwards as
+    output too; the program's own stdout and stderr come through the terminal it runs on."""
+    source = tmp_path / "bad_bytes.c"
+    source.write_bytes(BAD_BYTES_C.read_bytes())
+    subprocess.run(["cc", "-g", "-gsplit-dwarf", "-O0", "-c", "bad_bytes.c", "-o", "bad_bytes.o"], cwd=tmp_path, check=True)
+    subprocess.run(["cc", "bad_bytes.o", "-o", "bad_bytes"], cwd=tmp_path, check=True)
+    (tmp_path / "bad_bytes.dwo").unlink()
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="binary", path=str(tmp_path / "bad_bytes"), stopOnEntry=True)
+        assert "unable to locate separate debug file" in ctx["adapterOutput"]["text"], ctx
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["output"]["text"] == "before\nbad \ufffd byte\nafter 1\n", end
+        assert "separate debug file" not in (await tools.ok("output"))["text"]
+
+
+async def test_gdbs_own_words_are_kept_apart_from_the_programs_output() -> None:
+    """gdb's lines at each stop and cdt-gdb-adapter's `GDB unhandled notify` (an assignment in `evaluate`
+    changes memory, a notify it does not handle) were taken for the program's output."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(BAD_BYTES_C), adapter="gdb",
+                             breakpoints=[{"file": str(BAD_BYTES_C), "line": marker(BAD_BYTES_C, "written")}])
+        assert ctx["output"]["text"] == "before\nbad \ufffd byte\n", ctx["output"]
+        assert "Breakpoint 1, main ()" in ctx["adapterOutput"]["text"]
+        await tools.ok("step", mode="over")
+        assigned = await tools.ok("evaluate", expression="written = 7")
+        assert assigned["value"] == "7" and "output" not in assigned, assigned
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["output"]["text"] == "after 7\n", end
+        assert "GDB unhandled notify: memory-changed" in end["adapterOutput"]["text"], end
+        assert "unhandled notify" not in (await tools.ok("output"))["text"]

@@ -35,6 +35,7 @@ class Limits:
     value_chars: int = 300
     variables_per_scope: int = 50
     output_chars: int = 8000
+    adapter_output_chars: int = 2000
     threads: int = 50
 
 

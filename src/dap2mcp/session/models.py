@@ -188,6 +188,9 @@ class Context(_Model):
     threadsTotal: Opt[int] = None
     changes: Opt[Changes] = None
     output: Opt[Output] = None
+    adapterOutput: Opt[Output] = None
+    """What the debug adapter said about itself since the previous result (lldb's warnings, gdb's console,
+    Delve's log): not the program's output."""
     exitCode: Opt[int] = None
     hint: Opt[str] = None
 

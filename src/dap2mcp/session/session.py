@@ -51,6 +51,7 @@ class DebugSession:
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
+        self.adapter_output = OutputBuffer(keep_chars=100_000)
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}
         self.stop_info: StopInfo | None = None
@@ -374,6 +375,10 @@ class DebugSession:
         out = take(self.limits.output_chars)
         if out.text or out.truncated:
             ctx.output = out
+        said = (self.adapter_output.take_new if consume_output else self.adapter_output.peek_new)(
+            self.limits.adapter_output_chars)
+        if said.text:
+            ctx.adapterOutput = said
         return ctx
 
     def own_code(self, frame: Frame) -> bool:

@@ -152,3 +152,23 @@ async def test_gdbs_own_words_are_kept_apart_from_the_programs_output() -> None:
         assert end["state"] == "terminated" and end["output"]["text"] == "after 7\n", end
         assert "GDB unhandled notify: memory-changed" in end["adapterOutput"]["text"], end
         assert "unhandled notify" not in (await tools.ok("output"))["text"]
+
+
+async def test_a_c_plus_plus_type_nearly_ten_thousand_characters_long_is_cut() -> None:
+    """gdb names a map of vectors of maps in full: each variable, evaluation and change carried it whole."""
+    program = PROGRAMS / "long_types.cpp"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter="gdb",
+                             breakpoints=[{"file": str(program), "line": marker(program, "first")}])
+        registries = next(v for s in ctx["scopes"] for v in s["variables"] if v["name"] == "registries")
+        assert registries["type"].startswith("std::vector<std::map<std::")
+        assert len(registries["type"]) == 300 and registries["type"].endswith("…")
+        evaluated = await tools.ok("evaluate", expression="registries")
+        assert len(evaluated["type"]) == 1200 and evaluated["type"].endswith("…")
+        stepped = await tools.ok("step", mode="over")
+        assert answer_size(stepped) < 5000, answer_size(stepped)
+        inside = await tools.ok("step", mode="in")  # into std::vector<...>::push_back, named in full by gdb
+        assert inside["location"]["function"].startswith("std::vector<std::map<")
+        assert len(inside["location"]["function"]) == 300 and len(inside["frames"][0]["function"]) == 300
+        assert answer_size(inside) < 5000, answer_size(inside)
+        await tools.ok("stop")

@@ -50,7 +50,7 @@ def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
     return Variable(
         name=str(raw.get("name", "")),
         value=value,
-        type=raw.get("type") or None,
+        type=clip(str(raw["type"]), limits.value_chars)[0] if raw.get("type") else None,  # gdb: 9,771 for a C++ map
         variablesReference=raw.get("variablesReference") or None,
         valueTruncated=cut or None,
     )

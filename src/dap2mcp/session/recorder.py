@@ -179,7 +179,7 @@ class StopRecorder:
                            f"at stop {old.cycle if old.partial else new.cycle} (see the scope's `unreadable`)")
         body, omitted = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
         for entry in (*body["added"], *body["removed"], *body["modified"]):
-            for key in ("value", "oldValue", "newValue"):
+            for key in ("value", "oldValue", "newValue", "type", "oldType"):
                 if key in entry:
                     entry[key] = clip(entry[key], self._limits.value_chars)[0]
             if entry.get("path") == entry["name"]:

@@ -33,7 +33,7 @@ async def test_snapshot_tools_have_the_seeds_parameters_and_annotations():
     assert listed["snapshot_diff"].input_schema["required"] == ["snapshot_id_1", "snapshot_id_2"]
     assert params("snapshot_list") == set()
     assert params("snapshot_delete") == {"snapshot_id"}
-    assert params("snapshot_export") == {"snapshot_id", "path"}
+    assert params("snapshot_export") == {"snapshot_id", "path", "offset"}
     assert params("snapshot_import") == {"data", "path"}
     hints = {name: listed[name].annotations for name in listed if name.startswith("snapshot_")}
     expected = {  # (readOnly, destructive, idempotent) as seed 000 gives them
@@ -300,13 +300,14 @@ async def test_a_stop_nobody_looked_at_is_recorded_too():
         assert [m["path"] for m in step["modified"]] == ["n"]
 
 
-async def test_big_values_and_containers_stay_bounded():
+async def test_big_values_and_containers_stay_bounded(tmp_path):
     deep = PROGRAMS / "deep.py"
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(deep), breakpoints=[{"file": str(deep), "line": marker(deep, "deep")}])
         made = (await tools.ok("snapshot_create", depth=1))["snapshot"]
-        nodes = {n["id"]: n for n in json.loads((await tools.ok("snapshot_export", snapshot_id=made["id"]))["data"])
-                 ["root"]["children"]}
+        exported = await tools.ok("snapshot_export", snapshot_id=made["id"], path=str(tmp_path / "deep.json"))
+        assert "data" not in exported  # larger than one answer holds: the file has it
+        nodes = {n["id"]: n for n in json.loads((tmp_path / "deep.json").read_text())["root"]["children"]}
         assert len(nodes["long_text"]["value"]) == 1000 and nodes["long_text"]["flags"] == ["valueTruncated"]
         assert len(nodes["many"]["children"]) == 500
         assert nodes["many"]["flags"] == ["truncated"]  # debugpy lists 500 items at most and says so

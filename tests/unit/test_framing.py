@@ -211,3 +211,11 @@ async def test_body_not_json(body: bytes) -> None:
 async def test_body_not_an_object(body: bytes) -> None:
     with pytest.raises(FramingError, match="not a JSON object"):
         await read_message(reader_with(framed(body)))
+
+
+async def test_a_lone_surrogate_escape_becomes_a_replacement_character() -> None:
+    """debugpy writes a byte of program output that is not UTF-8 as `\\udcff`; a pair stays a pair."""
+    body = b'{"body":{"output":"bad \\udcff byte \\ud83d\\ude00","\\udcffkey":["\\ud800"]}}'
+    message = await read_message(reader_with(framed(body)))
+    assert message == {"body": {"output": "bad \ufffd byte \U0001f600", "\ufffdkey": ["\ufffd"]}}
+    message["body"]["output"].encode("utf-8")

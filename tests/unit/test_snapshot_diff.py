@@ -6,6 +6,7 @@ empty and that, for any two trees, the reported changes explain every difference
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 from typing import Any
@@ -217,13 +218,24 @@ def test_limits_cut_lists_and_say_so() -> None:
     new = make({"keep": v("int", "1"), "a": v("int", "1"), "b": v("int", "2"), "c": v("int", "3")})
     delta = compare(old, new)
     assert bounded(pact(delta), 2) == (
-        {"added": ["a", "b"], "removed": [], "changed": [{"id": "keep", "fields": ["value"]}]}, True)
-    assert bounded(pact(delta), 3)[1] is False
-    out, cut = bounded(variables(old, new, delta), 1)
-    assert cut is True
+        {"added": ["a", "b"], "removed": [], "changed": [{"id": "keep", "fields": ["value"]}]}, {"added": 1})
+    assert bounded(pact(delta), 3)[1] == {}
+    out, omitted = bounded(variables(old, new, delta), 1)
+    assert omitted == {"added": 2}
     assert [a["path"] for a in out["added"]] == ["a"]
     assert out["summary"] == {"added": 3, "removed": 0, "modified": 1, "unchanged": 0}
-    assert bounded(variables(old, new, delta), 3)[1] is False
+    assert bounded(variables(old, new, delta), 3)[1] == {}
+
+
+def test_a_character_budget_cuts_lists_in_order_and_counts_what_it_left_out() -> None:
+    """A thousand entries of long values made a 118 KB answer: the lists share one budget of characters."""
+    old = make({f"v{i:03}": v("str", "'" + "a" * 900 + "'") for i in range(200)})
+    new = make({f"v{i:03}": v("str", "'" + "b" * 900 + "'") for i in range(200)} | {"extra": v("int", "1")})
+    out, omitted = bounded(variables(old, new, compare(old, new)), 1000, 20_000)
+    assert out["added"] == [{"name": "extra", "path": "extra", "type": "int", "value": "1"}]
+    assert 0 < len(out["modified"]) < 200 and omitted == {"modified": 200 - len(out["modified"])}
+    assert len(json.dumps(out["added"] + out["modified"])) <= 20_000
+    assert out["summary"]["modified"] == 200
 
 
 # -- properties ----------------------------------------------------------------------------------

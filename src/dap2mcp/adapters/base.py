@@ -186,6 +186,12 @@ class AdapterProfile:
     exception_note: re.Pattern[str] | None = None
     """A note the adapter appends to an exception's type, with the frame the program is paused in as the
     group `frame` (debugpy at an exception that has left the frames above it)."""
+    program_categories: tuple[str, ...] | None = None
+    """Output categories that carry the program's output; what comes in the others is the adapter's own
+    (its warnings, errors and console), kept apart as `adapterOutput`. None: every category may be the program's."""
+    own_log_lines: re.Pattern[str] | None = None
+    """Lines of the adapter's own log that arrive mixed with the program's output (Delve's `error layer=dap`
+    on the stderr it shares with its debuggee)."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     runtime_frames: re.Pattern[str] | None = None
@@ -340,6 +346,20 @@ class AdapterProfile:
         if self.console_noise is not None and category in (("console",) if connected else self.own_categories):
             text = self.console_noise.sub("", text)
         return text
+
+    def programs(self, category: str, connected: bool = False) -> bool:
+        """Whether an output event of `category` carries the program's output rather than the adapter's own
+        words. Over `connect` the program's output comes in whatever the adapter calls its own but `console`."""
+        if self.program_categories is None:
+            return True
+        return category != "console" if connected else category in self.program_categories
+
+    def own_lines(self, text: str) -> tuple[str, str]:
+        """`text` from the stream the program writes to, split into the program's and the adapter's own lines."""
+        if self.own_log_lines is None or not self.own_log_lines.search(text):
+            return text, ""
+        own = "".join(match.group(0) for match in self.own_log_lines.finditer(text))
+        return self.own_log_lines.sub("", text), own
 
     def exit_code(self, text: str) -> int | None:
         """The exit code in the last end-of-program text in `text`: the adapter's, where the program

@@ -145,6 +145,9 @@ LLDB = NativeProfile(
     symbol_escapes=RUST_LEGACY_ESCAPES,
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     entry_function="main",
+    # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
+    # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
+    program_categories=("stdout",),
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     steady_ids=True,
     function_answers_unordered=True,
@@ -171,6 +174,7 @@ GDB = NativeProfile(
     exit_in_output_ends=True,
     # the program writes to a FIFO of ours: what the adapter sends as "stdout" is gdb's own console
     own_categories=("console", "stdout"),
+    program_categories=(),  # its lines at each stop, its warnings, cdt-gdb-adapter's "GDB unhandled notify"
     console_noise=re.compile(r"^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db library .*"
                              r"|\[Inferior \d+ \(process \d+\) exited (?:normally|with code [0-7]+)\]"
                              r"|\[New Thread .*\]|\[Thread .* exited\]|\[Detaching after v?fork from child process \d+\])\n",

@@ -39,6 +39,8 @@ class StopResult(Ok):
     output: Opt[str] = None
     description: Opt[str] = None
     """With `signal`: whether the program ended by itself after it, or was ended when `timeout` ran out."""
+    outputTruncated: Opt[bool] = None
+    """True when `output` holds only the last 8,000 characters (`output` reads the rest)."""
 
 
 class ValueResult(Ok):
@@ -47,9 +49,14 @@ class ValueResult(Ok):
     variablesReference: Opt[int] = None
     truncated: Opt[bool] = None
     output: Opt[str] = None
-    """What the program printed while evaluating (and since the last result)."""
+    """What the program printed while evaluating."""
     hint: Opt[str] = None
     """Why an evaluation that printed shows no output (pytest capturing it)."""
+    outputTruncated: Opt[bool] = None
+    """True when `output` holds only the last 8,000 characters of it."""
+    outputIncomplete: Opt[bool] = None
+    """True when the program's output was still arriving: the evaluation's printing may come later, or
+    the program's earlier output be mixed in (the `output` tool has it all)."""
 
 
 class SetVariableResult(ValueResult):
@@ -172,7 +179,9 @@ class SnapshotResult(Ok):
 class SnapshotDiffResult(Ok):
     diff: dict[str, Any]
     truncated: Opt[bool] = None
-    """True when a list in `diff` was cut to its first 1000 entries (the summary still counts them all)."""
+    """True when a list in `diff` was cut (the summary still counts them all)."""
+    omitted: Opt[dict[str, int]] = None
+    """How many entries of each cut list were left out."""
     warning: Opt[str] = None
     """Where the two snapshots cannot be compared whole (taken at different depths)."""
 
@@ -191,5 +200,15 @@ class SnapshotDeleteResult(Ok):
 
 class SnapshotExportResult(Ok):
     snapshotId: str
-    data: str
+    data: Opt[str] = None
+    """The canonical text, or a page of it from `offset`; left out when a large one went to `path`."""
     path: Opt[str] = None
+    bytes: Opt[int] = None
+    """The size of the file written to `path`, when `data` is left out."""
+    sha256: Opt[str] = None
+    offset: Opt[int] = None
+    nextOffset: Opt[int] = None
+    end: Opt[int] = None
+    """The whole text's length in characters, when `data` is a page of it."""
+    truncated: Opt[bool] = None
+    """True when text remains after this page (ask again from `nextOffset`)."""

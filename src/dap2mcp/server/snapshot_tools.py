@@ -13,6 +13,10 @@ from . import results as r
 from .tools import PATH_CHARS, tool_decorator
 
 DIFF_ENTRIES = 1000
+DIFF_CHARS = 50_000
+"""About how much of `snapshot_diff`'s lists an answer holds (JSON characters); `omitted` counts the rest."""
+EXPORT_CHARS = 50_000
+"""The most of an exported snapshot's text one answer holds; a larger one is paged or written to `path`."""
 
 # Free-text parameters are typed plain `str` (empty = absent): the SDK turns a JSON-looking string
 # into an object before validation unless the annotation is exactly `str`, and exported data is JSON.
@@ -50,8 +54,10 @@ def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
         """Compare two snapshots and return structured differences (added, removed, modified variables with
         before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`."""
-        body, cut, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, DIFF_ENTRIES)
-        return r.ok(r.SnapshotDiffResult(diff=body, truncated=cut or None, warning=warning))
+        body, omitted, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format,
+                                                              DIFF_ENTRIES, DIFF_CHARS)
+        return r.ok(r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
+                                         warning=warning))
 
     @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
     async def snapshot_list() -> Annotated[CallToolResult, r.SnapshotListResult]:
@@ -71,12 +77,18 @@ def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
     @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
     async def snapshot_export(
         snapshot_id: _ref("Snapshot to export"),
-        path: Annotated[str, Field(max_length=PATH_CHARS, description="Also write the data to this file (overwritten).")] = "",
+        path: Annotated[str, Field(max_length=PATH_CHARS, description=(
+            "Also write the data to this file (overwritten); a snapshot too large for one answer is then "
+            "answered with the file's `bytes` and `sha256` instead of `data`."))] = "",
+        offset: Annotated[int, Field(ge=0, description=(
+            "Character offset to answer `data` from, for a snapshot too large for one answer (then `nextOffset` "
+            "and `end` are given): join the pages for `snapshot_import`."))] = 0,
     ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
         """Serialize a snapshot as canonical JSON (the same state always gives the same bytes), to keep it as a
-        baseline for a later run; `snapshot_import` reads it back."""
-        snapshot_id_out, data = await debugger.snapshot_export(snapshot_id, path or None)
-        return r.ok(r.SnapshotExportResult(snapshotId=snapshot_id_out, data=data, path=path or None))
+        baseline for a later run; `snapshot_import` reads it back. At most 50,000 characters of `data`
+        per answer: give `path` for a larger one, or read it in pages by `offset`."""
+        exported = await debugger.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS)
+        return r.ok(r.SnapshotExportResult(**exported))
 
     @tool("snapshot_import", "Import Snapshot")
     async def snapshot_import(

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DebugError, ErrorCode
-from .inspect import unexpanded
+from .inspect import clip, unexpanded
 
 if TYPE_CHECKING:
     from .session import DebugSession
@@ -21,7 +21,8 @@ _STEP = re.compile(r"\.([A-Za-z_$][\w$]*)|(\[[^\]]+\])")
 
 def value_of(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:
     limit = session.limits.value_chars * 4
-    out: dict[str, Any] = {"value": value[:limit], "type": body.get("type") or None}
+    kind = str(body.get("type") or "")
+    out: dict[str, Any] = {"value": value[:limit], "type": clip(kind, limit)[0] if kind else None}
     if len(value) > limit:
         out["truncated"] = True
     if body.get("variablesReference"):

@@ -6,6 +6,7 @@ Each method returns plain data or a `Context`; the server only parses input and 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import stat
 from collections.abc import Awaitable, Callable
@@ -20,7 +21,7 @@ from ..snapshots.store import SnapshotStore, new_id
 from . import assign, ending, hints, paused
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_start
-from .models import BreakpointView, Context, relative
+from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
 from .startup import injections_finished
 
@@ -31,6 +32,9 @@ INTERRUPT_GRACE = 5.0
 instruction, and a thread inside one long native call gets it only when the call returns."""
 PAUSE_IN_OWN_CODE = 0.5
 """How long a pause may take to land in the program's own code before library code is made a place to stop too."""
+OUTPUT_SETTLES = 1.0
+"""How long a stop's answer waits for the output the program wrote before it stopped (see
+`OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
 
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
@@ -115,8 +119,9 @@ class Debugger:
         async with self._lifecycle:
             session = self.session
             await self._close_current("`stop`")
+        out = session.output.take_new(session.limits.output_chars)
         return {"state": "terminated", "exitCode": session.exit_code if session.ended_by is None else None,
-                "output": session.output.take_new(session.limits.output_chars).text or None, "description": said}
+                "output": out.text or None, "outputTruncated": out.truncated or None, "description": said}
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:
         old = self.session
@@ -227,8 +232,13 @@ class Debugger:
             raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended the session while this "
                              "call waited on it, before the program was reported to have exited by itself")
         await session.ended()  # an ending program's last output is still on its way
+        # what the program wrote before it stopped may still be on its way (a flood is forwarded for seconds)
+        complete = session.state != "paused" or await session.output.settle(OUTPUT_SETTLES)
+        settled = session.output.size
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await session.context(consume_output=True, with_threads=False)
+        if not complete or session.output.size != settled:
+            ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
         if look_for_children and ctx.state != "terminated" and (found := session.new_children()):
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))
@@ -268,7 +278,9 @@ class Debugger:
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
+        before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
         interrupts = await session.limit_evaluations(frame, timeout)
+        start = session.output.size
         loop = asyncio.get_running_loop()
         began = loop.time()
         try:
@@ -282,12 +294,15 @@ class Debugger:
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                              f"in frame {frame}: {body['result']} (an unknown name, or not an expression)")
         result = assign.value_of(body.get("result", ""), body, session)
-        await session.output.quiet(0.015, 0.1)  # what the evaluation printed
-        out = session.output.take_new(session.limits.output_chars)
+        printed = await session.output.quiet(0.015, 0.1)  # what the evaluation printed
+        out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
             result["output"] = out.text
+            result["outputTruncated"] = out.truncated or None
         elif not result["value"] and not result["type"] and (held := session.profile.output_held(session.target)):
             result["hint"] = held  # a statement or a call that returned nothing, `print(...)`, printed nothing
+        if out.text or not printed:
+            result["outputIncomplete"] = not (before and printed) or None
         return result
 
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
@@ -366,12 +381,12 @@ class Debugger:
         return recorder.store
 
     async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
-                            limit: int) -> tuple[dict[str, Any], bool, str | None]:
+                            entries: int, chars: int) -> tuple[dict[str, Any], dict[str, int], str | None]:
         store = await self._snapshots()
         old, new = store.get(ref_a), store.get(ref_b)
         delta = diff.compare(old, new)
         body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
-        return *diff.bounded(body, limit), diff.depth_warning(old, new)
+        return *diff.bounded(body, entries, chars), diff.depth_warning(old, new)
 
     async def snapshot_list(self) -> tuple[list[Snapshot], dict[str, int] | None]:
         store = await self._snapshots()
@@ -380,16 +395,29 @@ class Debugger:
     async def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
         return (await self._snapshots()).delete(ref)
 
-    async def snapshot_export(self, ref: str, path: str | None) -> tuple[str, str]:
+    async def snapshot_export(self, ref: str, path: str | None, offset: int, limit: int) -> dict[str, Any]:
+        """The snapshot's canonical text, whole when it fits in `limit` characters (as it always was).
+        A larger one is written whole to `path` and answered with its size and digest, or else
+        answered a page at a time from `offset`: the text is byte-stable, so pages join up."""
         snapshot = (await self._snapshots()).get(ref)
         data = codec.export(snapshot)
+        out: dict[str, Any] = {"snapshotId": snapshot.id}
         if path is not None:
             target = self._path(path)
+            encoded = data.encode("utf-8")
             try:
-                await asyncio.to_thread(target.write_text, data, encoding="utf-8")
+                await asyncio.to_thread(target.write_bytes, encoded)
             except OSError as exc:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot write {target}: {exc.strerror or exc}") from None
-        return snapshot.id, data
+            out["path"] = path
+            if len(data) > limit:
+                return {**out, "bytes": len(encoded), "sha256": hashlib.sha256(encoded).hexdigest()}
+        if offset == 0 and len(data) <= limit:
+            return {**out, "data": data}
+        begin = min(offset, len(data))
+        page = data[begin:begin + limit]
+        return {**out, "data": page, "offset": begin, "nextOffset": begin + len(page), "end": len(data),
+                "truncated": begin + len(page) < len(data) or None}
 
     def _path(self, path: str) -> Path:
         """A user's file path, relative to the program's directory; NUL bytes and the like are refused."""

@@ -80,8 +80,18 @@ def stopped(session: DebugSession, body: dict[str, Any]) -> None:
 
 def program_output(session: DebugSession, category: str, text: str) -> None:
     """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
+    text, own = session.profile.own_lines(text)
     session.output.append(category, text)
+    _adapter_said(session, category, own)
     session.notify()
+
+
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _adapter_said(session: DebugSession, category: str, text: str) -> None:
+    """The adapter's own words, kept apart from the program's output (colour codes dropped: no terminal shows them)."""
+    session.adapter_output.append(category, _COLOUR.sub("", text))
 
 
 def _output(session: DebugSession, category: str, raw: str) -> None:
@@ -90,7 +100,10 @@ def _output(session: DebugSession, category: str, raw: str) -> None:
     tracepoint, text = session.breakpoints.take_tracepoint(text)
     if category in ("stdout", "stderr"):
         text = session.tracebacks.cut(text)
-    session.output.append(category, text)
+    if tracepoint is not None or profile.programs(category, session.target.mode == "connect"):
+        session.output.append(category, text)
+    else:
+        _adapter_said(session, category, text)
     session.recent_output = (session.recent_output + raw)[-400:]  # the adapter may split a line across events
     if (code := profile.exit_code(session.recent_output)) is None:
         pass

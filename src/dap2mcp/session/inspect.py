@@ -35,6 +35,7 @@ class Limits:
     value_chars: int = 300
     variables_per_scope: int = 50
     output_chars: int = 8000
+    adapter_output_chars: int = 2000
     threads: int = 50
 
 
@@ -49,7 +50,7 @@ def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
     return Variable(
         name=str(raw.get("name", "")),
         value=value,
-        type=raw.get("type") or None,
+        type=clip(str(raw["type"]), limits.value_chars)[0] if raw.get("type") else None,  # gdb: 9,771 for a C++ map
         variablesReference=raw.get("variablesReference") or None,
         valueTruncated=cut or None,
     )

@@ -61,16 +61,23 @@ def relative(path: str, base: str | None) -> str:
     return path[len(prefix):] if path.startswith(prefix) else path
 
 
+FUNCTION_CHARS = 300
+"""A function's name as shown: gdb spells out a C++ template's in full (9,830 characters for a
+`push_back` of a vector of maps), and a stack holds many."""
+
+
 class _Placed(_Model):
-    """A place in a file. What is sent leaves out column 1 (it says no more than its absence) and,
-    when dumped with `context={"base": directory}`, names a file below that directory relative to
-    it; the model keeps both as they are, for the session and the resources."""
+    """A place in a file. What is sent leaves out column 1 (it says no more than its absence), cuts a
+    long function name, and, when dumped with `context={"base": directory}`, names a file below that
+    directory relative to it; the model keeps all as they are, for the session and the resources."""
 
     @model_serializer(mode="wrap")
     def _as_shown(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
         data = handler(self)
         if data.get("column") == 1:
             del data["column"]
+        if isinstance(function := data.get("function"), str) and len(function) > FUNCTION_CHARS:
+            data["function"] = function[: FUNCTION_CHARS - 1] + "…"
         if isinstance(file := data.get("file"), str) and isinstance(info.context, dict):
             data["file"] = relative(file, info.context.get("base"))
         return data
@@ -134,6 +141,8 @@ class Output(_Model):
     text: str
     truncated: bool = False
     """True when older text was dropped to stay within the bound."""
+    incomplete: Opt[bool] = None
+    """True when output from before the stop was still arriving when the answer was given (see `output`)."""
 
 
 class VariableChange(_Model):
@@ -187,6 +196,9 @@ class Context(_Model):
     threadsTotal: Opt[int] = None
     changes: Opt[Changes] = None
     output: Opt[Output] = None
+    adapterOutput: Opt[Output] = None
+    """What the debug adapter said about itself since the previous result (lldb's warnings, gdb's console,
+    Delve's log): not the program's output."""
     exitCode: Opt[int] = None
     hint: Opt[str] = None
 

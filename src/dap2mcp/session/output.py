@@ -1,4 +1,10 @@
-"""The debuggee's output, in arrival order, bounded, with a cursor for "since the last stop"."""
+"""The debuggee's output, in arrival order, bounded, with a cursor for "since the last result".
+
+Adapters forward the program's output from another thread than their events (debugpy reads the
+program's pipe in its launcher), so at a stop, text the program wrote before it stopped may still be
+on its way, and an evaluation's printing comes after its answer: `settle` waits for it, within a bound,
+and says whether it is all in.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,11 @@ import re
 from .models import Output
 
 IGNORED_CATEGORIES = frozenset({"telemetry"})
+BURST_ENDS = 0.5
+"""Seconds without output that end a burst of it (a flood, or the prints of one step)."""
+SETTLE_PAUSE = (0.03, 0.5)
+"""How long no output must have come for it to count as all in: twice the longest gap seen within the
+burst, within these bounds (a flood forwarded by debugpy on a busy machine pauses for up to 0.3 s)."""
 
 
 class OutputBuffer:
@@ -17,12 +28,19 @@ class OutputBuffer:
         self._start = 0  # absolute offset of the first kept character
         self._end = 0  # absolute offset after the last character
         self._mark = 0
+        self._taken: list[tuple[int, int]] = []  # ranges past the mark already shown (an evaluation's printing)
+        self._arrived = 0.0  # the event loop's time of the last text
+        self._burst_gap = 0.0  # the longest wait between two texts of the current burst
 
     def append(self, category: str, text: str) -> None:
         if category in IGNORED_CATEGORIES or not text:
             return
         self._chunks.append(text)
         self._end += len(text)
+        now = asyncio.get_running_loop().time()
+        gap = now - self._arrived
+        self._burst_gap = 0.0 if gap > BURST_ENDS else max(self._burst_gap, gap)
+        self._arrived = now
         if self._end - self._start > self._keep * 2:
             joined = "".join(self._chunks)[-self._keep :]
             self._chunks = [joined]
@@ -32,15 +50,25 @@ class OutputBuffer:
     def size(self) -> int:
         return self._end
 
-    async def quiet(self, pause: float, most: float) -> None:
-        """Wait until no output has come for `pause` seconds (at most `most`): adapters forward output
-        from another thread than their responses and events, so the last of it comes a little later."""
+    async def quiet(self, pause: float, most: float, *, already: bool = False) -> bool:
+        """Wait until no output has come for `pause` seconds, at most `most`: whether it went quiet.
+        With `already`, output that stopped coming `pause` ago counts as quiet at once; otherwise the
+        wait is at least `pause` (for output the adapter has yet to send, as after an evaluation)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + most
-        size = -1
-        while self._end != size and loop.time() < deadline:
-            size = self._end
-            await asyncio.sleep(pause)
+        since = 0.0 if already else loop.time()
+        while (left := max(self._arrived, since) + pause - loop.time()) > 0:
+            if loop.time() + left > deadline:
+                await asyncio.sleep(max(0.0, deadline - loop.time()))
+                return max(self._arrived, since) + pause <= loop.time()
+            await asyncio.sleep(left)
+        return True
+
+    async def settle(self, most: float) -> bool:
+        """Wait, at most `most` seconds, until the output the program wrote so far is in, where some
+        came just now: whether it is (no wait when the last came longer ago than its burst pauses)."""
+        low, high = SETTLE_PAUSE
+        return await self.quiet(min(max(2 * self._burst_gap, low), high), most, already=True)
 
     def read(self, start: int, limit: int) -> Output:
         """Text from absolute offset `start`, at most the last `limit` characters of it."""
@@ -63,13 +91,32 @@ class OutputBuffer:
         return out
 
     def peek_new(self, limit: int) -> Output:
-        return self.read(self._mark, limit)
+        return self._since_mark(limit)
 
     def take_new(self, limit: int) -> Output:
-        out = self.read(self._mark, limit)
-        self._mark = self._end
+        out = self._since_mark(limit)
+        self._mark, self._taken = self._end, []
         return out
 
+    def take_from(self, start: int, limit: int) -> Output:
+        """What came from absolute offset `start` (an evaluation's printing): shown now, so not again
+        with what came since the last result."""
+        out = self.read(start, limit)
+        if self._end > start:
+            self._taken.append((max(start, self._mark), self._end))
+        return out
+
+    def _since_mark(self, limit: int) -> Output:
+        if not self._taken:
+            return self.read(self._mark, limit)
+        text, at = "".join(self._chunks), self._mark
+        pieces = []
+        for begin, end in [*self._taken, (self._end, self._end)]:
+            if begin > at:
+                pieces.append(text[max(at, self._start) - self._start: max(begin, self._start) - self._start])
+            at = max(at, end)
+        shown = "".join(pieces)
+        return Output(text=shown[-limit:], truncated=len(shown) > limit or self._mark < self._start)
 
 class TracebackCutter:
     """Cuts the launcher's entries from the tracebacks a program prints (`AdapterProfile.launcher_frames`):

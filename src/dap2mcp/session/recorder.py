@@ -180,15 +180,15 @@ class StopRecorder:
         if old.partial or new.partial:
             return Changes(since=old.cycle, notCompared="the adapter would not list some of the frame's variables "
                            f"at stop {old.cycle if old.partial else new.cycle} (see the scope's `unreadable`)")
-        body, cut = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
+        body, omitted = diff.bounded(diff.variables(old, new, diff.compare(old, new)), CHANGES_SHOWN)
         for entry in (*body["added"], *body["removed"], *body["modified"]):
-            for key in ("value", "oldValue", "newValue"):
+            for key in ("value", "oldValue", "newValue", "type", "oldType"):
                 if key in entry:
                     entry[key] = clip(entry[key], self._limits.value_chars)[0]
             if entry.get("path") == entry["name"]:
                 del entry["path"]
         return Changes(since=old.cycle, added=body["added"] or None, removed=body["removed"] or None,
-                       modified=body["modified"] or None, truncated=cut or None)
+                       modified=body["modified"] or None, truncated=bool(omitted) or None)
 
     # -- snapshots on demand -----------------------------------------------------------------
 

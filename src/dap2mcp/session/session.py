@@ -54,6 +54,7 @@ class DebugSession:
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
         self.tracebacks = TracebackCutter(profile.launcher_frames)
+        self.adapter_output = OutputBuffer(keep_chars=100_000)
         self.state: State = "starting"
         self.capabilities: dict[str, Any] = {}
         self.stop_info: StopInfo | None = None
@@ -478,6 +479,10 @@ class DebugSession:
         out = take(self.limits.output_chars)
         if out.text or out.truncated:
             ctx.output = out
+        said = (self.adapter_output.take_new if consume_output else self.adapter_output.peek_new)(
+            self.limits.adapter_output_chars)
+        if said.text:
+            ctx.adapterOutput = said
         return ctx
 
     async def limit_evaluations(self, frame_id: int, seconds: float) -> bool:

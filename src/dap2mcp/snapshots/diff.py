@@ -8,6 +8,7 @@ the one `Delta`.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -152,11 +153,23 @@ def depth_warning(old: Snapshot, new: Snapshot) -> str | None:
             "compare snapshots of one depth")
 
 
-def bounded(body: dict[str, Any], limit: int) -> tuple[dict[str, Any], bool]:
-    """`body` with each of its lists cut to `limit` entries, and whether anything was cut."""
-    cut = False
+def bounded(body: dict[str, Any], entries: int, chars: float = float("inf")) -> tuple[dict[str, Any], dict[str, int]]:
+    """`body` with its lists cut to `entries` entries each and to about `chars` characters of JSON
+    between them (taken in order: what was added, then removed, then changed), and how many
+    entries of each list were left out. A capture bounds each value (`CaptureLimits.value_chars`),
+    so one entry is never far above its share; the summary still counts everything."""
+    omitted: dict[str, int] = {}
+    spent = 0
     for key, value in body.items():
-        if isinstance(value, list) and len(value) > limit:
-            body[key] = value[:limit]
-            cut = True
-    return body, cut
+        if not isinstance(value, list):
+            continue
+        kept = 0
+        for item in value[:entries]:
+            spent += len(json.dumps(item, separators=(",", ":"), ensure_ascii=False)) + 1
+            if spent > chars:
+                break
+            kept += 1
+        if kept < len(value):
+            omitted[key] = len(value) - kept
+            body[key] = value[:kept]
+    return body, omitted

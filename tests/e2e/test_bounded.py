@@ -1,0 +1,174 @@
+"""Every answer is valid and bounded: output that is not UTF-8, huge snapshots, floods of output,
+and what adapters say about themselves, through the real server over stdio and real adapters."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import PROGRAMS, marker, stdio_tools
+
+BAD_BYTES_PY = PROGRAMS / "bad_bytes.py"
+BAD_BYTES_C = PROGRAMS / "bad_bytes.c"
+
+
+@pytest.mark.parametrize(("program", "adapter"), [(BAD_BYTES_PY, None), (BAD_BYTES_C, None), (BAD_BYTES_C, "gdb")],
+                         ids=["debugpy", "lldb", "gdb"])
+async def test_a_byte_that_is_not_utf8_comes_out_replaced(program: Path, adapter: str | None) -> None:
+    """debugpy sent the byte as a lone surrogate (`\\udcff`), which no answer holding it could
+    serialize: `debug`, `step`, `output` and the output resource all failed."""
+    async with stdio_tools() as tools:
+        extra = {"adapter": adapter} if adapter else {}
+        started = await tools.ok("debug", mode="source", path=str(program), **extra,
+                                 breakpoints=[{"file": str(program), "line": marker(program, "written")}])
+        assert started["state"] == "paused" and started["location"]["line"] == marker(program, "written")
+        stepped = await tools.ok("step", mode="over")
+        assert stepped["state"] == "paused"
+        seen = started.get("output", {}).get("text", "") + stepped.get("output", {}).get("text", "")
+        assert "bad \ufffd byte\n" in seen
+        assert "bad \ufffd byte\n" in (await tools.ok("output"))["text"]
+        assert "bad \ufffd byte\n" in (await tools.read_json("debugger://output"))["text"]
+        await tools.ok("stop")
+
+
+
+ROWS = PROGRAMS / "rows.py"
+EXPORT_CHARS = 50_000  # the bound README.md gives for one answer's `data`
+
+
+def answer_size(data: dict[str, Any]) -> int:
+    return len(json.dumps(data, ensure_ascii=False))
+
+
+async def test_a_huge_snapshot_is_exported_to_a_file_with_its_size_and_digest_and_imports_byte_for_byte(tmp_path: Path):
+    """A frame holding 50,000 CSV rows, captured at depth 3, exports to 4 MB: the answer held all of
+    it, even with `path`. Now the file has it and the answer its size and sha256."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(ROWS), breakpoints=[{"file": str(ROWS), "line": marker(ROWS, "loaded")}])
+        made = (await tools.ok("snapshot_create", depth=3))["snapshot"]
+        first, second = tmp_path / "first.json", tmp_path / "second.json"
+        exported = await tools.ok("snapshot_export", snapshot_id=made["id"], path=str(first))
+        written = first.read_bytes()
+        assert len(written) > 1_000_000 and "data" not in exported and answer_size(exported) < 1000
+        assert exported["bytes"] == len(written) and exported["sha256"] == hashlib.sha256(written).hexdigest()
+        imported = (await tools.ok("snapshot_import", path=str(first)))["snapshot"]
+        assert imported["variableCount"] == made["variableCount"]
+        again = await tools.ok("snapshot_export", snapshot_id=imported["id"], path=str(second))
+        assert second.read_bytes() == written and again["sha256"] == exported["sha256"]
+
+        pages, offset = [], 0  # without a path, the same text comes a page at a time
+        while True:
+            page = await tools.ok("snapshot_export", snapshot_id=made["id"], offset=offset)
+            assert len(page["data"]) <= EXPORT_CHARS and page["end"] == len(written.decode())
+            pages.append(page["data"])
+            if not page.get("truncated"):
+                break
+            offset = page["nextOffset"]
+        assert "".join(pages).encode() == written and len(pages) > 20
+        small = await tools.ok("snapshot_export", snapshot_id="@t0")  # small ones answer whole, as before
+        assert set(small) == {"success", "snapshotId", "data"}
+        await tools.ok("stop")
+
+
+async def test_a_huge_diff_is_cut_to_a_budget_and_says_what_it_left_out():
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(ROWS), breakpoints=[{"file": str(ROWS), "line": marker(ROWS, "loaded")}])
+        deep = (await tools.ok("snapshot_create", depth=3))["snapshot"]["id"]
+        shallow = (await tools.ok("snapshot_create", depth=0))["snapshot"]["id"]
+        answer = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow)
+        diff = answer["diff"]
+        assert answer_size(answer) < 60_000, answer_size(answer)  # 118 KB before
+        assert answer["truncated"] is True and answer["omitted"]["removed"] > 0
+        assert len(diff["removed"]) + answer["omitted"]["removed"] == diff["summary"]["removed"]
+        pact = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow, format="pact")
+        assert len(pact["diff"]["removed"]) + pact["omitted"]["removed"] == diff["summary"]["removed"]
+        await tools.ok("stop")
+
+
+CHATTY = PROGRAMS / "chatty.py"
+
+
+async def test_a_stop_after_a_flood_has_all_its_output_or_says_it_has_not():
+    """200,000 lines logged just before a breakpoint: debugpy forwards them for a while after the stop,
+    and the stop's output was a piece from mid-flood, without a word. Evaluations then carried the rest."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(CHATTY), timeout=120,
+                             breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "flooded")}])
+        out = ctx["output"]
+        assert out["truncated"] is True and len(out["text"]) <= 8000
+        assert out["text"].endswith("INFO flood done\n") or out.get("incomplete") is True, out["text"][-200:]
+        shouted = await tools.ok("evaluate", expression="shout(20_000)")
+        assert shouted["value"] == "20000" and shouted["outputTruncated"] is True and len(shouted["output"]) <= 8000
+        assert "INFO" not in shouted["output"]
+        announced = await tools.ok("evaluate", expression="announce('x')")
+        assert announced["output"] == "announcing x\n" and "outputIncomplete" not in announced  # no tail of the shout
+        await tools.ok("stop")
+
+
+async def test_output_still_arriving_at_a_stop_is_marked_incomplete():
+    """A helper process keeps writing to the program's output for three seconds while the program is stopped."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(CHATTY), args=["helper"],
+                             breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "helper")}])
+        assert ctx["output"]["incomplete"] is True and "helper 1\n" in ctx["output"]["text"], ctx["output"]
+        announced = await tools.ok("evaluate", expression="announce('x')")
+        assert "announcing x\n" in announced["output"] and announced["outputIncomplete"] is True
+        await tools.ok("stop")
+
+
+async def test_lldbs_own_warnings_are_kept_apart_from_the_programs_output(tmp_path: Path) -> None:
+    """An executable whose split DWARF file is gone: lldb warns on its stderr, which lldb-dap forwards as
+    output too; the program's own stdout and stderr come through the terminal it runs on."""
+    source = tmp_path / "bad_bytes.c"
+    source.write_bytes(BAD_BYTES_C.read_bytes())
+    subprocess.run(["cc", "-g", "-gsplit-dwarf", "-O0", "-c", "bad_bytes.c", "-o", "bad_bytes.o"], cwd=tmp_path, check=True)
+    subprocess.run(["cc", "bad_bytes.o", "-o", "bad_bytes"], cwd=tmp_path, check=True)
+    (tmp_path / "bad_bytes.dwo").unlink()
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="binary", path=str(tmp_path / "bad_bytes"), stopOnEntry=True)
+        assert "unable to locate separate debug file" in ctx["adapterOutput"]["text"], ctx
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["output"]["text"] == "before\nbad \ufffd byte\nafter 1\n", end
+        assert "separate debug file" not in (await tools.ok("output"))["text"]
+
+
+async def test_gdbs_own_words_are_kept_apart_from_the_programs_output() -> None:
+    """gdb's lines at each stop and cdt-gdb-adapter's `GDB unhandled notify` (an assignment in `evaluate`
+    changes memory, a notify it does not handle) were taken for the program's output."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(BAD_BYTES_C), adapter="gdb",
+                             breakpoints=[{"file": str(BAD_BYTES_C), "line": marker(BAD_BYTES_C, "written")}])
+        assert ctx["output"]["text"] == "before\nbad \ufffd byte\n", ctx["output"]
+        assert "Breakpoint 1, main ()" in ctx["adapterOutput"]["text"]
+        await tools.ok("step", mode="over")
+        assigned = await tools.ok("evaluate", expression="written = 7")
+        assert assigned["value"] == "7" and "output" not in assigned, assigned
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["output"]["text"] == "after 7\n", end
+        assert "GDB unhandled notify: memory-changed" in end["adapterOutput"]["text"], end
+        assert "unhandled notify" not in (await tools.ok("output"))["text"]
+
+
+async def test_a_c_plus_plus_type_nearly_ten_thousand_characters_long_is_cut() -> None:
+    """gdb names a map of vectors of maps in full: each variable, evaluation and change carried it whole."""
+    program = PROGRAMS / "long_types.cpp"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter="gdb",
+                             breakpoints=[{"file": str(program), "line": marker(program, "first")}])
+        registries = next(v for s in ctx["scopes"] for v in s["variables"] if v["name"] == "registries")
+        assert registries["type"].startswith("std::vector<std::map<std::")
+        assert len(registries["type"]) == 300 and registries["type"].endswith("…")
+        evaluated = await tools.ok("evaluate", expression="registries")
+        assert len(evaluated["type"]) == 1200 and evaluated["type"].endswith("…")
+        stepped = await tools.ok("step", mode="over")
+        assert answer_size(stepped) < 5000, answer_size(stepped)
+        inside = await tools.ok("step", mode="in")  # into std::vector<...>::push_back, named in full by gdb
+        assert inside["location"]["function"].startswith("std::vector<std::map<")
+        assert len(inside["location"]["function"]) == 300 and len(inside["frames"][0]["function"]) == 300
+        assert answer_size(inside) < 5000, answer_size(inside)
+        await tools.ok("stop")

@@ -169,6 +169,20 @@ async def test_an_uncaught_traceback_in_the_output_holds_the_programs_frames_onl
         await tools.ok("stop")
 
 
+async def test_a_failed_connect_in_the_program_shows_no_frame_of_dap2mcps():
+    """The TCP_NODELAY fix is for pydevd's own socket: the program's connects do not pass through dap2mcp's
+    code, which put a `_connect_nodelay` frame of sitecustomize.py in the program's tracebacks."""
+    async with stdio_tools() as tools:
+        stopped = await tools.ok("debug", mode="source", path=str(PROGRAMS / "refused.py"))
+        assert stopped["reason"] == "exception" and stopped["location"]["function"] == "fetch", stopped
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 1, ended
+        text = ended["output"]["text"]
+        assert "ConnectionRefusedError" in text and "in fetch\n" in text, text
+        assert "sitecustomize" not in text and "_connect_nodelay" not in text, text
+        await tools.ok("stop")
+
+
 async def test_a_module_with_its_arguments_as_path_runs_them_and_module_with_path_is_refused(tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_x.py").write_text("def test_one():\n    value = 41 + 1\n    assert value == 42\n")

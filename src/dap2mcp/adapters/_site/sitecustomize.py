@@ -18,31 +18,62 @@
 # Then run any sitecustomize this one shadows.
 import contextlib
 import os
-import socket
 import sys
 
+
+def _when_imported(name, patch):
+    """Run `patch(module)` once module `name` has loaded: pydevd's modules load after this file runs.
+    Nothing of the program's own calls passes through dap2mcp's code this way (a patched `socket.connect`
+    put a frame of dap2mcp's in the program's tracebacks)."""
+    import importlib.abc
+    import importlib.machinery
+
+    class _Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+                return spec
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                with contextlib.suppress(Exception):
+                    patch(module)
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, _Finder())
+
+
 if os.environ.get("DAP2MCP_TCP_NODELAY") == "1":
-    _connect = socket.socket.connect
 
-    def _connect_nodelay(self, address):
-        result = _connect(self, address)
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        if caller.endswith("pydevd_comm") and self.family in (socket.AF_INET, socket.AF_INET6):
+    def _nodelay(comm):
+        import socket
+
+        connect = comm.start_client
+
+        def start_client(host, port):
+            sock = connect(host, port)
             with contextlib.suppress(OSError):
-                self.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return result
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            return sock
 
-    socket.socket.connect = _connect_nodelay
+        comm.start_client = start_client
+
+    _when_imported("_pydevd_bundle.pydevd_comm", _nodelay)
 
 if os.environ.get("DAP2MCP_MERGE_STDERR") == "1":
     with contextlib.suppress(OSError):
         os.dup2(1, 2)
 
 if (_limit := os.environ.get("DAP2MCP_REPR_TIMEOUT")):
-    import importlib.abc
-    import importlib.machinery
 
-    def _bound_reprs(safe_repr, limit):
+    def _bound_reprs(module):
+        safe_repr, limit = module.SafeRepr, float(_limit)
         whole = safe_repr.__call__
         too_slow = f"<repr not finished after {limit:g}s: interrupted (dap2mcp)>"
 
@@ -62,29 +93,7 @@ if (_limit := os.environ.get("DAP2MCP_REPR_TIMEOUT")):
 
         safe_repr.__call__ = bounded
 
-    class _OnPydevdReprs(importlib.abc.MetaPathFinder):
-        """Bounds pydevd's SafeRepr as its module is loaded (pydevd comes after this file runs)."""
-
-        name = "_pydevd_bundle.pydevd_safe_repr"
-
-        def find_spec(self, fullname, path, target=None):
-            if fullname != self.name:
-                return None
-            sys.meta_path.remove(self)
-            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-            if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-                return spec
-            run = spec.loader.exec_module
-
-            def exec_module(module):
-                run(module)
-                with contextlib.suppress(Exception):
-                    _bound_reprs(module.SafeRepr, float(_limit))
-
-            spec.loader.exec_module = exec_module
-            return spec
-
-    sys.meta_path.insert(0, _OnPydevdReprs())
+    _when_imported("_pydevd_bundle.pydevd_safe_repr", _bound_reprs)
 
 if os.environ.get("DAP2MCP_STOP_ON_OVERFLOW") == "1":
     _excepthook = sys.excepthook

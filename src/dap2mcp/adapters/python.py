@@ -36,20 +36,57 @@ def find_python(requested: str | None) -> str:
     return resolved
 
 
+_VERSIONS: dict[tuple[object, ...], str] = {}
+"""What each interpreter answered, by the identity of its file (see `_identity`)."""
+
+
+def python_version(python: str) -> str:
+    """What `python` is ("Python 3.11.7"), or INVALID_ARGUMENT where it does not run or is not Python 3.
+
+    Running it costs a start of the interpreter (0.1 s through a pyenv shim), so an interpreter file is
+    asked once and its answer kept until the file changes. A script (a pyenv shim, a wrapper) is asked
+    every time: the Python it runs can change while the script stays the same (pyenv's version files,
+    PYENV_VERSION); its check overlaps the adapter's start instead (`plans_before_ready`)."""
+    identity = _identity(python)
+    known = _VERSIONS.get(identity) if identity is not None else None
+    if known is None:
+        known = _ask(python)
+        if identity is not None:
+            _VERSIONS[identity] = known
+    return known
+
+
+def _identity(python: str) -> tuple[object, ...] | None:
+    """The file that runs, as it is now (a venv's `python` is a link to it): a new file, or the same one
+    rewritten, is another identity. None for a script, or a file that cannot be read."""
+    real = os.path.realpath(python)
+    try:
+        with open(real, "rb") as handle:
+            if handle.read(2) == b"#!":
+                return None
+            found = os.fstat(handle.fileno())
+    except OSError:
+        return None
+    return python, real, found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+
+
+def _ask(python: str) -> str:
+    try:
+        probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                               capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
+    if probe.returncode != 0 or not probe.stdout.startswith("3."):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
+    return f"Python {probe.stdout.strip()}"
+
+
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None
-        python = find_python(target.python)
-        try:
-            probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
-                                   capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
-        if probe.returncode != 0 or not probe.stdout.startswith("3."):
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
-        return target, f"Python {probe.stdout.strip()}"
+        return target, python_version(find_python(target.python))
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
@@ -166,5 +203,6 @@ DEBUGPY = DebugpyProfile(
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
     steady_ids=True,
+    plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

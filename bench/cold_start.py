@@ -17,7 +17,10 @@ once per variant, timed from the first byte sent to the answer that holds the st
              answer shows of the stop.
 
 Between rounds each session is ended (`stop`, or `disconnect` for the raw client), untimed. The
-order of the variants rotates every round, so load from elsewhere falls on all of them alike. No
+order of the variants rotates every round, so load from elsewhere falls on all of them alike.
+Printed: each variant's median, minimum and maximum, the ratio of the medians to raw-dap's (the
+target: mcp-stdio within 1.2x), and the median of each round's own ratio, which a moment of load
+from elsewhere disturbs less on a shared machine. No
 variant names the interpreter: each runs the program on the first python3 on PATH, as a user's
 `debug` without `python` does (a pyenv shim, where pyenv is installed).
 """
@@ -244,12 +247,16 @@ def main() -> int:
     print(f"{'variant':<10} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'x raw':>6}")
     for name, samples in times.items():
         print(f"{name:<10} {medians[name]:>10.0f} {min(samples):>8.0f} {max(samples):>8.0f} {medians[name] / raw:>6.2f}")
+    # each round's starts ran one after another, so a round's ratio compares starts under the same load
+    paired = {name: statistics.median(t / r for t, r in zip(samples, times[RawDap.name], strict=True))
+              for name, samples in times.items() if name != RawDap.name}
+    print("\nmedian of each round's ratio to raw-dap: " + ", ".join(f"{name} {x:.2f}" for name, x in paired.items()))
     ratio = medians["mcp-stdio"] / raw
     print(f"\ntarget: mcp-stdio within {TARGET_RATIO:g}x of raw-dap: {ratio:.2f}x -> "
           f"{'MET' if ratio <= TARGET_RATIO else 'NOT MET'}")
     write_json(options.json, {"machine": about, "rounds": options.rounds, "warmup": options.warmup,
-                              "loadavg_1m": {"before": load_before, "after": load_after},
-                              "samples_ms": times, "medians_ms": medians, "ratio": ratio, "leftovers": leftovers})
+                              "loadavg_1m": {"before": load_before, "after": load_after}, "samples_ms": times,
+                              "medians_ms": medians, "ratio": ratio, "paired_ratios": paired, "leftovers": leftovers})
     return 0
 
 

@@ -246,6 +246,10 @@ class AdapterProfile:
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
     on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
+    plans_before_ready: bool = False
+    """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
+    `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs
+    no time of its own). Not the native profiles and Delve, whose plans take the built program."""
     scopes_by_frame: bool = False
     """A frame's scopes, references included, follow from the frame's id alone and the `scopes` request
     changes nothing (pydevd builds them from the id, the same each time): at a stop whose stack shows

@@ -65,6 +65,51 @@ PYTEST_SHOWS_OUTPUT = re.compile(r"-[xvql]*s[xvql]*|--capture=(?:no|tee-sys)")
 """Arguments after which pytest lets what the tests print through: `-s` (alone or among other flags)."""
 
 
+_VERSIONS: dict[tuple[object, ...], str] = {}
+"""What each interpreter answered, by the identity of its file (see `_identity`)."""
+
+
+def python_version(python: str) -> str:
+    """What `python` is ("Python 3.11.7"), or INVALID_ARGUMENT where it does not run or is not Python 3.
+
+    Running it costs a start of the interpreter (0.1 s through a pyenv shim), so an interpreter file is
+    asked once and its answer kept until the file changes. A script (a pyenv shim, a wrapper) is asked
+    every time: the Python it runs can change while the script stays the same (pyenv's version files,
+    PYENV_VERSION); its check overlaps the adapter's start instead (`plans_before_ready`)."""
+    identity = _identity(python)
+    known = _VERSIONS.get(identity) if identity is not None else None
+    if known is None:
+        known = _ask(python)
+        if identity is not None:
+            _VERSIONS[identity] = known
+    return known
+
+
+def _identity(python: str) -> tuple[object, ...] | None:
+    """The file that runs, as it is now (a venv's `python` is a link to it): a new file, or the same one
+    rewritten, is another identity. None for a script, or a file that cannot be read."""
+    real = os.path.realpath(python)
+    try:
+        with open(real, "rb") as handle:
+            if handle.read(2) == b"#!":
+                return None
+            found = os.fstat(handle.fileno())
+    except OSError:
+        return None
+    return python, real, found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+
+
+def _ask(python: str) -> str:
+    try:
+        probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                               capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
+    if probe.returncode != 0 or not probe.stdout.startswith("3."):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
+    return f"Python {probe.stdout.strip()}"
+
+
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
     def output_held(self, target: Target) -> str | None:
@@ -85,15 +130,7 @@ class DebugpyProfile(AdapterProfile):
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None
-        python = find_python(target.python)
-        try:
-            probe = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
-                                   capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
-        if probe.returncode != 0 or not probe.stdout.startswith("3."):
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{python} is not a working Python 3 interpreter")
-        return target, f"Python {probe.stdout.strip()}"
+        return target, python_version(find_python(target.python))
 
     def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
         """debugpy takes its `rules` (which files are the program's own) only at launch. pydevd also counts a
@@ -291,5 +328,6 @@ DEBUGPY = DebugpyProfile(
                      "__import__('_pydevd_bundle.pydevd_thread_lifecycle', fromlist=['_']).pydevd_find_thread_by_id("
                      "__import__('_pydevd_bundle._debug_adapter.pydevd_base_schema', fromlist=['_'])"
                      ".BaseSchema._translate_id_from_dap({thread})))",
+    plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

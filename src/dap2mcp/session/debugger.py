@@ -80,25 +80,30 @@ class Debugger:
         check_breakpoints(breakpoints, session.profile)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
-        session.target, session.runtime = await asyncio.to_thread(session.profile.ready, target)
+        await _ready(session)
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
-        async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
-            if replacing is not None and self._session is not replacing:
-                raise DebugError(ErrorCode.TERMINATED, f"another call ({replacing.ended_by or 'a new `debug`'}) ended "
-                                 "the session while `restart` was preparing the program; nothing was started")
-            await self._close_current("`restart`" if carried is not None else "a new `debug`")
-            self._session, self._adapter = session, adapter
-            self.changed()
-            try:
-                await session.start(breakpoints)
-            except BaseException as exc:
-                if self._session is session:
-                    if carried is not None and isinstance(exc, DebugError):  # e.g. a build error in Delve's launch
-                        session.start_failure = exc.message
-                        raise DebugError(exc.code, f"{exc.message}; {hints.RESTART_AGAIN}") from exc
-                    self._session = None
-                    self.changed()
-                raise
+        try:
+            async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
+                if replacing is not None and self._session is not replacing:
+                    raise DebugError(ErrorCode.TERMINATED, f"another call ({replacing.ended_by or 'a new `debug`'}) "
+                                     "ended the session while `restart` was preparing the program; nothing was started")
+                await self._close_current("`restart`" if carried is not None else "a new `debug`")
+                self._session, self._adapter = session, adapter
+                self.changed()
+                try:
+                    await session.start(breakpoints)
+                except BaseException as exc:
+                    if self._session is session:
+                        if carried is not None and isinstance(exc, DebugError):  # e.g. a build error in Delve's launch
+                            session.start_failure = exc.message
+                            raise DebugError(exc.code, f"{exc.message}; {hints.RESTART_AGAIN}") from exc
+                        self._session = None
+                        self.changed()
+                    raise
+        except BaseException:
+            if self._session is not session:  # an adapter started early, for a session that never became current
+                await session.close()
+            raise
         waits = session.state == "running" and (target.stop_on_entry or bool(session.breakpoints.all())
                                                 or target.mode in ("source", "binary"))
         if waits:
@@ -459,6 +464,23 @@ def _evaluation_failure(exc: DebugError, adapter: str, timeout: float, interrupt
                           "still paused where it was, and whatever the expression changed before that stays changed. "
                           "Evaluate with a larger `timeout` if it only needs longer")
     return exc
+
+
+async def _ready(session: DebugSession) -> None:
+    """`profile.ready` (blocking checks, a build) in a thread; where the session `starts_early`, its adapter
+    starts meanwhile, so the checks cost no time of their own. Whatever fails, the session is closed, and
+    the session that runs now is not touched: a program that could not start must not cost it."""
+    connecting = asyncio.ensure_future(session.connect()) if session.starts_early else None
+    try:
+        session.target, session.runtime = await asyncio.to_thread(session.profile.ready, session.target)
+        if connecting is not None:
+            await connecting
+    except BaseException:
+        if connecting is not None:
+            connecting.cancel()
+            await asyncio.gather(connecting, return_exceptions=True)
+        await session.close()
+        raise
 
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import psutil
 
 from .. import processes, reaper
-from ..adapters import AdapterProfile, Target
+from ..adapters import AdapterProfile, AdapterStart, Target
 from ..background import unlogged
 from ..dap import DapClient
 from ..errors import DebugError, ErrorCode
@@ -33,7 +33,7 @@ from .quirks import Quirks
 from .recorder import StopRecorder
 from .registry import BreakpointRegistry
 from .sources import SourceAllowList
-from .startup import handshake, open_transport
+from .startup import handshake, initialize, open_transport
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,7 @@ class DebugSession:
         self.threads_cache: dict[str, Any] | None = None
         """The threads as of the last stop they were read at (the threads resource serves it)."""
         self._client: DapClient | None = None
+        self._plan: AdapterStart | None = None
         self._changed = asyncio.Event()
         self.initialized = asyncio.Event()
         self.start_failed = asyncio.Event()
@@ -181,27 +182,44 @@ class DebugSession:
             self.quirks.exception_info(body)
         return body
 
-    async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
-        """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
-        plan = self.profile.plan(self.target)
+    @property
+    def starts_early(self) -> bool:
+        """Whether `connect` may run while `profile.ready` still checks the program (see `plans_before_ready`):
+        for a launch only, whose adapter is this session's alone; an attach or a connect would reach a
+        process or an adapter that the current session may still hold."""
+        return self.profile.plans_before_ready and self.target.mode in ("source", "binary")
+
+    async def connect(self) -> None:
+        """Start the adapter and `initialize` it: nothing of the program is sent yet, and `close` undoes it."""
+        plan = self._plan = self.profile.plan(self.target)
         self.launched = plan.request == "launch"
-        if plan.output_fifo:
-            self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(events.program_output, self, "stdout"))
         try:
+            if plan.output_fifo:
+                self._pipe = await ProgramPipe.open(plan.output_fifo,
+                                                    functools.partial(events.program_output, self, "stdout"))
             transport = await open_transport(plan, functools.partial(events.program_output, self))
+            client = DapClient(transport)
+            client.on_event(functools.partial(events.on_event, self))
+            client.terminal.sink = self.output.append
+            client.start()
+            self._client = client
+            await initialize(self, client)
         except BaseException:
             await self.close()
             raise
-        client = DapClient(transport)
-        client.on_event(functools.partial(events.on_event, self))
-        client.terminal.sink = self.output.append
-        client.start()
-        self._client = client
+
+    async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
+        """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
+        if self._client is None:
+            await self.connect()
+        client, plan = self._client, self._plan
+        assert client is not None and plan is not None
         try:
             await handshake(self, client, plan, initial or [])
         except BaseException:
             await self.close()
             raise
+        transport = client.transport
         if self.target.mode in ("source", "binary") and transport.process is not None:  # not what was attached to
             with contextlib.suppress(psutil.Error):
                 adapter = psutil.Process(transport.process.pid)

@@ -1,6 +1,6 @@
 """The DAP handshake that takes a session from a spawned adapter to a running (or stopped) program.
 
-initialize → launch/attach (sent, not awaited: adapters answer it only after configuration)
+initialize (see `DebugSession.connect`) → launch/attach (sent, not awaited: adapters answer it only after configuration)
 → `initialized` event → breakpoints → configurationDone → the launch/attach response. Whichever
 way it fails (an error response, the adapter exiting, a failure it only prints, a timeout), the
 error says which.
@@ -56,11 +56,16 @@ async def open_transport(plan: AdapterStart, on_output: Callable[[str, str], Non
     return await spawn_stdio(plan.argv, env=env, cwd=plan.cwd)
 
 
-async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart,
-                    initial: list[dict[str, Any]]) -> None:
-    request = plan.request
+async def initialize(session: DebugSession, client: DapClient) -> None:
+    """The first step, which says nothing of the program: it may run before the program is ready."""
     session.capabilities = await client.request(
         "initialize", {**CLIENT_CAPABILITIES, "adapterID": session.profile.adapter_id}, timeout=HANDSHAKE_TIMEOUT)
+
+
+async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart,
+                    initial: list[dict[str, Any]]) -> None:
+    """Everything after `initialize`, up to the program running (or stopped on entry)."""
+    request = plan.request
     summoned = _summon(client, plan.summon) if plan.summon else None
     started = client.send(request, plan.arguments)
     await _first_of(session, session.initialized.wait(), started, summoned, what=f"'{request}' / initialized")

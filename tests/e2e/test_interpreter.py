@@ -1,0 +1,105 @@
+"""The interpreter a Python program runs on: refused when it is not Python 3, asked what it is only when its
+file changed, and checked while the adapter starts rather than before it (issue 23 point 8)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import INVOICE, server_processes, stdio_tools
+
+REAL_PYTHON = Path(os.path.realpath(sys.executable))
+
+
+def count_asks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, python: Path) -> Path:
+    """Make every `python -c ...` run of `python` (the check's way of asking) write a line to the file returned:
+    a sitecustomize on the server's PYTHONPATH, which its child processes inherit."""
+    hook, asked = tmp_path / "hook", tmp_path / "asked"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import sys\n"
+        f"if sys.orig_argv[:1] == [{str(python)!r}] and '-c' in sys.orig_argv:\n"
+        f"    open({str(asked)!r}, 'a').write(' '.join(sys.orig_argv) + '\\n')\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(hook), os.environ.get("PYTHONPATH")))))
+    asked.touch()
+    return asked
+
+
+def asks(log: Path) -> int:
+    return len(log.read_text().splitlines())
+
+
+async def test_an_interpreter_is_asked_once_until_its_file_is_replaced_or_removed(tmp_path, monkeypatch):
+    python = tmp_path / "bin" / "python3"  # a copy of the interpreter, as a venv's or pyenv's own file
+    python.parent.mkdir()
+    shutil.copy2(REAL_PYTHON, python)
+    log = count_asks(tmp_path, monkeypatch, python)
+    async with stdio_tools() as tools:
+        for _ in range(2):
+            started = await tools.ok("debug", mode="source", path=str(INVOICE), python=str(python), stopOnEntry=True)
+            assert started["state"] == "paused"
+            assert (await tools.read_json("debugger://session"))["runtimeVersion"] == \
+                f"Python {sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}"
+        assert asks(log) == 1, "the same interpreter file was asked again what it is"
+
+        shutil.copy2("/bin/false", tmp_path / "new")  # replaced, as an installer does, by something not Python
+        os.replace(tmp_path / "new", python)
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python=str(python))
+        assert "not a working Python 3 interpreter" in message
+        assert (await tools.ok("context"))["state"] == "paused", "a refused start must not end the current session"
+
+        python.unlink()
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python=str(python))
+        assert "not found" in message
+
+        shutil.copy2(REAL_PYTHON, python)  # back, with the same times: a new file all the same
+        started = await tools.ok("debug", mode="source", path=str(INVOICE), python=str(python), stopOnEntry=True)
+        assert started["state"] == "paused"
+        assert asks(log) == 2
+        await tools.ok("stop")
+
+
+async def test_a_wrapper_script_is_asked_at_each_debug_while_the_adapter_starts(tmp_path, monkeypatch):
+    """A pyenv shim or a wrapper may run another Python tomorrow without changing itself, so it is asked each
+    time; the adapter starts meanwhile. The wrapper waits (at most 10 s, far above a start) until a debug
+    adapter runs beside it under the server before it answers: without the overlap it would wait in vain."""
+    seen = tmp_path / "adapter seen"
+    python = tmp_path / "python3"
+    python.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = -c ]; then\n'
+        "  for i in $(seq 100); do\n"
+        f"    if ps -o args= --ppid $PPID | grep -q debugpy.adapter; then echo yes >> '{seen}'; break; fi\n"
+        "    sleep 0.1\n"
+        "  done\n"
+        "fi\n"
+        f'exec {REAL_PYTHON} "$@"\n')
+    python.chmod(0o755)
+    async with stdio_tools() as tools:
+        for round_ in (1, 2):
+            started = await tools.ok("debug", mode="source", path=str(INVOICE), python=str(python), stopOnEntry=True)
+            assert started["state"] == "paused"
+            assert seen.exists() and len(seen.read_text().splitlines()) == round_, \
+                "the wrapper was not asked at this `debug`, or no adapter started while it was"
+        await tools.ok("stop")
+
+
+async def test_a_refused_interpreter_leaves_no_adapter_behind(tmp_path):
+    python = tmp_path / "python3"  # slow to refuse, so the adapter has started when it does
+    python.write_text("#!/bin/sh\nsleep 1\necho 2.7.18\n")
+    python.chmod(0o755)
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(INVOICE), stopOnEntry=True)
+        (server,) = server_processes()
+        before = {p.pid for p in server.children()}
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python=str(python))
+        assert "not a working Python 3 interpreter" in message
+        assert {p.pid for p in server.children() if p.status() != psutil.STATUS_ZOMBIE} == before, \
+            "the adapter started for the refused program is still there"
+        assert (await tools.ok("context"))["state"] == "paused"
+        await tools.ok("stop")

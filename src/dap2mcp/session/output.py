@@ -31,6 +31,10 @@ class OutputBuffer:
         self._taken: list[tuple[int, int]] = []  # ranges past the mark already shown (an evaluation's printing)
         self._arrived = 0.0  # the event loop's time of the last text
         self._burst_gap = 0.0  # the longest wait between two texts of the current burst
+        self._burst_shown = False
+        """A result has shown the output since its last text: the next text starts a burst of its own. The
+        wait before it (dap2mcp's own settling, the agent's turn, a paused program) is no pause of the
+        program's output, and counted as one it made every next answer wait longer, up to the cap."""
 
     def append(self, category: str, text: str) -> None:
         if category in IGNORED_CATEGORIES or not text:
@@ -39,8 +43,8 @@ class OutputBuffer:
         self._end += len(text)
         now = asyncio.get_running_loop().time()
         gap = now - self._arrived
-        self._burst_gap = 0.0 if gap > BURST_ENDS else max(self._burst_gap, gap)
-        self._arrived = now
+        self._burst_gap = 0.0 if gap > BURST_ENDS or self._burst_shown else max(self._burst_gap, gap)
+        self._arrived, self._burst_shown = now, False
         if self._end - self._start > self._keep * 2:
             joined = "".join(self._chunks)[-self._keep :]
             self._chunks = [joined]
@@ -67,8 +71,13 @@ class OutputBuffer:
     async def settle(self, most: float) -> bool:
         """Wait, at most `most` seconds, until the output the program wrote so far is in, where some
         came just now: whether it is (no wait when the last came longer ago than its burst pauses)."""
+        return await self.quiet(self.settle_pause, most, already=True)
+
+    @property
+    def settle_pause(self) -> float:
+        """How long no output must have come for it to count as all in (see SETTLE_PAUSE)."""
         low, high = SETTLE_PAUSE
-        return await self.quiet(min(max(2 * self._burst_gap, low), high), most, already=True)
+        return min(max(2 * self._burst_gap, low), high)
 
     def read(self, start: int, limit: int) -> Output:
         """Text from absolute offset `start`, at most the last `limit` characters of it."""
@@ -95,7 +104,7 @@ class OutputBuffer:
 
     def take_new(self, limit: int) -> Output:
         out = self._since_mark(limit)
-        self._mark, self._taken = self._end, []
+        self._mark, self._taken, self._burst_shown = self._end, [], True
         return out
 
     def take_from(self, start: int, limit: int) -> Output:
@@ -104,6 +113,7 @@ class OutputBuffer:
         out = self.read(start, limit)
         if self._end > start:
             self._taken.append((max(start, self._mark), self._end))
+        self._burst_shown = True
         return out
 
     def _since_mark(self, limit: int) -> Output:

@@ -37,6 +37,11 @@ async def test_a_runaway_evaluation_is_interrupted_at_its_timeout_and_the_sessio
         message = await tools.error("evaluate", "TIMEOUT", expression="while True: pass", timeout=1)
         assert "timeout of 1s" in message and "interrupted" in message and "still paused" in message
         assert (await tools.ok("evaluate", expression="len(pending) + 41"))["value"] == "42"
+        # the agent's short limit is not left set for dap2mcp's own evaluations (a snapshot's capture)
+        # (read by set-variable, which sets no limit of its own)
+        standing = "[__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT]"
+        await tools.ok("evaluate", expression="1", timeout=0.5)
+        assert (await tools.ok("set-variable", name="pending", value=standing))["value"] == "[10.0]"
         stepped = await tools.ok("step", mode="over")
         assert stepped["reason"] == "step" and locals_of(stepped)["step"] == "1"
         # a worker thread's evaluation too (interrupted by an asynchronous exception, not SIGINT)

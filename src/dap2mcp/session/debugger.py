@@ -6,6 +6,7 @@ Each method returns plain data or a `Context`; the server only parses input and 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import stat
@@ -293,8 +294,11 @@ class Debugger:
                                                        "context": session.profile.evaluate_context},
                                          timeout=timeout + INTERRUPT_GRACE if interrupts else timeout)
         except DebugError as exc:
+            if exc.code == ErrorCode.ADAPTER_ERROR:  # answered, interrupted or not: free for the next request
+                await _standing_limit(session, frame, timeout)
             raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
                                       ran_out=loop.time() - began >= timeout) from exc
+        await _standing_limit(session, frame, timeout)
         if body.get("result") in session.profile.failed_evaluations:
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                              f"in frame {frame}: {body['result']} (an unknown name, or not an expression)")
@@ -443,6 +447,14 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+async def _standing_limit(session: DebugSession, frame: int, timeout: float) -> None:
+    """The limit stays set in the debuggee, where it bounds dap2mcp's own evaluations too (a snapshot's
+    capture, the checks before a step): an agent's short `timeout` is not left to cut those short."""
+    if timeout != EVALUATE_TIMEOUT:
+        with contextlib.suppress(DebugError):
+            await session.limit_evaluations(frame, EVALUATE_TIMEOUT)
 
 
 def _evaluation_failure(exc: DebugError, adapter: str, timeout: float, interrupts: bool, ran_out: bool) -> DebugError:

@@ -65,8 +65,9 @@ class DebugSession:
         self.start_failure: str | None = None
         """Why a `restart` could not start the program; the session stays, ended, for the next `restart`."""
         self.process: dict[str, Any] = {}
-        self._children_named: set[int] = set()
         """The adapter's `process` event: the debuggee's name and system pid."""
+        self._children_named: set[int] = set()
+        """The program's child processes that a result has already named as running undebugged."""
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None

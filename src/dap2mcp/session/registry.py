@@ -57,6 +57,8 @@ class BreakpointRegistry:
         self._own_files: list[str] = []
         """Files the agent put a breakpoint in, which the adapter was told are the program's own code: a
         breakpoint stops there even in a library, and stepping there stays in them for the session."""
+        self._own_for_now: list[str] = []
+        """Library files the program's own only while a pause lands in them (`own_code_for_now`)."""
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -222,21 +224,25 @@ class BreakpointRegistry:
     async def _own_code(self, request: Request, files: Iterable[str]) -> None:
         """Tell the adapter, where it keeps library code apart, that these files are the program's own."""
         new = [path for path in dict.fromkeys(files) if path not in self._own_files]
-        call = self._profile.own_code_request(self._own_files + new) if new else None
-        if call is not None:
-            await request(*call)
+        if new and await self._send_own(request, [*self._own_files, *new]):
             self._own_files += new
 
     async def own_code_for_now(self, request: Request, files: Iterable[str]) -> None:
-        """Make `files` the program's own too, until `own_code_as_before` (a pause inside library code)."""
-        call = self._profile.own_code_request(list(dict.fromkeys([*self._own_files, *files])))
-        if call is not None:
-            await request(*call)
+        """Make `files` the program's own too, until `own_code_as_before` (a pause inside library code); a
+        breakpoint's file made the program's own meanwhile keeps them."""
+        self._own_for_now = list(files)
+        await self._send_own(request, self._own_files)
 
     async def own_code_as_before(self, request: Request) -> None:
-        call = self._profile.own_code_request(self._own_files)
+        self._own_for_now = []
+        await self._send_own(request, self._own_files)
+
+    async def _send_own(self, request: Request, files: list[str]) -> bool:
+        """The one request that names every file the adapter is to count as the program's own; whether sent."""
+        call = self._profile.own_code_request(list(dict.fromkeys([*files, *self._own_for_now])))
         if call is not None:
             await request(*call)
+        return call is not None
 
     async def _sync_file(self, request: Request, path: str) -> None:
         bps = [bp for bp in self._items.values() if bp.file == path and bp.active]

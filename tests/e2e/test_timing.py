@@ -3,6 +3,8 @@ blocked in native code (issue 23, points 2 to 4)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from conftest import PROGRAMS, locals_of, marker, stdio_tools
 
 SLOW = PROGRAMS / "slow_repr.py"
@@ -71,3 +73,30 @@ async def test_a_step_of_the_main_thread_blocked_on_a_future_is_refused_and_cont
         assert locals_of(after)["result"] == str(sum(range(100)) % 255)
         ended = await tools.ok("continue")
         assert ended["state"] == "terminated" and ended["exitCode"] == 0
+
+
+async def test_an_evaluation_stuck_in_a_native_call_is_said_at_once_by_the_calls_after_it_until_it_ends():
+    """A thread inside one native call (a sleep in a worker thread, a long C loop) takes the interrupt only when
+    the call returns: until the adapter answers, each call that needs the stopped thread would wait out its
+    own timeout and answer nothing useful; it is refused at once, saying why, and works again after."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SLOW),
+                       breakpoints=[{"file": str(SLOW), "line": marker(SLOW, "stop")}])
+        threads = (await tools.ok("context"))["threads"]
+        worker = next(t["id"] for t in threads if t["name"] != "MainThread")
+        frame = (await tools.ok("context", threadId=worker))["frames"][0]["id"]
+        message = await tools.error("evaluate", "TIMEOUT", expression="__import__('time').sleep(8)", frameId=frame,
+                                    timeout=0.5)
+        assert "could not interrupt" in message and "still runs" in message, message
+        refused = await tools.error("evaluate", "TIMEOUT", expression="len(pending)")
+        assert "sleep(8)" in refused and "still runs" in refused and "`stop`" in refused, refused
+        assert "still runs" in await tools.error("step", "TIMEOUT", mode="over")
+        for _ in range(150):  # the sleep ends 8 s after it began; a hang guard of 30 s more
+            answer = await tools("evaluate", expression="len(pending)")
+            if answer["success"]:
+                break
+            assert answer["error"]["code"] == "TIMEOUT" and "still runs" in answer["error"]["message"], answer
+            await asyncio.sleep(0.2)
+        assert answer["success"] and answer["value"] == "1", answer
+        stepped = await tools.ok("step", mode="over")
+        assert stepped["reason"] == "step" and locals_of(stepped)["step"] == "1"

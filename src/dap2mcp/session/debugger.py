@@ -292,7 +292,7 @@ class Debugger:
         try:
             body = await session.request("evaluate", {"expression": expression, "frameId": frame,
                                                        "context": session.profile.evaluate_context},
-                                         timeout=timeout + INTERRUPT_GRACE if interrupts else timeout)
+                                         timeout=timeout + INTERRUPT_GRACE if interrupts else timeout, holds=expression)
         except DebugError as exc:
             if exc.code == ErrorCode.ADAPTER_ERROR:  # answered, interrupted or not: free for the next request
                 await _standing_limit(session, frame, timeout)

@@ -91,6 +91,10 @@ class DebugSession:
         self.quirks = Quirks(self)
         self.recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
+        self._held_by: tuple[str, asyncio.Future[dict[str, Any]], float] | None = None
+        """An agent's evaluation that ran past its timeout uninterrupted, the adapter's answer still owed, and
+        when it began: until that answer comes, calls that need the stopped thread are refused at once
+        (they would each wait out their own timeout)."""
         self._evaluation_limit: float | None = None
         """How long the debugger was last told to let an evaluation run (see `limit_evaluations`)."""
         self.launched = target.mode in ("source", "binary")
@@ -168,10 +172,18 @@ class DebugSession:
             raise DebugError(ErrorCode.TERMINATED, "the debug session has ended; use `restart` or `debug`")
         return self._client
 
-    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
+                      holds: str | None = None) -> dict[str, Any]:
+        """`holds`: what the request runs in the stopped program (an agent's expression), which, when it runs
+        past `timeout`, still holds the stopped thread: calls that need it are refused until it answers."""
+        client = self.client
+        pending = client.send(command, arguments)
         try:
-            body = await self.client.request(command, arguments, timeout=timeout)
+            body = await client.wait(command, pending, timeout)
         except DebugError as exc:  # the adapter's "No more messages" would read as the request's own failure
+            if exc.code == ErrorCode.TIMEOUT and holds is not None:
+                self._held_by = (holds, pending, asyncio.get_running_loop().time() - timeout)
+                pending.add_done_callback(lambda done: done.cancelled() or done.exception())  # answered, unread
             if self.ended_by is None or exc.code == ErrorCode.TERMINATED:
                 raise
             raise DebugError(ErrorCode.TERMINATED, f"another call ({self.ended_by}) ended the session while '{command}' "
@@ -306,6 +318,15 @@ class DebugSession:
             raise DebugError(ErrorCode.TERMINATED, self._ended_text())
         if self.state != "paused" or self.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
+        if self._held_by is not None:
+            what, pending, since = self._held_by
+            if not pending.done():
+                ran = asyncio.get_running_loop().time() - since
+                raise DebugError(ErrorCode.TIMEOUT, f"the evaluation of {what[:200]!r} still runs in the program "
+                                 f"({ran:.0f}s so far, inside a call that could not be interrupted), and "
+                                 f"{self.profile.name} answers nothing for the stopped thread until it ends: try "
+                                 "again later, or `stop` or `restart` the program")
+            self._held_by = None
         return self.stop_info
 
     def thread(self, thread_id: int | None) -> int:

@@ -230,6 +230,7 @@ async def test_stop_with_a_signal_lets_the_program_run_its_handlers_and_exit_han
         await tools.ok("continue", timeout=0.3)  # a breakpoint every beat: paused again
         stopped = await tools.ok("stop", signal="SIGINT")
         assert stopped["description"] == "the program ended after SIGINT" and log.read_text() == "atexit\n"
+        assert stopped["exitCode"] == 130  # as a shell says it (debugpy reports Python's -2 as 254)
         assert "KeyboardInterrupt" in stopped["output"]
 
         log.unlink()

@@ -27,16 +27,17 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
     if not pids:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} does not say which process runs the "
                          "program; `stop` without signal ends it at once")
-    await _no_more_stops(session)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
     since = session.stop_count
-    if session.state == "paused":  # a paused program would take the signal inside the debugger's own wait
-        with contextlib.suppress(DebugError):
-            since = await session.resume(None)
+    if not session.held():  # an evaluation stuck in the program: the adapter would answer nothing in time
+        # within half the time given: an adapter slow to answer must not keep the signal from being sent
+        with contextlib.suppress(asyncio.TimeoutError):
+            since = await asyncio.wait_for(_run_free(session), max(0.1, limit / 2))
+    session.signalled = signal.Signals[signal_name].value
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.Signals[signal_name])
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
     while session.state != "terminated" and (left := deadline - loop.time()) > 0:
         await session.wait_for_stop(since, left)
         if session.state == "paused":  # on the way out: the adapter reporting the signal, a `breakpoint()` call
@@ -46,6 +47,15 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
         await session.ended()  # its last output (what the handlers printed) is still on its way
         return f"the program ended after {signal_name}"
     return f"the program had not ended {limit:g}s after {signal_name}; it was ended"
+
+
+async def _run_free(session: DebugSession) -> int:
+    """No more stops, and the program running: returns the stop count to wait beyond."""
+    await _no_more_stops(session)
+    if session.state == "paused":  # a paused program would take the signal inside the debugger's own wait
+        with contextlib.suppress(DebugError):
+            return await session.resume(None)
+    return session.stop_count
 
 
 async def _no_more_stops(session: DebugSession) -> None:

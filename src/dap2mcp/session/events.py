@@ -40,6 +40,8 @@ def on_event(session: DebugSession, event: str, body: dict[str, Any]) -> None:
         # lldb gives a program killed by a signal the signal's number as its status (11 for SIGSEGV), which
         # reads as exit(11): the last stop was that signal, so say it as a shell does, 128 + the number
         session.exit_code = killed_by(code) if signum is not None and signum[1] == code else code
+        if session.signalled is not None and code in (-session.signalled, 256 - session.signalled):
+            session.exit_code = killed_by(session.signalled)  # debugpy: the status as Python has it, or its byte
     elif event in ("terminated", "_closed"):
         session.ended_by_adapter()
     elif event == "output":

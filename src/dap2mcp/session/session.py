@@ -95,6 +95,8 @@ class DebugSession:
         """An agent's evaluation that ran past its timeout uninterrupted, the adapter's answer still owed, and
         when it began: until that answer comes, calls that need the stopped thread are refused at once
         (they would each wait out their own timeout)."""
+        self.signalled: int | None = None
+        """The signal `stop` sent the program to end it (ending.py), by which its exit code is read."""
         self._evaluation_limit: float | None = None
         """How long the debugger was last told to let an evaluation run (see `limit_evaluations`)."""
         self.launched = target.mode in ("source", "binary")
@@ -313,20 +315,24 @@ class DebugSession:
 
     # -- execution ---------------------------------------------------------------------------
 
+    def held(self) -> bool:
+        """An agent's evaluation still runs in the stopped program, past its timeout (see `request`'s `holds`)."""
+        if self._held_by is not None and self._held_by[1].done():
+            self._held_by = None
+        return self._held_by is not None
+
     def require_paused(self) -> StopInfo:
         if self.state == "terminated":
             raise DebugError(ErrorCode.TERMINATED, self._ended_text())
         if self.state != "paused" or self.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
-        if self._held_by is not None:
-            what, pending, since = self._held_by
-            if not pending.done():
-                ran = asyncio.get_running_loop().time() - since
-                raise DebugError(ErrorCode.TIMEOUT, f"the evaluation of {what[:200]!r} still runs in the program "
-                                 f"({ran:.0f}s so far, inside a call that could not be interrupted), and "
-                                 f"{self.profile.name} answers nothing for the stopped thread until it ends: try "
-                                 "again later, or `stop` or `restart` the program")
-            self._held_by = None
+        if self.held() and self._held_by is not None:
+            what, _, since = self._held_by
+            ran = asyncio.get_running_loop().time() - since
+            raise DebugError(ErrorCode.TIMEOUT, f"the evaluation of {what[:200]!r} still runs in the program "
+                             f"({ran:.0f}s so far, inside a call that could not be interrupted), and "
+                             f"{self.profile.name} answers nothing for the stopped thread until it ends: try "
+                             "again later, or `stop` or `restart` the program")
         return self.stop_info
 
     def thread(self, thread_id: int | None) -> int:

@@ -11,6 +11,8 @@ import socketserver
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import PROGRAMS, Tools, locals_of, marker, shown, stdio_tools
 
 USES = PROGRAMS / "uses_library.py"
@@ -138,3 +140,28 @@ async def test_a_recursion_error_stops_in_the_programs_deepest_frame():
         assert ctx["reason"] == "exception" and ctx["exception"]["typeName"] == "RecursionError", ctx
         assert ctx["location"]["function"] == "down"
         await tools.ok("stop")
+
+
+CONFIG_REFS = PROGRAMS / "config_refs.py"
+
+
+@pytest.mark.parametrize("filters", [[], [{"exception": "raised", "exceptionTypes": ["RecursionError"]}],
+                                     [{"exception": "raised"}]])
+async def test_a_recursion_error_through_library_calls_stops_with_or_without_a_raised_filter(filters):
+    """Real code overflows through library calls (re.sub's callbacks, as a config resolver's references that
+    refer to each other), where the overflow comes in calling pydevd's trace function or in its own work at
+    the stop (its JSON): with a `raised` filter it ended the program, pydevd's frames atop its traceback."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(CONFIG_REFS), breakpoints=filters)
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert ctx["exception"]["typeName"] == "RecursionError" and ctx["location"]["function"] in ("<lambda>", "resolve", "lookup")
+        assert ctx["location"]["file"] == ctx["frames"][0]["file"] and ctx["frames"][0]["file"].endswith("config_refs.py")
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["exitCode"] == 1
+        last = end["output"]["text"].rstrip().splitlines()[-1]
+        assert last.startswith("RecursionError: maximum recursion depth exceeded"), end
+        pages, offset = [], 0
+        while not pages or offset < pages[-1]["end"]:
+            pages.append(await tools.ok("output", offset=offset, limit=100_000))
+            offset = pages[-1]["nextOffset"]
+        assert not any("pydevd" in page["text"] for page in pages)

@@ -9,11 +9,12 @@
 # DAP2MCP_REPR_TIMEOUT=<seconds>: a value's repr that runs longer while pydevd reads a stop is
 #   interrupted (pydevd's own thread interrupter: SIGINT for the main thread, an asynchronous
 #   KeyboardInterrupt for others) and shown as too slow, so a slow __repr__ cannot hold a stop.
-# DAP2MCP_STOP_ON_OVERFLOW=1: at Python's recursion limit, pydevd's own trace function is the call that
-#   overflows, inside the program's deepest frame; Python then turns tracing off for the thread, so
-#   the RecursionError goes up uncaught with no stop, its traceback ending in pydevd's frame. Before the
-#   program ends with it, stop there as pydevd stops at any uncaught exception (its traceback keeps the
-#   program's frames), and print the traceback without pydevd's frame.
+# DAP2MCP_STOP_ON_OVERFLOW=1: at Python's recursion limit, pydevd's own trace function (or the call of it,
+#   or what it calls: a stop's JSON) is what overflows, inside the program's deepest frame; Python then
+#   turns tracing off for the thread, so the RecursionError goes up uncaught with no stop, with or without
+#   an `exception: raised` filter, its traceback ending in pydevd's frames. Before the program ends with
+#   it, stop there as pydevd stops at any uncaught exception (its traceback keeps the program's frames),
+#   and print the traceback without pydevd's frames.
 #
 # Then run any sitecustomize this one shadows.
 import contextlib
@@ -101,14 +102,19 @@ if os.environ.get("DAP2MCP_STOP_ON_OVERFLOW") == "1":
     def _stop_on_overflow(kind, value, tb):
         pydevd = sys.modules.get("pydevd")
         debugger = pydevd.get_global_debugger() if pydevd is not None else None
-        if debugger is not None and isinstance(value, RecursionError):
+        # pydevd's tracing off: the overflow came in its trace function (or in calling it), so it never saw it
+        if debugger is not None and isinstance(value, RecursionError) and sys.gettrace() is None:
             entries, step = [], tb
             while step is not None:
                 entries.append(step)
                 step = step.tb_next
-            ours = [e for e in entries if "pydevd" not in e.tb_frame.f_code.co_filename]
-            if ours and ours[-1] is not entries[-1]:  # raised in pydevd's tracing, below the program's frames
-                ours[-1].tb_next = None
+            # the program's frames end where pydevd's trace function begins, whatever that called on into
+            # (json, contextlib); the launcher's frames above the program's are pydevd's too, but no tracing
+            tracing = ("pydevd_cython", "pydevd_frame.py", "pydevd_trace_dispatch")
+            first = next((i for i, e in enumerate(entries)
+                          if any(name in e.tb_frame.f_code.co_filename for name in tracing)), len(entries))
+            if first > 0:
+                entries[first - 1].tb_next = None
                 with contextlib.suppress(Exception):
                     debugger.trigger_exception_handler((kind, value, tb), as_uncaught=True)
         _excepthook(kind, value, tb)

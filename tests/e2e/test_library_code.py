@@ -93,6 +93,8 @@ async def test_step_in_stays_in_own_code_says_what_it_passed_over_and_enters_lib
         ctx = await tools.ok("step", mode="in")
         assert ctx["location"]["line"] == marker(USES, "parsed") and ctx["location"]["function"] == "parse", ctx
         assert "passed over" in ctx["hint"] and "json.loads" in ctx["hint"] and "justMyCode: false" in ctx["hint"]
+        said = (ctx.get("output") or {}).get("text", "") + (ctx.get("adapterOutput") or {}).get("text", "")
+        assert "launch.json" not in said and "Frame skipped" not in said, said  # pydevd's advice for an IDE
         await tools.ok("continue")
         ctx = await tools.ok("step", mode="in")  # sorted() is library code that calls the program's own key
         assert ctx["location"]["function"] == "by_price" and "hint" not in ctx, ctx

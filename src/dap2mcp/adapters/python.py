@@ -321,6 +321,13 @@ DEBUGPY = DebugpyProfile(
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
     steps_over_library=True,
+    # debugpy's and pydevd's words (a condition's error, warnings) come as "console" and "important": the
+    # agent reads them as `adapterOutput`, less pydevd's advice at a step in that passed over library code,
+    # which points at a launch.json the agent does not have (the step's `hint` says what to do)
+    program_categories=("stdout", "stderr"),
+    own_categories=("console", "important"),
+    console_noise=re.compile(r"^Frame skipped from debugging during step-in\.(?:\nNote: [^\n]*launch\.json\)\.)?\n?",
+                             re.MULTILINE),
     steady_ids=True,
     evaluation_limit="__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT"
                      " = {seconds}",

@@ -119,8 +119,16 @@ async def test_a_pause_lands_in_a_program_blocked_in_a_standard_library_server_l
         where = [(frame["function"], frame.get("file")) for frame in ctx["frames"]]
         assert ("serve_forever", socketserver.__file__) in where, where
         assert where[-1][0] == "<module>" and ("main", shown(SERVES, started)) in where
+        # a step from there steps in the library's loop, where the thread is: it reported the program's
+        # `main()` line alone, one frame, as if the server had returned, while it still served
+        stepped = await tools.ok("step", mode="over", timeout=5)
+        assert stepped["state"] == "paused" and stepped["reason"] == "step", stepped
+        assert stepped["location"]["file"] != shown(SERVES, started) and len(stepped["frames"]) > 2, stepped
         ctx = await tools.ok("continue", timeout=1)
         assert ctx["state"] == "running"
+        ctx = await tools.ok("pause")  # and again, after the library was library code again for the run
+        assert ctx["state"] == "paused" and ("serve_forever", socketserver.__file__) in [
+            (frame["function"], frame.get("file")) for frame in ctx["frames"]], ctx
         await tools.ok("stop")
 
 

@@ -233,6 +233,10 @@ class BreakpointRegistry:
         self._own_for_now = list(files)
         await self._send_own(request, self._own_files)
 
+    @property
+    def own_for_now(self) -> bool:
+        return bool(self._own_for_now)
+
     async def own_code_as_before(self, request: Request) -> None:
         self._own_for_now = []
         await self._send_own(request, self._own_files)

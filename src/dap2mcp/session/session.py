@@ -364,6 +364,7 @@ class DebugSession:
             return self.stop_count
         self.require_paused()
         single = thread_id is not None
+        await self._library_as_before()
         if single and not self.capabilities.get("supportsSingleThreadExecutionRequests"):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{self.profile.name} resumes all threads together "
                              "(no supportsSingleThreadExecutionRequests); omit threadId")
@@ -447,24 +448,30 @@ class DebugSession:
 
     async def pause_in_library(self, since: int, timeout: float) -> bool:
         """A pause that did not land: the thread runs library code (a server's loop), where debugpy does not
-        stop. The files on the program's stacks count as its own until the pause lands, or `timeout` passes;
-        the stop's stack is read before that is undone, so it shows the library code it stopped in. False
+        stop. The files on the program's stacks count as its own from now to the next `continue` (or until
+        `timeout` passes without a stop), so the stop shows the library code it stopped in. False
         where the files could not be told, or the program stopped meanwhile: the caller waits on."""
         pid = self.process.get("systemProcessId")
         files = await asyncio.to_thread(self.profile.running_files, pid) if isinstance(pid, int) else []
         if not files or self.stop_count > since or self.state != "running":
             return False
         await self.breakpoints.own_code_for_now(self.tolerant_request, files)
+        landed = False
         try:  # asked again: the library frames already running were told not to trace themselves
             await self.request("pause", {"threadId": self._paused_thread})
-            finished = await self.wait_for_stop(since, timeout)
-            if finished and self.state == "paused":
-                await self.recorder.stop_view(self.stop_count)
-            return finished
+            landed = await self.wait_for_stop(since, timeout) and self.state == "paused"
+            return landed
         finally:
-            if self.has_client:
-                with contextlib.suppress(DebugError):
-                    await self.breakpoints.own_code_as_before(self.tolerant_request)
+            if not landed:
+                await self._library_as_before()
+
+    async def _library_as_before(self) -> None:
+        """Library files made the program's own for a pause count as library code again. Not at the stop: a
+        step from a library frame, the files no longer the program's own, ran to the next line of the program's
+        and reported that, one frame, while the thread was still in the library's loop; at the next `continue`."""
+        if self.has_client and self.breakpoints.own_for_now:
+            with contextlib.suppress(DebugError):
+                await self.breakpoints.own_code_as_before(self.tolerant_request)
 
     # -- breakpoints -------------------------------------------------------------------------
 

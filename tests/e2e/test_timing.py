@@ -19,6 +19,8 @@ async def test_a_slow_repr_keeps_one_stop_shows_as_too_slow_and_leaks_nothing_in
         assert ctx["cycle"] == 1 and ctx["reason"] == "breakpoint"
         shown = locals_of(ctx)
         assert "interrupted" in shown["settings"] and "RemoteSettings(" not in shown["settings"], shown
+        assert "evaluate repr(...) to wait for it" in shown["settings"]  # and so it is:
+        assert "RemoteSettings('https" in (await tools.ok("evaluate", expression="repr(settings)"))["value"]
         beats = await tools.ok("evaluate", expression="beats[0]")
         again = await tools.ok("context")
         assert again["cycle"] == 1 and again["reason"] == "breakpoint"

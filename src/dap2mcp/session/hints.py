@@ -8,8 +8,9 @@ ATTACHED = "attached; the program runs on: `pause` to stop it, or set a breakpoi
 ALREADY_PAUSED = "already paused here; `continue` or `step` to move on"
 PAUSE_PENDING = ("not stopped yet: a thread inside a blocking call (a sleep, a lock, a read) stops only when that "
                  "call returns; call `wait` to take the stop then, or `context` to look without waiting")
-PAUSE_IN_LIBRARY = ("; or it runs library code, where debugpy with justMyCode stops only once its files are known "
-                    "(read from the process, which failed here): `debug` with justMyCode: false stops anywhere")
+PAUSE_IN_LIBRARY = ("; or it runs library code, where debugpy with justMyCode stops only in files it was told are "
+                    "the program's (those on its threads' stacks, where the process could be asked): `debug` with "
+                    "justMyCode: false stops anywhere")
 TO_NOT_REACHED = "the program ended without reaching the `to` location"
 KEPT_FOR_RESTART = "the program has ended; the breakpoint will be set on `restart`"
 RESTART_AGAIN = ("the previous session was ended; its breakpoints and snapshots are kept: fix the cause and `restart` "

@@ -76,7 +76,7 @@ if (_limit := os.environ.get("DAP2MCP_REPR_TIMEOUT")):
     def _bound_reprs(module):
         safe_repr, limit = module.SafeRepr, float(_limit)
         whole = safe_repr.__call__
-        too_slow = f"<repr not finished after {limit:g}s: interrupted (dap2mcp)>"
+        too_slow = f"<repr interrupted: it ran over {limit:g}s (dap2mcp); evaluate repr(...) to wait for it>"
 
         def bounded(self, obj):
             try:

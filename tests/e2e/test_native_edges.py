@@ -189,7 +189,7 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         await tools.ok("clear-breakpoints", all=True)
         ctx = await tools.ok("continue", to={"file": str(stock), "line": marker(stock, "print")})
         assert [frame["function"] for frame in ctx["frames"]] == ["stock::main"]  # not the runtime's 17 below it
-        assert ctx["framesTruncated"] and ctx["totalFrames"] > 10, ctx
+        assert "framesTruncated" not in ctx and "totalFrames" not in ctx, ctx  # nothing more to ask for
         registers = next(scope for scope in ctx["scopes"] if scope["name"] == "Registers")
         assert registers["expensive"] and "truncated" not in registers, registers  # unexpanded is not "cut"
         values = locals_of(ctx)
@@ -230,7 +230,7 @@ async def test_a_cut_go_stack_is_said_to_be_cut_without_delves_made_up_count() -
                        breakpoints=[{"file": str(program), "line": marker(program, "line_total")}], timeout=120)
         whole = await tools.ok("context", maxFrames=50)  # all of it: runtime.main and runtime.goexit counted, not shown
         assert [f["function"] for f in whole["frames"]] == ["main.lineTotal", "main.invoiceTotal", "main.main"]
-        assert whole["framesTruncated"] and whole["totalFrames"] == 5, whole
+        assert "framesTruncated" not in whole and "totalFrames" not in whole, whole  # all an agent can get
         cut = await tools.ok("context", maxFrames=2)
         assert len(cut["frames"]) == 2 and cut["framesTruncated"] is True and "totalFrames" not in cut, cut
         await tools.ok("stop")
@@ -272,13 +272,14 @@ async def test_the_stack_ends_below_the_outermost_main_of_a_recursive_one() -> N
         ctx = await tools.ok("debug", mode="source", path=str(recmain), adapter="lldb",
                              breakpoints=[{"file": str(recmain), "line": marker(recmain, "helper")}])
         assert [f["function"] for f in ctx["frames"]] == ["helper", "main", "main", "main", "main"], ctx["frames"]
-        assert ctx["framesTruncated"] and ctx["totalFrames"] > 5  # the C runtime's frames, counted only
-        top = await tools.ok("context", maxFrames=2)  # a page that does not reach the bottom is not cut
-        assert [f["function"] for f in top["frames"]] == ["helper", "main"] and top["totalFrames"] == ctx["totalFrames"]
-        # a page past the outermost main that stops short of the bottom: cut there all the same
-        most = await tools.ok("context", maxFrames=ctx["totalFrames"] - 1)
+        assert "framesTruncated" not in ctx, ctx  # the C runtime's frames below are no more to get
+        top = await tools.ok("context", maxFrames=2)  # a page that does not reach the bottom is cut, count unknown
+        assert [f["function"] for f in top["frames"]] == ["helper", "main"] and top["framesTruncated"], top
+        assert "totalFrames" not in top, top  # lldb's count holds the runtime's frames, which are not shown
+        # a page past the outermost main that stops short of the bottom: cut there, and complete
+        most = await tools.ok("context", maxFrames=6)
         assert [f["function"] for f in most["frames"]] == ["helper", "main", "main", "main", "main"], most["frames"]
-        assert most["totalFrames"] == ctx["totalFrames"]
+        assert "framesTruncated" not in most, most
         await tools.ok("stop")
 
 

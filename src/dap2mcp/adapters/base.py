@@ -203,6 +203,12 @@ class AdapterProfile:
     goroutines, and while the program runs names only a placeholder)."""
     guesses_total_frames: bool = False
     """`totalFrames` is an estimate when a stack has more frames than asked for (Delve: 53 for 4)."""
+    stack_page: int | None = None
+    """The most frames one `stackTrace` answer gives, and the most it counts (cdt-gdb-adapter: 100, as
+    `totalFrames: 100` for a stack of 501): deeper stacks are read page by page (`startFrame`)."""
+    stop_text_detail: bool = False
+    """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
+    are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
     own_numbering: re.Pattern[str] | None = None
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()

@@ -188,6 +188,7 @@ GDB = NativeProfile(
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
+    stack_page=100,
     refused_condition_kept=True,
     log_as_written=True,
 )

@@ -223,7 +223,14 @@ def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[s
 
 
 async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> ExceptionDetails:
-    body = await client.request("exceptionInfo", {"threadId": thread_id})
+    """The exception's details, or, where the adapter refuses them, why: the rest of the stop is still worth
+    showing (Delve has no details for a fatal error such as "all goroutines are asleep - deadlock!")."""
+    try:
+        body = await client.request("exceptionInfo", {"threadId": thread_id})
+    except DebugError as exc:
+        if exc.code != ErrorCode.ADAPTER_ERROR:
+            raise
+        return ExceptionDetails(unreadable=clip(exc.message, limits.value_chars)[0])
     details = body.get("details") or {}
     trace = details.get("stackTrace")
     return ExceptionDetails(

@@ -190,6 +190,8 @@ class DebugSession:
                              "waited for the adapter") from exc
         self.sources.note_response(command, arguments, body)
         if command == "stackTrace":
+            if self.profile.stack_page is not None:
+                await self.quirks.page_stack(body, arguments or {}, self.profile.stack_page, timeout)
             self.quirks.stack(body, arguments)
         elif command == "exceptionInfo":
             self.quirks.exception_info(body)

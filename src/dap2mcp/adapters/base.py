@@ -232,6 +232,16 @@ class AdapterProfile:
     keeps the names in a hash map), so the answers are matched by id (see `Registry._sync_functions`)."""
     failed_evaluations: tuple[str, ...] = ()
     """Results an adapter gives with `success: true` when the expression could not be evaluated."""
+    explain_failure: str | None = None
+    """An `evaluate` expression that makes the debugger say why an expression failed or gave no value, its
+    `{expression}` escaped as inside a C string (cdt-gdb-adapter: `>print {expression}`, whose error is
+    gdb's own, where its evaluation answers only "could not evaluate expression")."""
+    console_prefix: str | None = None
+    """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
+    console_reads: frozenset[str] = frozenset()
+    """The debugger commands (first words) passed on: those that only read."""
+    console_instead: tuple[tuple[frozenset[str], str], ...] = ()
+    """Refused commands (first words) → the tool that does what they would do."""
     scope_assignments: tuple[tuple[str, str], ...] = ()
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local

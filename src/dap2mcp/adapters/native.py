@@ -130,6 +130,23 @@ def rust_main(executable: str) -> str | None:
     return None
 
 
+GDB_READS = frozenset({"print", "p", "output", "ptype", "whatis", "x", "info", "i", "list", "l", "backtrace", "bt",
+                       "where", "show", "help", "disassemble", "echo"})
+"""gdb commands that only read the program or the debugger (`>` in `evaluate`)."""
+GDB_INSTEAD = (
+    (frozenset({"run", "r", "start", "starti"}), "`restart`"),
+    (frozenset({"continue", "c", "fg", "next", "n", "step", "s", "finish", "fin", "until", "u", "advance", "jump", "j",
+                "stepi", "si", "nexti", "ni", "signal", "return", "call"}), "`continue` or `step`"),
+    (frozenset({"kill", "k", "quit", "q", "detach"}), "`stop`"),
+    (frozenset({"attach", "file", "exec-file", "symbol-file", "target", "core", "core-file"}), "`debug`"),
+    (frozenset({"break", "b", "br", "tbreak", "rbreak", "watch", "rwatch", "awatch", "delete", "d", "clear", "condition",
+                "enable", "disable", "ignore", "commands", "dprintf"}), "`breakpoint` or `clear-breakpoints`"),
+    (frozenset({"set"}), "`set-variable`, or `evaluate` with an assignment"),
+    (frozenset({"frame", "f", "up", "down", "thread", "select-frame"}), "`context` with frameId or threadId"),
+)
+"""gdb commands refused in `evaluate`, and the tool to use instead (`shell`, `!`, `pipe`, `python`, ... are
+refused too, without one)."""
+
 LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
@@ -188,6 +205,10 @@ GDB = NativeProfile(
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
+    explain_failure=">print {expression}",
+    console_prefix=">",
+    console_reads=GDB_READS,
+    console_instead=GDB_INSTEAD,
     stack_page=100,
     refused_condition_kept=True,
     log_as_written=True,

@@ -201,7 +201,9 @@ GDB = NativeProfile(
     quiet_start=True,
     entry_function="main",
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
-    fixed={"gdb": "gdb"},
+    # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
+    # as on the terminal lldb gives it, what it printed before a stop is there at the stop
+    fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL"]},
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on

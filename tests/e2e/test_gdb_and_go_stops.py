@@ -3,7 +3,7 @@ for an expression it cannot evaluate, its console commands, and the program's ou
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, marker, shown, stdio_tools
+from conftest import PROGRAMS, locals_of, marker, shown, stdio_tools
 
 DEADLOCK = PROGRAMS / "go_deadlock" / "main.go"
 DEEP = PROGRAMS / "deep_crash.c"
@@ -83,4 +83,9 @@ async def test_gdb_says_why_an_expression_cannot_be_read_and_its_console_only_re
         failed = await tools.ok("continue")
         assert failed["reason"] == "exception" and failed["location"]["line"] == marker(LEDGER, "assert"), failed
         assert "Assertion `got == expected' failed" in failed["output"]["text"], failed["output"]
+        # cdt-gdb-adapter cannot list this frame (its `__PRETTY_FUNCTION__` is an array below the top frame)
+        values = locals_of(failed)
+        assert (values["got"], values["expected"]) == ("73", "70") and "__PRETTY_FUNCTION__" in values, failed["scopes"]
+        outer = await tools.ok("context", frameId=failed["frames"][-1]["id"])  # and main's, below it
+        assert "ages" in locals_of(outer), outer["scopes"]
         await tools.ok("stop")

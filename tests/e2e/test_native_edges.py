@@ -417,13 +417,12 @@ async def test_a_frame_whose_variables_the_adapter_cannot_list_still_gives_a_con
         assert outer["location"]["function"] == "main" and outer["location"]["line"] == caller["line"]
         assert [f["function"] for f in outer["frames"]] == [f["function"] for f in ctx["frames"]]  # gdb renumbers
         local = next(s for s in outer["scopes"] if s["name"] in ("Locals", "Local"))
-        if adapter == "gdb":  # cdt-gdb-adapter 1.7.0: "No symbol "arr" in current context."
-            assert local["variables"] == [] and "arr" in local["unreadable"], local
+        assert {v["name"] for v in local["variables"]} >= {"arr", "total"}, local
+        if adapter == "gdb":  # cdt-gdb-adapter 1.7.0: "No symbol "arr" in current context.", listed through gdb's own
             message = await tools.error("snapshot_create", "ADAPTER_ERROR", frame_index=1)
             assert "frame 1 (`main`)" in message and "arr" in message and "nothing was saved" in message, message
             assert (await tools.ok("snapshot_list"))["count"] == 0
         else:
-            assert {v["name"] for v in local["variables"]} >= {"arr", "total"}, local
             assert (await tools.ok("snapshot_create", frame_index=1))["snapshot"]["functionName"] == "main"
         assert (await tools.ok("evaluate", expression="arr[2]", frameId=caller["id"]))["value"] == "3"
         assert locals_of(await tools.ok("context"))["s"]  # the top frame reads as before

@@ -242,6 +242,10 @@ class AdapterProfile:
     """The debugger commands (first words) passed on: those that only read."""
     console_instead: tuple[tuple[frozenset[str], str], ...] = ()
     """Refused commands (first words) → the tool that does what they would do."""
+    unlisted_scope: re.Pattern[str] | None = None
+    """The adapter's refusal to list a scope that the debugger's own commands (`list_commands`) can list."""
+    list_commands: tuple[str, ...] = ()
+    """Debugger commands (`console_prefix` and all) that print a frame's variables as `name = value` lines."""
     scope_assignments: tuple[tuple[str, str], ...] = ()
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local

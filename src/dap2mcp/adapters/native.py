@@ -211,6 +211,10 @@ GDB = NativeProfile(
     console_prefix=">",
     console_reads=GDB_READS,
     console_instead=GDB_INSTEAD,
+    # cdt-gdb-adapter reads an array's address in gdb's selected frame, the top one: a frame below it that holds
+    # an array (a C `char buf[64]`, the `__PRETTY_FUNCTION__` of an `assert`) fails to list at all
+    unlisted_scope=re.compile(r'^No symbol ".+" in current context\.'),
+    list_commands=(">info args", ">info locals"),
     stack_page=100,
     refused_condition_kept=True,
     log_as_written=True,

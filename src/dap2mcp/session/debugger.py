@@ -286,9 +286,11 @@ class Debugger:
         await session.recorder.settle()
         session.recorder.state_changed()
         before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
-        command = console_command(session.profile, expression)
+        if console_command(session.profile, expression) is not None:  # what it printed is its value
+            printed = await session.console_text(expression, frame, session.limits.value_chars * 20)
+            return {"value": printed.text.strip("\r\n"), "type": None, "truncated": printed.truncated or None}
         interrupts = await session.limit_evaluations(frame, timeout)
-        start, said = session.output.size, session.adapter_output.size
+        start = session.output.size
         loop = asyncio.get_running_loop()
         began = loop.time()
         try:
@@ -301,8 +303,6 @@ class Debugger:
             raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
                                       ran_out=loop.time() - began >= timeout) from exc
         await _standing_limit(session, frame, timeout)
-        if command is not None:
-            return await _console_result(session, said)
         if (failed := body.get("result") in session.profile.failed_evaluations) or not body.get("result"):
             why = await _why_not(session, expression, frame)
             if failed or why:
@@ -542,9 +542,3 @@ async def _why_not(session: DebugSession, expression: str, frame: int) -> str | 
         return exc.message
     return None
 
-
-async def _console_result(session: DebugSession, start: int) -> dict[str, Any]:
-    """A debugger command's result: what it printed on the debugger's console (gdb answers only a line end)."""
-    await session.adapter_output.quiet(0.05, 0.5)
-    said = session.adapter_output.take_from(start, session.limits.value_chars * 20)
-    return {"value": said.text.strip("\r\n"), "type": None, "truncated": said.truncated or None}

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -26,7 +27,7 @@ from ..snapshots import Snapshot
 from . import events, hints
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
-from .models import Context, Frame, State, StopInfo
+from .models import Context, Frame, Output, State, StopInfo
 from .output import OutputBuffer, TracebackCutter
 from .paused import focused_frame_id, paused_context
 from .quirks import Quirks
@@ -102,7 +103,7 @@ class DebugSession:
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request)
+                                     scopes_on_request=profile.scopes_on_request, relist=self.unlisted_variables)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -526,6 +527,38 @@ class DebugSession:
         if said.text:
             ctx.adapterOutput = said
         return ctx
+
+    async def console_text(self, command: str, frame_id: int, limit: int) -> Output:
+        """What a debugger command (`console_prefix`) printed on the adapter's console, where it goes
+        (cdt-gdb-adapter answers the command itself with a line end only)."""
+        start = self.adapter_output.size
+        await self.request("evaluate", {"expression": command, "frameId": frame_id, "context": "repl"})
+        await self.adapter_output.quiet(0.05, 0.5)
+        return self.adapter_output.take_from(start, limit)
+
+    async def unlisted_variables(self, frame_id: int, why: str) -> list[dict[str, Any]] | None:
+        """A scope the adapter would not list (`why`), read through the debugger's own commands where the profile
+        has them (`list_commands`): their names, and each one's value as `evaluate` gives it. None if not."""
+        profile = self.profile
+        if profile.unlisted_scope is None or not profile.unlisted_scope.search(why):
+            return None
+        names: list[str] = []
+        for command in profile.list_commands:
+            printed = await self.console_text(command, frame_id, 100_000)
+            names += [n for n in re.findall(r"^([A-Za-z_]\w*) = ", printed.text, re.MULTILINE) if n not in names]
+        variables = []
+        for name in names:
+            try:
+                body = await self.request("evaluate", {"expression": name, "frameId": frame_id,
+                                                       "context": profile.evaluate_context})
+            except DebugError as exc:
+                if exc.code != ErrorCode.ADAPTER_ERROR:
+                    raise
+                continue
+            if body.get("result") not in profile.failed_evaluations:
+                variables.append({"name": name, "value": body.get("result", ""), "type": body.get("type"),
+                                  "variablesReference": body.get("variablesReference") or 0})
+        return variables or None
 
     async def limit_evaluations(self, frame_id: int, seconds: float) -> bool:
         """Have the debugger interrupt an evaluation that runs past `seconds`, where it can (the profile's

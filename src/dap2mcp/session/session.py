@@ -39,6 +39,10 @@ from .startup import handshake, initialize, open_transport
 log = logging.getLogger(__name__)
 
 
+_PRINTED = re.compile(r"^([A-Za-z_]\w*) = (.*)$")
+"""A line of gdb's `info locals`: a name, and its value as gdb prints it."""
+
+
 class DebugSession:
     def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
                  snapshots: list[Snapshot] | None = None, limits: Limits | None = None) -> None:
@@ -542,12 +546,17 @@ class DebugSession:
         profile = self.profile
         if profile.unlisted_scope is None or not profile.unlisted_scope.search(why):
             return None
-        names: list[str] = []
+        printed: dict[str, str] = {}  # gdb's text of each value: `{5, 0}` where `evaluate` says `[2]`
         for command in profile.list_commands:
-            printed = await self.console_text(command, frame_id, 100_000)
-            names += [n for n in re.findall(r"^([A-Za-z_]\w*) = ", printed.text, re.MULTILINE) if n not in names]
+            name = None
+            for line in (await self.console_text(command, frame_id, 100_000)).text.splitlines():
+                if found := _PRINTED.match(line):
+                    name = found.group(1)
+                    printed.setdefault(name, found.group(2))
+                elif name is not None and line.strip():  # a value printed over several lines
+                    printed[name] += " " + line.strip()
         variables = []
-        for name in names:
+        for name, value in printed.items():
             try:
                 body = await self.request("evaluate", {"expression": name, "frameId": frame_id,
                                                        "context": profile.evaluate_context})
@@ -556,7 +565,7 @@ class DebugSession:
                     raise
                 continue
             if body.get("result") not in profile.failed_evaluations:
-                variables.append({"name": name, "value": body.get("result", ""), "type": body.get("type"),
+                variables.append({"name": name, "value": value, "type": body.get("type"),
                                   "variablesReference": body.get("variablesReference") or 0})
         return variables or None
 

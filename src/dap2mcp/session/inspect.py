@@ -288,14 +288,16 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
                      own: Callable[[Frame], bool] | None = None, guess: Guess | None = None,
                      frame_index: int | None = None, choice: ScopeChoice = ScopeChoice(),
                      progress: Callable[[FrameView], None] | None = None,
-                     relist: Relist | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
+                     relist: Relist | None = None, named: bool = False) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
     requests go out together. At an exception or a pause, the focus is the first frame of the program's
     own (`own`, see `is_own`), where there is one.
 
     Where a guess holds, `progress` is shown the view as each scope's variables come in, its `variables`
     still short of the scopes not yet answered: work that needs only some scopes can be done while the
-    adapter answers the others. The view returned holds the same `variables` dict, complete."""
+    adapter answers the others. The view returned holds the same `variables` dict, complete.
+
+    `named`: the agent named the thread, so the adapter's refusal of its stack means an unknown id."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     ahead = None
@@ -316,8 +318,9 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     except BaseException as exc:
         if ahead is not None:
             ahead.drop()
-        if isinstance(exc, DebugError) and exc.code == ErrorCode.ADAPTER_ERROR:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
+        if isinstance(exc, DebugError) and exc.code == ErrorCode.ADAPTER_ERROR:  # the agent's id only if it gave one
+            raise DebugError(ErrorCode.INVALID_ARGUMENT if named else ErrorCode.ADAPTER_ERROR,
+                             f"cannot read thread {thread_id}: {exc.message}") from exc
         raise
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
     total = stack.get("totalFrames")

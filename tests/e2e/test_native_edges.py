@@ -189,7 +189,7 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         await tools.ok("clear-breakpoints", all=True)
         ctx = await tools.ok("continue", to={"file": str(stock), "line": marker(stock, "print")})
         assert [frame["function"] for frame in ctx["frames"]] == ["stock::main"]  # not the runtime's 17 below it
-        assert ctx["framesTruncated"] and ctx["totalFrames"] > 10, ctx
+        assert "framesTruncated" not in ctx and "totalFrames" not in ctx, ctx  # nothing more to ask for
         registers = next(scope for scope in ctx["scopes"] if scope["name"] == "Registers")
         assert registers["expensive"] and "truncated" not in registers, registers  # unexpanded is not "cut"
         values = locals_of(ctx)
@@ -230,7 +230,7 @@ async def test_a_cut_go_stack_is_said_to_be_cut_without_delves_made_up_count() -
                        breakpoints=[{"file": str(program), "line": marker(program, "line_total")}], timeout=120)
         whole = await tools.ok("context", maxFrames=50)  # all of it: runtime.main and runtime.goexit counted, not shown
         assert [f["function"] for f in whole["frames"]] == ["main.lineTotal", "main.invoiceTotal", "main.main"]
-        assert whole["framesTruncated"] and whole["totalFrames"] == 5, whole
+        assert "framesTruncated" not in whole and "totalFrames" not in whole, whole  # all an agent can get
         cut = await tools.ok("context", maxFrames=2)
         assert len(cut["frames"]) == 2 and cut["framesTruncated"] is True and "totalFrames" not in cut, cut
         await tools.ok("stop")
@@ -272,13 +272,14 @@ async def test_the_stack_ends_below_the_outermost_main_of_a_recursive_one() -> N
         ctx = await tools.ok("debug", mode="source", path=str(recmain), adapter="lldb",
                              breakpoints=[{"file": str(recmain), "line": marker(recmain, "helper")}])
         assert [f["function"] for f in ctx["frames"]] == ["helper", "main", "main", "main", "main"], ctx["frames"]
-        assert ctx["framesTruncated"] and ctx["totalFrames"] > 5  # the C runtime's frames, counted only
-        top = await tools.ok("context", maxFrames=2)  # a page that does not reach the bottom is not cut
-        assert [f["function"] for f in top["frames"]] == ["helper", "main"] and top["totalFrames"] == ctx["totalFrames"]
-        # a page past the outermost main that stops short of the bottom: cut there all the same
-        most = await tools.ok("context", maxFrames=ctx["totalFrames"] - 1)
+        assert "framesTruncated" not in ctx, ctx  # the C runtime's frames below are no more to get
+        top = await tools.ok("context", maxFrames=2)  # a page that does not reach the bottom is cut, count unknown
+        assert [f["function"] for f in top["frames"]] == ["helper", "main"] and top["framesTruncated"], top
+        assert "totalFrames" not in top, top  # lldb's count holds the runtime's frames, which are not shown
+        # a page past the outermost main that stops short of the bottom: cut there, and complete
+        most = await tools.ok("context", maxFrames=6)
         assert [f["function"] for f in most["frames"]] == ["helper", "main", "main", "main", "main"], most["frames"]
-        assert most["totalFrames"] == ctx["totalFrames"]
+        assert "framesTruncated" not in most, most
         await tools.ok("stop")
 
 
@@ -416,13 +417,12 @@ async def test_a_frame_whose_variables_the_adapter_cannot_list_still_gives_a_con
         assert outer["location"]["function"] == "main" and outer["location"]["line"] == caller["line"]
         assert [f["function"] for f in outer["frames"]] == [f["function"] for f in ctx["frames"]]  # gdb renumbers
         local = next(s for s in outer["scopes"] if s["name"] in ("Locals", "Local"))
-        if adapter == "gdb":  # cdt-gdb-adapter 1.7.0: "No symbol "arr" in current context."
-            assert local["variables"] == [] and "arr" in local["unreadable"], local
+        assert {v["name"] for v in local["variables"]} >= {"arr", "total"}, local
+        if adapter == "gdb":  # cdt-gdb-adapter 1.7.0: "No symbol "arr" in current context.", listed through gdb's own
             message = await tools.error("snapshot_create", "ADAPTER_ERROR", frame_index=1)
             assert "frame 1 (`main`)" in message and "arr" in message and "nothing was saved" in message, message
             assert (await tools.ok("snapshot_list"))["count"] == 0
         else:
-            assert {v["name"] for v in local["variables"]} >= {"arr", "total"}, local
             assert (await tools.ok("snapshot_create", frame_index=1))["snapshot"]["functionName"] == "main"
         assert (await tools.ok("evaluate", expression="arr[2]", frameId=caller["id"]))["value"] == "3"
         assert locals_of(await tools.ok("context"))["s"]  # the top frame reads as before
@@ -448,18 +448,22 @@ async def test_function_breakpoints_get_their_own_answers_from_lldb() -> None:
         await tools.ok("stop")
 
 
-async def test_a_stop_with_an_unreadable_scope_is_not_said_to_have_no_changes() -> None:
-    """Under gdb a pause in `usleep` shows `main`, whose array cdt-gdb-adapter cannot list: with its variables
-    unknown at both pauses, `{"since": N}` alone would say nothing changed while `arr[0]` went on counting."""
+async def test_a_frame_the_adapter_cannot_list_is_listed_and_its_changes_seen() -> None:
+    """Under gdb a pause in `usleep` shows `main`, whose array cdt-gdb-adapter cannot list (it was `unreadable`,
+    and `{"since": N}` alone would have said nothing changed while `arr[0]` went on counting): listed through
+    gdb's `info locals`, the array shows its elements, and the next pause sees them change."""
     program = PROGRAMS / "array_ticker.c"
     async with stdio_tools() as tools:
         assert (await tools.ok("debug", mode="source", path=str(program), adapter="gdb", timeout=1))["state"] == "running"
         first = await tools.ok("pause")
-        assert first["location"]["function"] == "main" and "unreadable" in first["scopes"][0], first
+        assert first["location"]["function"] == "main" and "unreadable" not in first["scopes"][0], first
+        before = locals_of(first)["arr"]
+        assert before.startswith("{") and before.endswith(", 0}"), before
         assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
         second = await tools.ok("pause")
         assert second["location"]["function"] == "main", second
-        assert set(second["changes"]) == {"since", "notCompared"}, second["changes"]
+        changed = second["changes"]["modified"]
+        assert [(c["name"], c["oldValue"]) for c in changed] == [("arr", before)] and changed[0]["newValue"] != before
         await tools.ok("stop")
 
 

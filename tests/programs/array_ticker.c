@@ -1,4 +1,4 @@
-/* Changes an array in main between sleeps: paused under gdb, main's variables cannot be listed. */
+/* Changes an array in main between sleeps: paused under gdb, cdt-gdb-adapter cannot list main's variables. */
 #include <unistd.h>
 
 int main(void) {

@@ -130,7 +130,7 @@ async def test_a_failed_stack_drops_the_reads_sent_ahead() -> None:
     adapter = Adapter(refuse={"stackTrace"}, hang={"scopes", "variables"})
     with pytest.raises(DebugError) as caught:
         await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
-    assert caught.value.code == ErrorCode.INVALID_ARGUMENT
+    assert caught.value.code == ErrorCode.ADAPTER_ERROR  # the stop's own thread: no mistake of the agent's
     for _ in range(3):  # let the dropped reads see their cancellation
         await asyncio.sleep(0)
     no_reads_left()
@@ -321,3 +321,20 @@ async def test_a_stop_snapshot_made_from_a_guess_that_failed_is_made_again() -> 
     snapshot = recorder.store.stop(1)
     assert snapshot is not None and [node.name for node in snapshot.roots] == [f"v{LOCALS}"]
     no_reads_left()
+
+
+async def test_a_refused_stack_is_the_agents_mistake_only_where_the_agent_named_the_thread() -> None:
+    """A real adapter refuses the stack of a thread it knows only on faults it cannot be made to show here."""
+    for named, code in ((True, ErrorCode.INVALID_ARGUMENT), (False, ErrorCode.ADAPTER_ERROR)):
+        with pytest.raises(DebugError) as refused:
+            await fetch_view(Adapter(refuse={"stackTrace"}), {}, thread_id=1, frame_id=None, max_frames=20,
+                             reason="step", limits=Limits(), named=named)
+        assert refused.value.code == code and "cannot read thread 1" in refused.value.message, refused.value
+
+
+async def test_an_exception_the_adapter_will_not_describe_leaves_the_rest_of_the_stop() -> None:
+    """Delve at a Go deadlock: "Unable to get exception info: no runtime error found" (tests/e2e has it for real)."""
+    view, _ = await fetch_view(Adapter(refuse={"exceptionInfo"}), {"supportsExceptionInfoRequest": True}, thread_id=1,
+                               frame_id=None, max_frames=20, reason="exception", limits=Limits())
+    assert view.exception is not None and view.exception.unreadable == "unknown id None", view.exception
+    assert [f.id for f in view.frames] == [FRAME] and shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}

@@ -203,6 +203,12 @@ class AdapterProfile:
     goroutines, and while the program runs names only a placeholder)."""
     guesses_total_frames: bool = False
     """`totalFrames` is an estimate when a stack has more frames than asked for (Delve: 53 for 4)."""
+    stack_page: int | None = None
+    """The most frames one `stackTrace` answer gives, and the most it counts (cdt-gdb-adapter: 100, as
+    `totalFrames: 100` for a stack of 501): deeper stacks are read page by page (`startFrame`)."""
+    stop_text_detail: bool = False
+    """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
+    are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
     own_numbering: re.Pattern[str] | None = None
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()
@@ -226,6 +232,20 @@ class AdapterProfile:
     keeps the names in a hash map), so the answers are matched by id (see `Registry._sync_functions`)."""
     failed_evaluations: tuple[str, ...] = ()
     """Results an adapter gives with `success: true` when the expression could not be evaluated."""
+    explain_failure: str | None = None
+    """An `evaluate` expression that makes the debugger say why an expression failed or gave no value, its
+    `{expression}` escaped as inside a C string (cdt-gdb-adapter: `>print {expression}`, whose error is
+    gdb's own, where its evaluation answers only "could not evaluate expression")."""
+    console_prefix: str | None = None
+    """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
+    console_reads: frozenset[str] = frozenset()
+    """The debugger commands (first words) passed on: those that only read."""
+    console_instead: tuple[tuple[frozenset[str], str], ...] = ()
+    """Refused commands (first words) → the tool that does what they would do."""
+    unlisted_scope: re.Pattern[str] | None = None
+    """The adapter's refusal to list a scope that the debugger's own commands (`list_commands`) can list."""
+    list_commands: tuple[str, ...] = ()
+    """Debugger commands (`console_prefix` and all) that print a frame's variables as `name = value` lines."""
     scope_assignments: tuple[tuple[str, str], ...] = ()
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local

@@ -87,6 +87,7 @@ DELVE = DelveProfile(
     inferior_depth=1,  # dlv runs the program it built as its own child
     steady_ids=True,
     guesses_total_frames=True,
+    stop_text_detail=True,
     lists_every_thread=False,
     runtime_frames=re.compile(r"runtime\."),
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),

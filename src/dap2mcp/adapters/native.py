@@ -130,6 +130,23 @@ def rust_main(executable: str) -> str | None:
     return None
 
 
+GDB_READS = frozenset({"print", "p", "output", "ptype", "whatis", "x", "info", "i", "list", "l", "backtrace", "bt",
+                       "where", "show", "help", "disassemble", "echo"})
+"""gdb commands that only read the program or the debugger (`>` in `evaluate`)."""
+GDB_INSTEAD = (
+    (frozenset({"run", "r", "start", "starti"}), "`restart`"),
+    (frozenset({"continue", "c", "fg", "next", "n", "step", "s", "finish", "fin", "until", "u", "advance", "jump", "j",
+                "stepi", "si", "nexti", "ni", "signal", "return", "call"}), "`continue` or `step`"),
+    (frozenset({"kill", "k", "quit", "q", "detach"}), "`stop`"),
+    (frozenset({"attach", "file", "exec-file", "symbol-file", "target", "core", "core-file"}), "`debug`"),
+    (frozenset({"break", "b", "br", "tbreak", "rbreak", "watch", "rwatch", "awatch", "delete", "d", "clear", "condition",
+                "enable", "disable", "ignore", "commands", "dprintf"}), "`breakpoint` or `clear-breakpoints`"),
+    (frozenset({"set"}), "`set-variable`, or `evaluate` with an assignment"),
+    (frozenset({"frame", "f", "up", "down", "thread", "select-frame"}), "`context` with frameId or threadId"),
+)
+"""gdb commands refused in `evaluate`, and the tool to use instead (`shell`, `!`, `pipe`, `python`, ... are
+refused too, without one)."""
+
 LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
@@ -184,10 +201,21 @@ GDB = NativeProfile(
     quiet_start=True,
     entry_function="main",
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
-    fixed={"gdb": "gdb"},
+    # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
+    # as on the terminal lldb gives it, what it printed before a stop is there at the stop
+    fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL"]},
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
+    explain_failure=">print {expression}",
+    console_prefix=">",
+    console_reads=GDB_READS,
+    console_instead=GDB_INSTEAD,
+    # cdt-gdb-adapter reads an array's address in gdb's selected frame, the top one: a frame below it that holds
+    # an array (a C `char buf[64]`, the `__PRETTY_FUNCTION__` of an `assert`) fails to list at all
+    unlisted_scope=re.compile(r'^No symbol ".+" in current context\.'),
+    list_commands=(">info args", ">info locals"),
+    stack_page=100,
     refused_condition_kept=True,
     log_as_written=True,
 )

@@ -22,6 +22,7 @@ from ..snapshots.store import SnapshotStore, new_id
 from . import assign, ending, hints, paused
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_start
+from .console import console_command
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
 from .startup import injections_finished
@@ -285,6 +286,9 @@ class Debugger:
         await session.recorder.settle()
         session.recorder.state_changed()
         before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
+        if console_command(session.profile, expression) is not None:  # what it printed is its value
+            printed = await session.console_text(expression, frame, session.limits.value_chars * 20)
+            return {"value": printed.text.strip("\r\n"), "type": None, "truncated": printed.truncated or None}
         interrupts = await session.limit_evaluations(frame, timeout)
         start = session.output.size
         loop = asyncio.get_running_loop()
@@ -299,9 +303,11 @@ class Debugger:
             raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
                                       ran_out=loop.time() - began >= timeout) from exc
         await _standing_limit(session, frame, timeout)
-        if body.get("result") in session.profile.failed_evaluations:
-            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
-                             f"in frame {frame}: {body['result']} (an unknown name, or not an expression)")
+        if (failed := body.get("result") in session.profile.failed_evaluations) or not body.get("result"):
+            why = await _why_not(session, expression, frame)
+            if failed or why:
+                raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
+                                 f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
         result = assign.value_of(body.get("result", ""), body, session)
         printed = await session.output.quiet(0.015, 0.1)  # what the evaluation printed
         out = session.output.take_from(start, session.limits.output_chars)
@@ -519,3 +525,20 @@ def _read_bounded(source: Path, limit: int) -> str:
         raise DebugError(ErrorCode.FILE_NOT_FOUND, f"no such file: {source}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read {source}: {exc}") from None
+
+
+async def _why_not(session: DebugSession, expression: str, frame: int) -> str | None:
+    """The debugger's own reason an expression failed or gave no value (see `explain_failure`), if it gives one."""
+    explain = session.profile.explain_failure
+    if explain is None:
+        return None
+    quoted = expression.replace("\\", "\\\\").replace('"', '\\"')
+    try:
+        await session.request("evaluate", {"expression": explain.format(expression=quoted), "frameId": frame,
+                                           "context": "repl"})
+    except DebugError as exc:
+        if exc.code != ErrorCode.ADAPTER_ERROR:
+            raise
+        return exc.message
+    return None
+

@@ -10,7 +10,7 @@ import asyncio
 import dataclasses
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,6 +28,10 @@ class Requester(Protocol):
 
 Progress = Callable[[list[dict[str, Any]], dict[int, list[dict[str, Any]]]], None]
 """Told a frame's scopes and, by reference, the variables read so far, each time a scope's come in."""
+
+Relist = Callable[[int, str], Awaitable[list[dict[str, Any]] | None]]
+"""Given a frame and the adapter's reason for not listing one of its scopes, the scope's variables read
+another way, or None (see `DebugSession.unlisted_variables`)."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,8 @@ class ScopeChoice:
 _WANTED, _ON_REQUEST = "dap2mcpWanted", "dap2mcpOnRequest"
 
 
-async def fetch_scopes(client: Requester, frame_id: int,
-                       choice: ScopeChoice = ScopeChoice()) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+async def fetch_scopes(client: Requester, frame_id: int, choice: ScopeChoice = ScopeChoice(),
+                       relist: Relist | None = None) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """The frame's scopes, and the variables of each cheap one (expensive ones stay unexpanded)."""
     try:
         body = await client.request("scopes", {"frameId": frame_id})
@@ -112,6 +116,9 @@ async def fetch_scopes(client: Requester, frame_id: int,
     else:
         fetched = await asyncio.gather(*(_variables_or_why(client, ref) for ref in cheap))
     read = dict(zip(cheap, fetched, strict=True))
+    for ref, why in list(read.items()) if relist is not None else ():
+        if isinstance(why, str) and (variables := await relist(frame_id, why)) is not None:
+            read[ref] = variables
     for scope in scopes:  # the rest of the stop is still worth showing
         if isinstance(why := read.get(scope.get("variablesReference") or 0), str):
             scope["unreadable"] = why
@@ -223,7 +230,14 @@ def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[s
 
 
 async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> ExceptionDetails:
-    body = await client.request("exceptionInfo", {"threadId": thread_id})
+    """The exception's details, or, where the adapter refuses them, why: the rest of the stop is still worth
+    showing (Delve has no details for a fatal error such as "all goroutines are asleep - deadlock!")."""
+    try:
+        body = await client.request("exceptionInfo", {"threadId": thread_id})
+    except DebugError as exc:
+        if exc.code != ErrorCode.ADAPTER_ERROR:
+            raise
+        return ExceptionDetails(unreadable=clip(exc.message, limits.value_chars)[0])
     details = body.get("details") or {}
     trace = details.get("stackTrace")
     return ExceptionDetails(
@@ -273,14 +287,17 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
                      max_frames: int, reason: str | None, limits: Limits, with_threads: bool = False,
                      own: Callable[[Frame], bool] | None = None, guess: Guess | None = None,
                      frame_index: int | None = None, choice: ScopeChoice = ScopeChoice(),
-                     progress: Callable[[FrameView], None] | None = None) -> tuple[FrameView, list[dict[str, Any]] | None]:
+                     progress: Callable[[FrameView], None] | None = None,
+                     relist: Relist | None = None, named: bool = False) -> tuple[FrameView, list[dict[str, Any]] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
     requests go out together. At an exception or a pause, the focus is the first frame of the program's
     own (`own`, see `is_own`), where there is one.
 
     Where a guess holds, `progress` is shown the view as each scope's variables come in, its `variables`
     still short of the scopes not yet answered: work that needs only some scopes can be done while the
-    adapter answers the others. The view returned holds the same `variables` dict, complete."""
+    adapter answers the others. The view returned holds the same `variables` dict, complete.
+
+    `named`: the agent named the thread, so the adapter's refusal of its stack means an unknown id."""
     stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     ahead = None
@@ -301,8 +318,9 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     except BaseException as exc:
         if ahead is not None:
             ahead.drop()
-        if isinstance(exc, DebugError) and exc.code == ErrorCode.ADAPTER_ERROR:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
+        if isinstance(exc, DebugError) and exc.code == ErrorCode.ADAPTER_ERROR:  # the agent's id only if it gave one
+            raise DebugError(ErrorCode.INVALID_ARGUMENT if named else ErrorCode.ADAPTER_ERROR,
+                             f"cannot read thread {thread_id}: {exc.message}") from exc
         raise
     frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
     total = stack.get("totalFrames")
@@ -320,7 +338,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     if known is not None:
         view.scopes, view.variables = known
     else:
-        view.scopes, view.variables = await fetch_scopes(client, focus_id, choice) if focus_id is not None else ([], {})
+        view.scopes, view.variables = await fetch_scopes(client, focus_id, choice, relist) if focus_id is not None else ([], {})
     return view, (threads.get("threads") or []) if threads is not None else None
 
 

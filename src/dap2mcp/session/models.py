@@ -130,6 +130,8 @@ class ExceptionDetails(_Model):
     typeName: Opt[str] = None
     message: Opt[str] = None
     stackTrace: Opt[str] = None
+    unreadable: Opt[str] = None
+    """Why the adapter gave no details; the stop's `description` still says what happened."""
 
 
 class Thread(_Model):

@@ -33,6 +33,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
                                          with_threads=with_threads, own=session.own_code, choice=choice,
+                                         relist=session.unlisted_variables, named=thread_id is not None,
                                          frame_index=known[1] if known is not None and known[0] == thread else None)
         if missing := wanted - {str(s.get("name", "")).lower() for s in view.scopes}:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the frame has no scope {', '.join(sorted(missing))}; "

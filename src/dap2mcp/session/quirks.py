@@ -11,7 +11,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DebugError
+from ..errors import DebugError, ErrorCode
 from .inspect import to_frame
 
 if TYPE_CHECKING:
@@ -55,9 +55,42 @@ class Quirks:
         start, levels = (arguments or {}).get("startFrame", 0), (arguments or {}).get("levels", 0)
         whole = len(frames) < levels or (isinstance(total, int) and start + len(frames) >= total)
         bottom = self._outermost(main, frames, whole) if main else None
-        if bottom is not None and bottom + 1 < len(frames):
-            body["totalFrames"] = total if isinstance(total, int) else start + len(frames)
+        if bottom is not None:  # the stack, as the agent sees it, ends there: nothing more to ask for
+            body["totalFrames"] = start + bottom + 1
             body["stackFrames"] = frames[: bottom + 1]
+        elif main and not whole and isinstance(total, int):
+            body.pop("totalFrames")  # it counts frames below `main` that a deeper page would not show
+
+    async def page_stack(self, body: dict[str, Any], arguments: dict[str, Any], page: int, timeout: float) -> None:
+        """A stackTrace answer from an adapter that gives and counts at most `page` frames, completed to the
+        levels asked for (0: all) by asking for the frames after it; its `totalFrames` kept only where it is
+        the stack's real depth. Without this, a crash 501 frames deep reads as a complete stack of 100."""
+        frames = body.setdefault("stackFrames", [])
+        total, start, levels = body.get("totalFrames"), arguments.get("startFrame", 0), arguments.get("levels", 0)
+        if not isinstance(total, int) or total < page:
+            return
+        body.pop("totalFrames")  # at least `page`: the real depth is known once a page comes back short
+        while frames and (not levels or len(frames) < levels):
+            asked = page if not levels else min(page, levels - len(frames))
+            more = await self._frames_from(arguments.get("threadId"), start + len(frames), asked, timeout)
+            frames.extend(more)
+            if len(more) < asked:  # the bottom of the stack
+                body["totalFrames"] = start + len(frames)
+                return
+        if frames and start + len(frames) >= page and not await self._frames_from(
+                arguments.get("threadId"), start + len(frames), 1, timeout):
+            body["totalFrames"] = start + len(frames)  # exactly as deep as asked for
+
+    async def _frames_from(self, thread: int | None, start: int, levels: int, timeout: float) -> list[dict[str, Any]]:
+        """Frames `start` on; none past the bottom (gdb: "Not enough frames in stack")."""
+        try:
+            body = await self._session.client.request("stackTrace", {"threadId": thread, "startFrame": start,
+                                                                     "levels": levels}, timeout=timeout)
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            return []
+        return list(body.get("stackFrames") or [])
 
     def exception_info(self, body: dict[str, Any]) -> None:
         """An exceptionInfo answer with the exception's type as the program names it: debugpy appends a note
@@ -110,6 +143,8 @@ class Quirks:
         signal or exception the adapter calls it (lldb: SIGSTOP); gdb's signal names are exceptions."""
         reason = str(body.get("reason", "unknown"))
         description = body.get("description") or body.get("text")
+        if self._session.profile.stop_text_detail and body.get("description") and (text := body.get("text")):
+            description = f"{body['description']}: {str(text).strip(chr(34))}"  # Delve quotes the text
         numbering = self._session.profile.own_numbering
         if description and numbering is not None and numbering.fullmatch(str(description)):
             description = None  # the adapter's own breakpoint numbers, not the ids an agent knows

@@ -32,6 +32,7 @@ from .inspect import (
     FrameView,
     Guess,
     Limits,
+    Relist,
     Requester,
     ScopeChoice,
     cheap_references,
@@ -59,8 +60,10 @@ class StopRecorder:
                  limits: Limits, carried: list[Snapshot] | None = None,
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
                  helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
-                 scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset()) -> None:
+                 scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset(),
+                 relist: Relist | None = None) -> None:
         self._requester = requester
+        self._relist = relist
         self._choice = ScopeChoice(on_request=scopes_on_request)
         self._capabilities = capabilities
         self._hidden = hidden
@@ -113,7 +116,7 @@ class StopRecorder:
         view, _ = await fetch_view(self._requester, self._capabilities(), thread_id=thread_id, frame_id=None,
                                    max_frames=DEFAULT_FRAMES, reason=reason, limits=self._limits, own=self._own,
                                    guess=guesses.get(thread_id) if guesses is not None else None,
-                                   choice=self._choice, progress=progress)
+                                   choice=self._choice, progress=progress, relist=self._relist)
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
             guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes),

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -26,7 +27,7 @@ from ..snapshots import Snapshot
 from . import events, hints
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
-from .models import Context, Frame, State, StopInfo
+from .models import Context, Frame, Output, State, StopInfo
 from .output import OutputBuffer, TracebackCutter
 from .paused import focused_frame_id, paused_context
 from .quirks import Quirks
@@ -36,6 +37,10 @@ from .sources import SourceAllowList
 from .startup import handshake, initialize, open_transport
 
 log = logging.getLogger(__name__)
+
+
+_PRINTED = re.compile(r"^([A-Za-z_]\w*) = (.*)$")
+"""A line of gdb's `info locals`: a name, and its value as gdb prints it."""
 
 
 class DebugSession:
@@ -104,7 +109,7 @@ class DebugSession:
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request)
+                                     scopes_on_request=profile.scopes_on_request, relist=self.unlisted_variables)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -192,6 +197,8 @@ class DebugSession:
                              "waited for the adapter") from exc
         self.sources.note_response(command, arguments, body)
         if command == "stackTrace":
+            if self.profile.stack_page is not None:
+                await self.quirks.page_stack(body, arguments or {}, self.profile.stack_page, timeout)
             self.quirks.stack(body, arguments)
         elif command == "exceptionInfo":
             self.quirks.exception_info(body)
@@ -537,6 +544,43 @@ class DebugSession:
         if said.text:
             ctx.adapterOutput = said
         return ctx
+
+    async def console_text(self, command: str, frame_id: int, limit: int) -> Output:
+        """What a debugger command (`console_prefix`) printed on the adapter's console, where it goes
+        (cdt-gdb-adapter answers the command itself with a line end only)."""
+        start = self.adapter_output.size
+        await self.request("evaluate", {"expression": command, "frameId": frame_id, "context": "repl"})
+        await self.adapter_output.quiet(0.05, 0.5)
+        return self.adapter_output.take_from(start, limit)
+
+    async def unlisted_variables(self, frame_id: int, why: str) -> list[dict[str, Any]] | None:
+        """A scope the adapter would not list (`why`), read through the debugger's own commands where the profile
+        has them (`list_commands`): their names, and each one's value as `evaluate` gives it. None if not."""
+        profile = self.profile
+        if profile.unlisted_scope is None or not profile.unlisted_scope.search(why):
+            return None
+        printed: dict[str, str] = {}  # gdb's text of each value: `{5, 0}` where `evaluate` says `[2]`
+        for command in profile.list_commands:
+            name = None
+            for line in (await self.console_text(command, frame_id, 100_000)).text.splitlines():
+                if found := _PRINTED.match(line):
+                    name = found.group(1)
+                    printed.setdefault(name, found.group(2))
+                elif name is not None and line.strip():  # a value printed over several lines
+                    printed[name] += " " + line.strip()
+        variables = []
+        for name, value in printed.items():
+            try:
+                body = await self.request("evaluate", {"expression": name, "frameId": frame_id,
+                                                       "context": profile.evaluate_context})
+            except DebugError as exc:
+                if exc.code != ErrorCode.ADAPTER_ERROR:
+                    raise
+                continue
+            if body.get("result") not in profile.failed_evaluations:
+                variables.append({"name": name, "value": value, "type": body.get("type"),
+                                  "variablesReference": body.get("variablesReference") or 0})
+        return variables or None
 
     async def limit_evaluations(self, frame_id: int, seconds: float) -> bool:
         """Have the debugger interrupt an evaluation that runs past `seconds`, where it can (the profile's

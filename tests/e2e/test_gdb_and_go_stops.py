@@ -1,0 +1,91 @@
+"""Stops on real Delve and gdb that must stay readable: a Go deadlock, a crash 500 calls deep, gdb's reasons
+for an expression it cannot evaluate, its console commands, and the program's output at a stop."""
+
+from __future__ import annotations
+
+from conftest import PROGRAMS, locals_of, marker, shown, stdio_tools
+
+DEADLOCK = PROGRAMS / "go_deadlock" / "main.go"
+DEEP = PROGRAMS / "deep_crash.c"
+LEDGER = PROGRAMS / "ledger.cpp"
+
+
+async def test_a_go_deadlock_is_a_paused_context_with_each_goroutine_where_it_waits() -> None:
+    """Delve has no exceptionInfo for a fatal error: that part is said unreadable, the rest of the stop is shown."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(DEADLOCK), timeout=120)
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert "all goroutines are asleep - deadlock!" in ctx["description"], ctx
+        assert "no runtime error found" in ctx["exception"]["unreadable"], ctx["exception"]
+        assert ctx["location"] == {"file": shown(DEADLOCK, ctx), "line": marker(DEADLOCK, "main waits"),
+                                   "function": "main.main"}, ctx["location"]
+        assert "framesTruncated" not in ctx, ctx  # runtime.main below main.main is nothing more to read
+        assert "jobs queued: 3" in ctx["output"]["text"]
+        whole = await tools.ok("context")
+        assert whole["reason"] == "exception" and whole["threads"], whole
+        waits = {}
+        for thread in whole["threads"]:
+            there = await tools.ok("context", threadId=thread["id"])
+            if there["location"]["file"] == shown(DEADLOCK, ctx):
+                waits[there["location"]["function"]] = waits.get(there["location"]["function"], []) + [
+                    there["location"]["line"]]
+        assert waits == {"main.main": [marker(DEADLOCK, "main waits")],
+                         "main.(*queue).dispatch": [marker(DEADLOCK, "dispatcher waits")],
+                         "main.(*queue).worker": [marker(DEADLOCK, "worker waits")] * 3}, waits
+        paused = await tools.ok("pause")
+        assert paused["state"] == "paused" and paused["exception"]["unreadable"], paused
+        await tools.ok("stop")
+
+
+async def test_a_crash_500_calls_deep_under_gdb_gives_its_whole_stack_and_says_when_it_is_cut() -> None:
+    """cdt-gdb-adapter lists and counts at most 100 frames; the rest are read page by page."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(DEEP), adapter="gdb")
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert ctx["location"]["line"] == marker(DEEP, "crash") and len(ctx["frames"]) == 20
+        assert ctx["framesTruncated"] is True and ctx.get("totalFrames") != 100, ctx  # not gdb's capped count
+        whole = await tools.ok("context", maxFrames=1000)
+        functions = [f["function"] for f in whole["frames"]]
+        assert functions == ["sum_from"] * 501 + ["main"], (len(functions), functions[-3:])
+        assert "framesTruncated" not in whole, whole
+        exact = await tools.ok("context", maxFrames=502)
+        assert len(exact["frames"]) == 502 and "framesTruncated" not in exact, exact["frames"][-1]
+        short = await tools.ok("context", maxFrames=150)
+        assert len(short["frames"]) == 150 and short["framesTruncated"] is True, short["frames"][-1]
+        await tools.ok("stop")
+
+
+async def test_gdb_says_why_an_expression_cannot_be_read_and_its_console_only_reads() -> None:
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(LEDGER), adapter="gdb",
+                             breakpoints=[{"file": str(LEDGER), "line": marker(LEDGER, "total")}])
+        assert ctx["location"]["function"] == "total", ctx
+        # the program's stdout is a pipe of ours; what it printed before the stop is there at the stop
+        assert ctx["output"]["text"] == "ledger opened\n", ctx.get("output")
+        for expression, reason in [('ages["bob"]', "Could not find operator[]"),
+                                   ("nosuch + 1", 'No symbol "nosuch" in current context'),
+                                   ("1 +", "A syntax error in expression"),
+                                   ("*(int*)0", "Cannot access memory at address 0x0")]:
+            said = await tools.error("evaluate", "ADAPTER_ERROR", expression=expression)
+            assert reason in said, (expression, said)
+        assert (await tools.ok("evaluate", expression="sum"))["value"] == "73"
+        printed = await tools.ok("evaluate", expression=">print ages")
+        assert printed["value"].endswith('std::map with 2 elements = {["alice"] = 31, ["bob"] = 42}'), printed
+        assert (await tools.ok("evaluate", expression=">info locals"))["value"] == "sum = 73"
+        for command, instead in [(">run", "`restart`"), (">kill", "`stop`"), (">shell ls /", "only read"),
+                                 (">  break main", "`breakpoint`"), (">-exec-continue", "only read")]:
+            refused = await tools.error("evaluate", "NOT_SUPPORTED", expression=command)
+            assert instead in refused, (command, refused)
+        again = await tools.ok("continue")  # the program was left where it was, and runs on as asked
+        assert again["state"] == "paused" and again["cycle"] == ctx["cycle"] + 1, again
+        assert again["location"]["function"] == "total" and again["output"]["text"] == "checking 2 accounts\n", again
+        await tools.ok("clear-breakpoints", all=True)
+        failed = await tools.ok("continue")
+        assert failed["reason"] == "exception" and failed["location"]["line"] == marker(LEDGER, "assert"), failed
+        assert "Assertion `got == expected' failed" in failed["output"]["text"], failed["output"]
+        # cdt-gdb-adapter cannot list this frame (its `__PRETTY_FUNCTION__` is an array below the top frame)
+        values = locals_of(failed)
+        assert (values["got"], values["expected"]) == ("73", "70") and "__PRETTY_FUNCTION__" in values, failed["scopes"]
+        outer = await tools.ok("context", frameId=failed["frames"][-1]["id"])  # and main's, below it
+        assert "ages" in locals_of(outer), outer["scopes"]
+        await tools.ok("stop")

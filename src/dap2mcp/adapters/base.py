@@ -230,6 +230,10 @@ class AdapterProfile:
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local
     instead, as `COUNTER = 42` does in a Python function."""
+    assignment: str | None = None
+    """An assignment in the program's language (`{target}` and `{value}` filled in), evaluated to set what
+    no scope's variables reach: a global the adapter lists in no scope (gdb), an element at a computed
+    index, `*p`. Only where evaluating it does just that assignment (C: the debugger runs it itself)."""
     log_as_written: bool = False
     """The adapter writes a tracepoint's message as it is: no `{expression}` values, no line end
     (cdt-gdb-adapter 1.7.0)."""

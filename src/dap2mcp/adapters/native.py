@@ -145,6 +145,7 @@ LLDB = NativeProfile(
     symbol_escapes=RUST_LEGACY_ESCAPES,
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     entry_function="main",
+    assignment="{target} = {value}",
     # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
     # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
     program_categories=("stdout",),
@@ -187,6 +188,7 @@ GDB = NativeProfile(
     fixed={"gdb": "gdb"},
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
+    assignment="{target} = {value}",
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     refused_condition_kept=True,
     log_as_written=True,

@@ -319,7 +319,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(
         name: Annotated[str, Field(min_length=1, max_length=TEXT_CHARS, description=(
-            "Variable name, or a path like obj.field or items[2].")
+            "Variable name, or a path like obj.field, items[2] or ptr->field (a pointer's fields by . too).")
         )],
         value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
         frameId: FrameId = None,

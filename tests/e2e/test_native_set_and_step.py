@@ -44,3 +44,52 @@ async def test_set_variable_reaches_go_fields_behind_pointers() -> None:
         await tools.ok("clear-breakpoints", all=True)
         end = await tools.ok("continue")
         assert end["state"] == "terminated" and "balance=1060 daily=7" in end["output"]["text"], end
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_step_out_after_a_pause_in_usleep_comes_back_to_the_program(adapter: str) -> None:
+    """The pause lands in libc's nanosleep under usleep and is shown at `main`: `step out` leaves the library
+    frames and stops in `main`, not after `main` returns (which ran the loop free until the timeout)."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SENSOR), adapter=adapter, timeout=1)
+        ctx = await tools.ok("pause")
+        assert ctx["location"]["function"] == "main" and ctx["frames"][0]["function"] != "main", ctx
+        out = await tools.ok("step", mode="out", timeout=20)
+        assert out["state"] == "paused" and out["reason"] == "step", out
+        assert [f["function"] for f in out["frames"]] == ["main"] and "step out" in out["hint"], out
+        assert (await tools.ok("step", mode="over"))["location"]["function"] == "main"  # the session goes on
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_step_in_passes_over_strlen_and_enters_the_programs_own_function(adapter: str) -> None:
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SENSOR), adapter=adapter,
+                       breakpoints=[{"file": str(SENSOR), "line": marker(SENSOR, "strlen")}])
+        ctx = await tools.ok("step", mode="in")
+        assert [f["function"] for f in ctx["frames"]] == ["main"], ctx  # gdb entered __strlen_evex's assembly
+        assert ctx["location"]["line"] == marker(SENSOR, "strlen") + 1, ctx
+        await tools.ok("breakpoint", file=str(SENSOR), line=marker(SENSOR, "check") - 1)  # update(s);
+        await tools.ok("continue")
+        ctx = await tools.ok("step", mode="in")
+        assert ctx["location"]["function"] == "update" and ctx["location"]["line"] == marker(SENSOR, "update"), ctx
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_disassemble_counts_its_offset_in_instructions(adapter: str) -> None:
+    """lldb-dap 19 took the offset as bytes (-1 began inside an instruction); cdt-gdb-adapter ignored a
+    positive one. Read against one listing from the function's start."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SENSOR), adapter=adapter,
+                       breakpoints=[{"file": str(SENSOR), "line": marker(SENSOR, "update")}])
+        here = (await tools.ok("disassemble", instructionCount=1))["instructions"][0]["address"]
+        listing = (await tools.ok("disassemble", instructionOffset=-4, instructionCount=12))["instructions"]
+        addresses = [int(i["address"], 16) for i in listing]
+        assert addresses == sorted(addresses) and len(addresses) == 12, listing
+        assert addresses[4] == int(here, 16), listing  # four whole instructions before the current one
+        for offset in (-3, -1, 2, 5):
+            got = (await tools.ok("disassemble", instructionOffset=offset, instructionCount=3))["instructions"]
+            assert [int(i["address"], 16) for i in got] == addresses[4 + offset:7 + offset], (offset, got)
+        assert "at most" in await tools.error("disassemble", "INVALID_ARGUMENT", instructionOffset=-5000)
+        await tools.ok("stop")

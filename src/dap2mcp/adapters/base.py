@@ -281,6 +281,12 @@ class AdapterProfile:
         it cannot); a SyntaxError for one that is no expression."""
         return None
 
+    disassembly_offset_counted_here: bool = False
+    """`disassemble`'s `instructionOffset` is counted by dap2mcp, not sent: lldb-dap 19 takes it as bytes (an offset
+    lands inside an instruction), cdt-gdb-adapter 1.7 ignores a positive one and answers more instructions."""
+    step_in_leaves_sourceless: bool = False
+    """`step in` can stop in code whose source is not here (gdb enters glibc's `strlen` assembly, whose line table
+    it reads; lldb-dap passes over it): such a stop is stepped back out of, and the step goes on."""
     steps_over_library: bool = False
     """`step in` passes over what the adapter counts as library code (debugpy's justMyCode), and stops at the next
     line of the program's own: the step's result says which calls it passed over."""

@@ -146,6 +146,7 @@ LLDB = NativeProfile(
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     entry_function="main",
     assignment="{target} = {value}",
+    disassembly_offset_counted_here=True,
     # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
     # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
     program_categories=("stdout",),
@@ -191,5 +192,7 @@ GDB = NativeProfile(
     assignment="{target} = {value}",
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     refused_condition_kept=True,
+    step_in_leaves_sourceless=True,
+    disassembly_offset_counted_here=True,
     log_as_written=True,
 )

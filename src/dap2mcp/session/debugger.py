@@ -37,6 +37,9 @@ OUTPUT_SETTLES = 1.0
 """How long a stop's answer waits for the output the program wrote before it stopped (see
 `OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
 
+STEP_IN_LEAVES = 4
+"""How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
+
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
 
@@ -178,25 +181,44 @@ class Debugger:
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
         """A step from the frame the stop's context focused on: where a pause or a crash is shown at the
-        program's own frame below library code, the frames above it are stepped out of first."""
+        program's own frame below library code, the frames above it are stepped out of first. A `step out`
+        from there ends once they are: back in the program's own frame, at the return from the library
+        call its line makes (stepping out of that frame too would run the program's `main` to its end)."""
         session = self.session
         deadline = asyncio.get_running_loop().time() + timeout
 
         def left() -> float:
             return max(0.0, deadline - asyncio.get_running_loop().time())
 
-        for _ in range(paused.frames_above_focus(session, thread_id)):
+        above = paused.frames_above_focus(session, thread_id)
+        for _ in range(above):
             since = await session.step("out", thread_id)
             finished = await session.wait_for_stop(since, left())
             if not finished or session.state != "paused" or session.stop_info is None \
                     or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished, look_for_children=not finished)
+        if mode == "out" and above:
+            ctx = await self._result(session, timed_out=False, look_for_children=False)
+            ctx.hint = ctx.hint or hints.OUT_OF_LIBRARY
+            return ctx
         watch = await paused.step_in(session, thread_id) if mode == "in" else None
         since = await session.step(mode, thread_id)
         finished = await session.wait_for_stop(since, left())
+        left_out: list[str] = []  # calls into code without source here, stepped out of as lldb would not enter them
+        while mode == "in" and finished and len(left_out) < STEP_IN_LEAVES \
+                and (entered := await paused.entered_sourceless(session, thread_id)):
+            left_out.append(entered)
+            for command in ("out", "in"):  # back to the calling line, then on as the step would have gone
+                since = await session.step(command, thread_id)
+                finished = await session.wait_for_stop(since, left())
+                if not finished or session.state != "paused" or session.stop_info is None \
+                        or session.stop_info.reason != "step":
+                    break
         ctx = await self._result(session, timed_out=not finished, look_for_children=not finished)
         if watch is not None and ctx.hint is None and (calls := await paused.passed_over(session, watch, ctx)):
             ctx.hint = hints.passed_over(calls)
+        if left_out and ctx.hint is None:
+            ctx.hint = hints.passed_over_sourceless(tuple(left_out))
         return ctx
 
     async def wait(self, timeout: float) -> Context:
@@ -354,11 +376,15 @@ class Debugger:
             memory_reference = (frames or [{}])[0].get("instructionPointerReference")
             if not memory_reference:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")
-        body = await session.request("disassemble", {
-            "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count})
+        if session.profile.disassembly_offset_counted_here and offset:
+            found = await _instructions_around(session, memory_reference, offset, count)
+        else:
+            found = (await session.request("disassemble", {
+                "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count,
+            })).get("instructions") or []
         return {"instructions": [
             {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
-            for i in body.get("instructions") or []]}
+            for i in found]}
 
     # -- snapshots ---------------------------------------------------------------------------
 
@@ -447,6 +473,51 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+LONGEST_INSTRUCTION = 15
+"""Bytes of the longest x86-64 instruction: `n` instructions before an address start at most 15·n bytes before it."""
+BACKWARD_LIMIT = 1000
+"""Instructions `disassemble` goes back where dap2mcp counts the offset (each costs 15 decoded)."""
+
+
+async def _instructions_around(session: DebugSession, reference: str, offset: int, count: int) -> list[dict[str, Any]]:
+    """`count` instructions from `offset` instructions away from `reference`, where the adapter miscounts the
+    offset (see `disassembly_offset_counted_here`): lldb-dap 19 starts at no instruction boundary, and decodes
+    garbage. Forward,
+    the instructions are counted from `reference` itself; backward, a stretch long enough to hold them is
+    decoded from before it, moved a byte at a time until the decoding falls in step with `reference` (x86
+    decoding mostly does within a few instructions), and the ones just before `reference` are taken."""
+    try:
+        address = int(reference, 0)
+    except ValueError:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"memoryReference {reference!r} is not an address") from None
+
+    async def decode(start: int, instructions: int) -> list[dict[str, Any]]:
+        return (await session.request("disassemble", {"memoryReference": hex(start), "instructionOffset": 0,
+                                                      "instructionCount": instructions})).get("instructions") or []
+
+    if offset > 0:
+        return (await decode(address, offset + count))[offset:]
+    back = -offset
+    if back > BACKWARD_LIMIT:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{session.profile.name} can go back at most {BACKWARD_LIMIT} "
+                         "instructions; disassemble from an earlier address (a frame's instructionPointer) instead")
+    span = back * LONGEST_INSTRUCTION
+    for shift in range(LONGEST_INSTRUCTION):
+        start = max(0, address - span + shift)
+        decoded = await decode(start, address - start + count)
+        at = next((i for i, ins in enumerate(decoded) if _address(ins) == address), None)
+        if at is not None:
+            return decoded[max(0, at - back):max(0, at - back) + count]
+    return await decode(address, count)  # no decoding fell in step: from the address itself
+
+
+def _address(instruction: dict[str, Any]) -> int | None:
+    try:
+        return int(str(instruction.get("address")), 0)
+    except ValueError:
+        return None
 
 
 async def _standing_limit(session: DebugSession, frame: int, timeout: float) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode
-from .inspect import FrameView, ScopeChoice, fetch_view, view_context
+from .inspect import FrameView, ScopeChoice, fetch_view, to_frame, view_context
 from .models import Context, StopInfo
 from .recorder import DEFAULT_FRAMES
 
@@ -114,6 +114,19 @@ async def passed_over(session: DebugSession, before: StepIn, ctx: Context) -> tu
 async def _calls(session: DebugSession, frame: int) -> tuple[str, ...]:
     targets = (await session.request("stepInTargets", {"frameId": frame})).get("targets") or []
     return tuple(str(t["label"]) for t in targets if t.get("label"))
+
+
+async def entered_sourceless(session: DebugSession, thread_id: int | None) -> str | None:
+    """The function a `step in` just stopped in, where that is code whose source is not here (glibc's
+    assembly, whose line table gdb reads): None in the program's own code."""
+    if not session.profile.step_in_leaves_sourceless or session.state != "paused" or session.stop_info is None \
+            or session.stop_info.reason != "step":
+        return None
+    with contextlib.suppress(DebugError, LookupError, TypeError, ValueError):
+        body = await session.request("stackTrace", {"threadId": session.thread(thread_id), "startFrame": 0, "levels": 1})
+        top = to_frame((body.get("stackFrames") or [])[0])
+        return None if session.own_code(top) else top.function or "?"
+    return None
 
 
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:

@@ -93,3 +93,33 @@ async def test_disassemble_counts_its_offset_in_instructions(adapter: str) -> No
             assert [int(i["address"], 16) for i in got] == addresses[4 + offset:7 + offset], (offset, got)
         assert "at most" in await tools.error("disassemble", "INVALID_ARGUMENT", instructionOffset=-5000)
         await tools.ok("stop")
+
+
+async def test_a_program_with_80_threads_lists_them_page_by_page() -> None:
+    crowd = PROGRAMS / "crowd.c"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(crowd), adapter="lldb",
+                       breakpoints=[{"file": str(crowd), "line": marker(crowd, "serving")}])
+        first = await tools.ok("context")
+        assert first["threadsTotal"] == 81 and len(first["threads"]) == 50 and first["threadsNext"] == 50, first
+        rest = await tools.ok("context", threadsOffset=first["threadsNext"])
+        assert len(rest["threads"]) == 31 and "threadsNext" not in rest, rest
+        ids = [t["id"] for t in first["threads"] + rest["threads"]]
+        assert len(set(ids)) == 81, ids
+        assert rest["location"] == first["location"]  # the rest of the context is the same
+        listed = await tools.read_json("debugger://threads")
+        assert len(listed["threads"]) == 50 and listed["threadsTotal"] == 81 and listed["truncated"], listed
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_continue_to_a_function_only_a_pending_breakpoint_holds_is_refused(adapter: str) -> None:
+    calls = PROGRAMS / "calls.c"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(calls), adapter=adapter, stopOnEntry=True)
+        pending = await tools.ok("breakpoint", function="plugin_entry")
+        assert pending["state"] == "pending", pending
+        message = await tools.error("continue", "INVALID_ARGUMENT", to={"function": "plugin_entry"})
+        assert f"breakpoint {pending['id']}" in message and "did not move" in message, message
+        assert (await tools.ok("context"))["location"] == ctx["location"]  # still at the entry, not run to its end
+        await tools.ok("stop")

@@ -297,11 +297,14 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
             "Also list these scopes, which stops only name (`expensive`): e.g. ['Globals'] for a Python module's "
             "globals, ['Registers'] under lldb."))] = None,
+        threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
+            "List the threads from this place in the program's list on (50 at a time; `threadsNext` gives the "
+            "next page's offset)."))] = 0,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
         `frames`, default the top one), exception details, threads. Execution tools already return this; use it
         to look at another frame or thread, or at the scopes a stop only names (`scopes`)."""
-        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes))
+        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes, threadsOffset))
 
     @tool("evaluate", destructive=True)
     async def evaluate(

@@ -163,11 +163,16 @@ class Debugger:
         session = self.session
         temp = await session.add_breakpoint(to, temporary=True) if to else None
         try:
-            if temp is not None and temp.function and not temp.verified \
-                    and not session.breakpoints.sharing(temp):  # else it would run to the end
+            sharing = session.breakpoints.sharing(temp) if temp is not None else []
+            # an agent's breakpoint on the function answers for the temporary one (lldb-dap keeps one per
+            # name), but only a bound one: a pending one would let the program run to its end
+            if temp is not None and temp.function and not temp.verified and not any(bp.verified for bp in sharing):
+                held = f"; breakpoint {sharing[0].id} on it is pending too, and stops there if it binds: " \
+                       "`continue` without `to`" if sharing else \
+                       ". For a function of a library loaded later, set a `breakpoint` on it and `continue`"
+                why = temp.message or next((bp.message for bp in sharing if bp.message), None) or "not bound"
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is unknown to the "
-                                 f"adapter ({temp.message or 'not verified'}); the program did not move. For a "
-                                 "function of a library loaded later, set a `breakpoint` on it and `continue`")
+                                 f"adapter ({why}); the program did not move{held}")
             since = await session.resume(thread_id)
             finished = await session.wait_for_stop(since, timeout)
             ctx = await self._result(session, timed_out=not finished,
@@ -295,11 +300,12 @@ class Debugger:
     # -- inspection and change ---------------------------------------------------------------
 
     async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int,
-                      scopes: list[str] | None = None) -> Context:
+                      scopes: list[str] | None = None, threads_from: int = 0) -> Context:
         if frame_id is not None and self.session.state == "paused":
             self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
-                                          scopes=frozenset(name.lower() for name in scopes or ()))
+                                          scopes=frozenset(name.lower() for name in scopes or ()),
+                                          threads_from=threads_from)
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT) -> dict[str, Any]:
         session = self.session

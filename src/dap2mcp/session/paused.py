@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 async def paused_context(session: DebugSession, info: StopInfo, thread_id: int | None, frame_id: int | None,
-                         max_frames: int, with_threads: bool, wanted: frozenset[str] = frozenset()) -> Context:
+                         max_frames: int, with_threads: bool, wanted: frozenset[str] = frozenset(),
+                         threads_from: int = 0) -> Context:
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
     request, else one fetched now; with what the breakpoint registry knows about the hit. `wanted`
     scopes (lower-cased names) are listed although a stop only names them."""
@@ -40,7 +41,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
-                       hidden=session.profile.hidden_variables)
+                       hidden=session.profile.hidden_variables, threads_from=threads_from)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
     session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))

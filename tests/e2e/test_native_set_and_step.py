@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from conftest import PROGRAMS, marker, stdio_tools
@@ -123,3 +126,38 @@ async def test_continue_to_a_function_only_a_pending_breakpoint_holds_is_refused
         assert f"breakpoint {pending['id']}" in message and "did not move" in message, message
         assert (await tools.ok("context"))["location"] == ctx["location"]  # still at the entry, not run to its end
         await tools.ok("stop")
+
+
+async def test_a_go_builds_time_counts_in_the_debug_timeout() -> None:
+    """Delve builds the program inside its launch: a timeout shorter than that is used up by the start, and
+    the result says so at once instead of waiting the whole timeout again for the first stop."""
+    main = LEDGER / "main.go"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(LEDGER), adapter="delve", timeout=0.01,
+                             breakpoints=[{"file": str(main), "line": marker(main, "deposit")}])
+        assert ctx["state"] == "running" and "its build included" in ctx["hint"], ctx
+        stop = await tools.ok("wait", timeout=60)
+        assert stop["state"] == "paused" and stop["location"]["line"] == marker(main, "deposit"), stop
+        await tools.ok("stop")
+
+
+async def test_a_go_attach_whose_breakpoint_did_not_bind_does_not_wait_for_it(tmp_path: Path) -> None:
+    ticker = PROGRAMS / "ticker_go"
+    program = tmp_path / "ticker"
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", str(program), "."], cwd=ticker, check=True,
+                   capture_output=True)
+    proc = subprocess.Popen([str(program)], stdout=subprocess.DEVNULL)
+    try:
+        async with stdio_tools() as tools:
+            blank = marker(ticker / "main.go", "tick") + 1  # the closing brace: Delve finds no statement there
+            ctx = await tools.ok("debug", mode="attach", processId=proc.pid, adapter="delve", timeout=30,
+                                 breakpoints=[{"file": str(ticker / "main.go"), "line": blank}])
+            # it waited the whole timeout for a stop that cannot come, and said only "still running"
+            assert ctx["state"] == "running" and ctx["hint"].startswith("attached"), ctx
+            assert "could not find statement" in ctx["breakpointNotes"][0], ctx
+            await tools.ok("breakpoint", file=str(ticker / "main.go"), line=marker(ticker / "main.go", "tick"))
+            assert (await tools.ok("wait", timeout=60))["location"]["function"] == "main.tick"
+            await tools.ok("stop")
+    finally:
+        proc.kill()
+        proc.wait()

@@ -78,7 +78,10 @@ class Debugger:
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
                     timeout: float, carried: list[Breakpoint] | None = None, snapshots: list[Snapshot] | None = None,
                     replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
-        """`carried` and `snapshots` come from the session a `restart` is `replacing`."""
+        """`carried` and `snapshots` come from the session a `restart` is `replacing`. `timeout` counts from
+        the call: a build (mode `source`; Delve's inside its launch) and the start use it up first, though
+        neither is cut short by it."""
+        began = asyncio.get_running_loop().time()
         check_start(target, breakpoints)
         session = new_session(target, adapter, carried, snapshots)
         check_breakpoints(breakpoints, session.profile)
@@ -108,16 +111,22 @@ class Debugger:
             if self._session is not session:  # an adapter started early, for a session that never became current
                 await session.close()
             raise
-        waits = session.state == "running" and (target.stop_on_entry or bool(session.breakpoints.all())
+        # a launch waits for its first stop; an attach only where something can stop it: a breakpoint that
+        # bound (one the adapter refused, as Delve refuses a line without a statement, never stops it)
+        stoppers = session.breakpoints.all() if session.launched else [bp for bp in session.breakpoints.all() if bp.verified]
+        waits = session.state == "running" and (target.stop_on_entry or bool(stoppers)
                                                 or target.mode in ("source", "binary"))
+        started_in = asyncio.get_running_loop().time() - began
         if waits:
             await progress("running to the first stop")
-            await session.wait_for_stop(0, timeout)
+            await session.wait_for_stop(0, max(0.0, timeout - started_in))
         if session.state == "terminated":
             await session.quirks.drop_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
             ctx.hint = hints.ATTACHED
+        elif ctx.state == "running" and started_in >= timeout:
+            ctx.hint = hints.started_past(started_in, timeout, ctx.hint)
         ctx.breakpointNotes = session.breakpoints.notes() or None
         ctx.pathsRelativeTo = session.target.files_from
         return ctx

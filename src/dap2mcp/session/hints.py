@@ -29,6 +29,11 @@ def passed_over_sourceless(calls: tuple[str, ...]) -> str:
             "assembly), as lldb does; to stop inside one, set a `breakpoint` on its function and `disassemble` there")
 
 
+def started_past(took: float, timeout: float, hint: str | None) -> str:
+    return (f"starting the program (its build included) took {took:.1f}s, all of the timeout of {timeout:g}s, so "
+            "its first stop was not waited for; " + (hint or "call `wait` to wait for it"))
+
+
 def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None:
     """The hint any execution result may carry; the tools add their own where only they know the case."""
     if timed_out and ctx.state == "running":

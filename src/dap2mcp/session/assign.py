@@ -57,7 +57,7 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
             reference = found.get("variablesReference") or 0
             holder, found = await _member(session, reference, step) if reference else (0, None)
             if found is None:
-                if session.profile.assignment:  # an index the adapter does not list (past a bound, computed)
+                if session.profile.assignment and step.startswith("["):  # an index not listed (computed, past a page)
                     return {"name": name, **await _assign(session, name, value, frame)}
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{_joined(path[:done])}' has no "
                                  f"{'element' if step.startswith('[') else 'field'} '{step}' (frame {frame})")
@@ -72,7 +72,7 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
         return {"name": name, "scope": scope.get("name"),
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
     if session.profile.assignment:
-        return {"name": name, **await _assign(session, name, value, frame)}
+        return {"name": name, **await _assign(session, name, value, frame, unlisted=path[0])}
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}"
                      + ("" if len(path) > 1 or path[0] == name else
                         f"; {session.profile.name} sets a variable, or a field or element of one by its path "
@@ -123,24 +123,39 @@ async def _member(session: DebugSession, reference: int, name: str) -> tuple[int
     return 0, None
 
 
-async def _assign(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
-    """`name = value` evaluated in the frame, as the profile spells an assignment: the debugger itself assigns."""
+async def _assign(session: DebugSession, name: str, value: str, frame: int, unlisted: str | None = None) -> dict[str, Any]:
+    """`name = value` evaluated in the frame, as the profile spells an assignment: the debugger itself assigns.
+    `unlisted`: the path's first name, which no scope lists: where the assignment fails, it is told apart
+    whether that name is unknown (the agent's mistake) or the debugger refused the assignment."""
     template = session.profile.assignment
     assert template is not None
     expression = template.format(target=name, value=value)
     try:
-        body = await session.request("evaluate", {"expression": expression, "frameId": frame,
-                                                   "context": session.profile.evaluate_context})
+        body = await _evaluated(session, expression, frame)
     except DebugError as exc:
         if exc.code != ErrorCode.ADAPTER_ERROR:
             raise
-        raise DebugError(ErrorCode.ADAPTER_ERROR, f"'{name}' is no variable or field in frame {frame}'s scopes, "
-                         f"and {session.profile.name} could not assign it ({expression!r}): {exc.message}") from exc
-    if body.get("result") in session.profile.failed_evaluations:
-        raise DebugError(ErrorCode.ADAPTER_ERROR, f"'{name}' is no variable or field in frame {frame}'s scopes, "
-                         f"and {session.profile.name} could not assign it ({expression!r}): {body['result']} (an "
-                         "unknown name, a value of another type, or not an expression)")
+        if unlisted is not None:
+            try:
+                await _evaluated(session, unlisted, frame)
+            except DebugError as unknown:
+                if unknown.code != ErrorCode.ADAPTER_ERROR:
+                    raise
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{unlisted}' in frame {frame} "
+                                 f"({session.profile.name}: {unknown.message.strip()})") from exc
+        raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not assign '{name}' "
+                         f"({expression!r}): {exc.message.strip()}") from exc
     return value_of(str(body.get("result", "")), body, session)
+
+
+async def _evaluated(session: DebugSession, expression: str, frame: int) -> dict[str, Any]:
+    """An evaluation's answer; a result the adapter gives for an expression it could not evaluate is its error."""
+    body = await session.request("evaluate", {"expression": expression, "frameId": frame,
+                                               "context": session.profile.evaluate_context})
+    if body.get("result") in session.profile.failed_evaluations:
+        raise DebugError(ErrorCode.ADAPTER_ERROR, f"{body['result']} (an unknown name, a value of another type, "
+                         "or not an expression)")
+    return body
 
 
 async def _set_expression(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:

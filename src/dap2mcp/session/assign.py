@@ -73,10 +73,11 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
     if session.profile.assignment:
         return {"name": name, **await _assign(session, name, value, frame, unlisted=path[0])}
-    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}"
-                     + ("" if len(path) > 1 or path[0] == name else
-                        f"; {session.profile.name} sets a variable, or a field or element of one by its path "
-                        "(`a.b`, `a[2]`), not an expression"))
+    if path == [name] and not caps.get("supportsSetExpression") and not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable, or a field or element "
+                         f"of one by its path (`a.b`, `a[2]`, through pointers), not an expression like '{name[:100]}': "
+                         "name what it reaches by such a path")
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")
 
 
 def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> str:

@@ -1,7 +1,10 @@
 // A ledger shaped like real code: accounts behind pointers, updated in a loop.
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 type Account struct {
 	Owner   string
@@ -19,6 +22,7 @@ func deposit(root *Account, amount int) {
 
 func main() {
 	root := &Account{Owner: "Ada", Limits: &Limits{Daily: 100}}
+	time.Sleep(time.Second) // opening the books
 	for i := 1; i <= 3; i++ {
 		deposit(root, i*10)
 	}

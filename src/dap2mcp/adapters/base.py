@@ -250,6 +250,10 @@ class AdapterProfile:
     """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
     is filled in), for `setExpression`. An assignment to the bare name would bind a new local
     instead, as `COUNTER = 42` does in a Python function."""
+    assignment: str | None = None
+    """An assignment in the program's language (`{target}` and `{value}` filled in), evaluated to set what
+    no scope's variables reach: a global the adapter lists in no scope (gdb), an element at a computed
+    index, `*p`. Only where evaluating it does just that assignment (C: the debugger runs it itself)."""
     log_as_written: bool = False
     """The adapter writes a tracepoint's message as it is: no `{expression}` values, no line end
     (cdt-gdb-adapter 1.7.0)."""
@@ -297,6 +301,12 @@ class AdapterProfile:
         it cannot); a SyntaxError for one that is no expression."""
         return None
 
+    disassembly_offset_counted_here: bool = False
+    """`disassemble`'s `instructionOffset` is counted by dap2mcp, not sent: lldb-dap 19 takes it as bytes (an offset
+    lands inside an instruction), cdt-gdb-adapter 1.7 ignores a positive one and answers more instructions."""
+    step_in_leaves_sourceless: bool = False
+    """`step in` can stop in code whose source is not here (gdb enters glibc's `strlen` assembly, whose line table
+    it reads; lldb-dap passes over it): such a stop is stepped back out of, and the step goes on."""
     steps_over_library: bool = False
     """`step in` passes over what the adapter counts as library code (debugpy's justMyCode), and stops at the next
     line of the program's own: the step's result says which calls it passed over."""

@@ -162,6 +162,8 @@ LLDB = NativeProfile(
     symbol_escapes=RUST_LEGACY_ESCAPES,
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     entry_function="main",
+    assignment="{target} = {value}",
+    disassembly_offset_counted_here=True,
     # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
     # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
     program_categories=("stdout",),
@@ -206,6 +208,7 @@ GDB = NativeProfile(
     fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL"]},
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
+    assignment="{target} = {value}",
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     explain_failure=">print {expression}",
     console_prefix=">",
@@ -217,5 +220,7 @@ GDB = NativeProfile(
     list_commands=(">info args", ">info locals"),
     stack_page=100,
     refused_condition_kept=True,
+    step_in_leaves_sourceless=True,
+    disassembly_offset_counted_here=True,
     log_as_written=True,
 )

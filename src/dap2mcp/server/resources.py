@@ -160,11 +160,13 @@ async def _threads(session: DebugSession) -> dict[str, Any]:
     if cache is None:
         return {"threads": [], "stale": True, "capturedAt": None}
     fresh = session.state == "paused" and cache["cycle"] == session.stop_count
-    return {"threads": cache["threads"], "stale": not fresh, "capturedAt": cache["capturedAt"]}
+    more = {key: cache[key] for key in ("threadsTotal", "truncated") if key in cache}
+    return {"threads": cache["threads"], **more, "stale": not fresh, "capturedAt": cache["capturedAt"]}
 
 
 async def _capture_threads(session: DebugSession) -> dict[str, Any]:
-    listed = ((await session.request("threads")).get("threads") or [])[:THREADS_LISTED]
+    every = (await session.request("threads")).get("threads") or []
+    listed = every[:THREADS_LISTED]
     current = session.stop_info.thread_id if session.stop_info else None
 
     async def top(thread_id: int) -> dict[str, Any] | None:
@@ -182,7 +184,8 @@ async def _capture_threads(session: DebugSession) -> dict[str, Any]:
     locations = await asyncio.gather(*(top(t["id"]) for t in listed))
     threads = [{"id": t["id"], "name": t.get("name", ""), "state": "Suspended", "isCurrent": t["id"] == current,
                 "location": where} for t, where in zip(listed, locations, strict=True)]
-    return {"threads": threads, "cycle": session.stop_count, "capturedAt": format_timestamp(datetime.now(UTC))}
+    more = {"threadsTotal": len(every), "truncated": True} if len(every) > len(listed) else {}  # `context` pages them
+    return {"threads": threads, **more, "cycle": session.stop_count, "capturedAt": format_timestamp(datetime.now(UTC))}
 
 
 def _snapshots(session: DebugSession) -> dict[str, Any]:

@@ -297,11 +297,14 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
             "Also list these scopes, which stops only name (`expensive`): e.g. ['Globals'] for a Python module's "
             "globals, ['Registers'] under lldb."))] = None,
+        threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
+            "List the threads from this place in the program's list on (50 at a time; `threadsNext` gives the "
+            "next page's offset)."))] = 0,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
         `frames`, default the top one), exception details, threads. Execution tools already return this; use it
         to look at another frame or thread, or at the scopes a stop only names (`scopes`)."""
-        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes))
+        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes, threadsOffset))
 
     @tool("evaluate", destructive=True)
     async def evaluate(
@@ -319,7 +322,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(
         name: Annotated[str, Field(min_length=1, max_length=TEXT_CHARS, description=(
-            "Variable name, or a path like obj.field or items[2].")
+            "Variable name, or a path like obj.field, items[2] or ptr->field (a pointer's fields by . too).")
         )],
         value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
         frameId: FrameId = None,

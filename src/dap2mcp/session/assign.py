@@ -1,5 +1,7 @@
 """Setting a variable: by name in the frame's scopes, by expression where the adapter takes one, or
-field by field along a path (`stats.sum`, `items[2]`) where it does not, as lldb-dap 19.
+field by field along a path (`stats.sum`, `items[2]`, `s->ticks`, `root.Balance` through a pointer)
+where it does not, as lldb-dap 19; what no scope reaches (a global gdb lists nowhere, `*p`, `xs[i]`) by
+evaluating an assignment, where the profile says that is safe (`assignment`).
 
 Every answer is the value as the adapter now shows it, bounded like an evaluation's.
 """
@@ -15,8 +17,11 @@ from .inspect import clip, unexpanded
 if TYPE_CHECKING:
     from .session import DebugSession
 
-_STEP = re.compile(r"\.([A-Za-z_$][\w$]*)|(\[[^\]]+\])")
-"""One step of a path after its first name: `.field` or `[index]` (children the adapter names `[2]`)."""
+_STEP = re.compile(r"(?:\.|->)([A-Za-z_$][\w$]*)|(\[[^\]]+\])")
+"""One step of a path after its first name: `.field`, C's `->field`, or `[index]` (children the adapter
+names `[2]`)."""
+_DEREFERENCED = re.compile(r"\(\*([A-Za-z_$][\w$]*)\)")
+"""`(*s)` at the start of a path: the pointer's children are the pointee's, so it is the path `s`."""
 
 
 def value_of(value: str, body: dict[str, Any], session: DebugSession) -> dict[str, Any]:
@@ -39,7 +44,7 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
     scopes = [s for s in (await session.request("scopes", {"frameId": frame})).get("scopes") or [] if not unexpanded(s)]
     for scope in scopes:
-        found = await _child(session, scope["variablesReference"], path[0])
+        found = (await _member(session, scope["variablesReference"], path[0]))[1]
         if found is None:
             continue
         if len(path) == 1 and caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
@@ -49,9 +54,11 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
             break
         holder = scope["variablesReference"]
         for done, step in enumerate(path[1:], 1):
-            holder = found.get("variablesReference") or 0
-            found = await _child(session, holder, step) if holder else None
+            reference = found.get("variablesReference") or 0
+            holder, found = await _member(session, reference, step) if reference else (0, None)
             if found is None:
+                if session.profile.assignment and step.startswith("["):  # an index not listed (computed, past a page)
+                    return {"name": name, **await _assign(session, name, value, frame)}
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{_joined(path[:done])}' has no "
                                  f"{'element' if step.startswith('[') else 'field'} '{step}' (frame {frame})")
         try:
@@ -64,6 +71,12 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
                              f"('{name}.field', '{name}[0]')") from exc
         return {"name": name, "scope": scope.get("name"),
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
+    if session.profile.assignment:
+        return {"name": name, **await _assign(session, name, value, frame, unlisted=path[0])}
+    if path == [name] and not caps.get("supportsSetExpression") and not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable, or a field or element "
+                         f"of one by its path (`a.b`, `a[2]`, through pointers), not an expression like '{name[:100]}': "
+                         "name what it reaches by such a path")
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")
 
 
@@ -75,12 +88,12 @@ def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> st
 
 
 def _path(name: str) -> list[str]:
-    """`stats.sum` as ["stats", "sum"], `items[2].qty` as ["items", "[2]", "qty"]; a name that is not
-    such a path is one step, looked up as it is."""
-    head = re.match(r"[A-Za-z_$][\w$]*", name)
+    """`stats.sum` as ["stats", "sum"], `items[2].qty` as ["items", "[2]", "qty"], `s->ticks` and
+    `(*s).ticks` as ["s", "ticks"]; a name that is not such a path is one step, looked up as it is."""
+    head = _DEREFERENCED.match(name) or re.match(r"[A-Za-z_$][\w$]*", name)
     if head is None:
         return [name]
-    steps, at = [head.group(0)], head.end()
+    steps, at = [head.group(1) if head.re is _DEREFERENCED else head.group(0)], head.end()
     while at < len(name):
         step = _STEP.match(name, at)
         if step is None:
@@ -94,9 +107,56 @@ def _joined(steps: list[str]) -> str:
     return steps[0] + "".join(step if step.startswith("[") else f".{step}" for step in steps[1:])
 
 
-async def _child(session: DebugSession, reference: int, name: str) -> dict[str, Any] | None:
-    children = (await session.request("variables", {"variablesReference": reference})).get("variables") or []
-    return next((v for v in children if v.get("name") == name), None)
+async def _member(session: DebugSession, reference: int, name: str) -> tuple[int, dict[str, Any] | None]:
+    """The child named `name` of the value at `reference`, and the reference that holds it (what
+    `setVariable` takes). A pointer whose only child is its pointee, unnamed or `*p` (Delve), is stepped
+    through: a field behind a pointer is named as the program names it (`root.Balance`)."""
+    for _ in range(8):  # a pointer to a pointer to ...: bounded, a cycle of references ends
+        children = (await session.request("variables", {"variablesReference": reference})).get("variables") or []
+        found = next((v for v in children if v.get("name") == name), None)
+        if found is not None:
+            return reference, found
+        if len(children) != 1 or not (children[0].get("name") or "*").startswith("*"):
+            return reference, None
+        reference = children[0].get("variablesReference") or 0
+        if not reference:
+            return 0, None
+    return 0, None
+
+
+async def _assign(session: DebugSession, name: str, value: str, frame: int, unlisted: str | None = None) -> dict[str, Any]:
+    """`name = value` evaluated in the frame, as the profile spells an assignment: the debugger itself assigns.
+    `unlisted`: the path's first name, which no scope lists: where the assignment fails, it is told apart
+    whether that name is unknown (the agent's mistake) or the debugger refused the assignment."""
+    template = session.profile.assignment
+    assert template is not None
+    expression = template.format(target=name, value=value)
+    try:
+        body = await _evaluated(session, expression, frame)
+    except DebugError as exc:
+        if exc.code != ErrorCode.ADAPTER_ERROR:
+            raise
+        if unlisted is not None:
+            try:
+                await _evaluated(session, unlisted, frame)
+            except DebugError as unknown:
+                if unknown.code != ErrorCode.ADAPTER_ERROR:
+                    raise
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{unlisted}' in frame {frame} "
+                                 f"({session.profile.name}: {unknown.message.strip()})") from exc
+        raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not assign '{name}' "
+                         f"({expression!r}): {exc.message.strip()}") from exc
+    return value_of(str(body.get("result", "")), body, session)
+
+
+async def _evaluated(session: DebugSession, expression: str, frame: int) -> dict[str, Any]:
+    """An evaluation's answer; a result the adapter gives for an expression it could not evaluate is its error."""
+    body = await session.request("evaluate", {"expression": expression, "frameId": frame,
+                                               "context": session.profile.evaluate_context})
+    if body.get("result") in session.profile.failed_evaluations:
+        raise DebugError(ErrorCode.ADAPTER_ERROR, f"{body['result']} (an unknown name, a value of another type, "
+                         "or not an expression)")
+    return body
 
 
 async def _set_expression(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:

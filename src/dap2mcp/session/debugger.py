@@ -38,6 +38,9 @@ OUTPUT_SETTLES = 1.0
 """How long a stop's answer waits for the output the program wrote before it stopped (see
 `OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
 
+STEP_IN_LEAVES = 4
+"""How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
+
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
 
@@ -76,7 +79,10 @@ class Debugger:
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
                     timeout: float, carried: list[Breakpoint] | None = None, snapshots: list[Snapshot] | None = None,
                     replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
-        """`carried` and `snapshots` come from the session a `restart` is `replacing`."""
+        """`carried` and `snapshots` come from the session a `restart` is `replacing`. `timeout` counts from
+        the call: a build (mode `source`; Delve's inside its launch) and the start use it up first, though
+        neither is cut short by it."""
+        began = asyncio.get_running_loop().time()
         check_start(target, breakpoints)
         session = new_session(target, adapter, carried, snapshots)
         check_breakpoints(breakpoints, session.profile)
@@ -106,16 +112,22 @@ class Debugger:
             if self._session is not session:  # an adapter started early, for a session that never became current
                 await session.close()
             raise
-        waits = session.state == "running" and (target.stop_on_entry or bool(session.breakpoints.all())
+        # a launch waits for its first stop; an attach only where something can stop it: a breakpoint that
+        # bound (one the adapter refused, as Delve refuses a line without a statement, never stops it)
+        stoppers = session.breakpoints.all() if session.launched else [bp for bp in session.breakpoints.all() if bp.verified]
+        waits = session.state == "running" and (target.stop_on_entry or bool(stoppers)
                                                 or target.mode in ("source", "binary"))
+        started_in = asyncio.get_running_loop().time() - began
         if waits:
             await progress("running to the first stop")
-            await session.wait_for_stop(0, timeout)
+            await session.wait_for_stop(0, max(0.0, timeout - started_in))
         if session.state == "terminated":
             await session.quirks.drop_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
             ctx.hint = hints.ATTACHED
+        elif ctx.state == "running" and started_in >= timeout:
+            ctx.hint = hints.started_past(started_in, timeout, ctx.hint)
         ctx.breakpointNotes = session.breakpoints.notes() or None
         ctx.pathsRelativeTo = session.target.files_from
         return ctx
@@ -161,11 +173,16 @@ class Debugger:
         session = self.session
         temp = await session.add_breakpoint(to, temporary=True) if to else None
         try:
-            if temp is not None and temp.function and not temp.verified \
-                    and not session.breakpoints.sharing(temp):  # else it would run to the end
+            sharing = session.breakpoints.sharing(temp) if temp is not None else []
+            # an agent's breakpoint on the function answers for the temporary one (lldb-dap keeps one per
+            # name), but only a bound one: a pending one would let the program run to its end
+            if temp is not None and temp.function and not temp.verified and not any(bp.verified for bp in sharing):
+                held = f"; breakpoint {sharing[0].id} on it is pending too, and stops there if it binds: " \
+                       "`continue` without `to`" if sharing else \
+                       ". For a function of a library loaded later, set a `breakpoint` on it and `continue`"
+                why = temp.message or next((bp.message for bp in sharing if bp.message), None) or "not bound"
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is unknown to the "
-                                 f"adapter ({temp.message or 'not verified'}); the program did not move. For a "
-                                 "function of a library loaded later, set a `breakpoint` on it and `continue`")
+                                 f"adapter ({why}); the program did not move{held}")
             since = await session.resume(thread_id)
             finished = await session.wait_for_stop(since, timeout)
             ctx = await self._result(session, timed_out=not finished,
@@ -179,25 +196,44 @@ class Debugger:
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
         """A step from the frame the stop's context focused on: where a pause or a crash is shown at the
-        program's own frame below library code, the frames above it are stepped out of first."""
+        program's own frame below library code, the frames above it are stepped out of first. A `step out`
+        from there ends once they are: back in the program's own frame, at the return from the library
+        call its line makes (stepping out of that frame too would run the program's `main` to its end)."""
         session = self.session
         deadline = asyncio.get_running_loop().time() + timeout
 
         def left() -> float:
             return max(0.0, deadline - asyncio.get_running_loop().time())
 
-        for _ in range(paused.frames_above_focus(session, thread_id)):
+        above = paused.frames_above_focus(session, thread_id)
+        for _ in range(above):
             since = await session.step("out", thread_id)
             finished = await session.wait_for_stop(since, left())
             if not finished or session.state != "paused" or session.stop_info is None \
                     or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished, look_for_children=not finished)
+        if mode == "out" and above:
+            ctx = await self._result(session, timed_out=False, look_for_children=False)
+            ctx.hint = ctx.hint or hints.OUT_OF_LIBRARY
+            return ctx
         watch = await paused.step_in(session, thread_id) if mode == "in" else None
         since = await session.step(mode, thread_id)
         finished = await session.wait_for_stop(since, left())
+        left_out: list[str] = []  # calls into code without source here, stepped out of as lldb would not enter them
+        while mode == "in" and finished and len(left_out) < STEP_IN_LEAVES \
+                and (entered := await paused.entered_sourceless(session, thread_id)):
+            left_out.append(entered)
+            for command in ("out", "in"):  # back to the calling line, then on as the step would have gone
+                since = await session.step(command, thread_id)
+                finished = await session.wait_for_stop(since, left())
+                if not finished or session.state != "paused" or session.stop_info is None \
+                        or session.stop_info.reason != "step":
+                    break
         ctx = await self._result(session, timed_out=not finished, look_for_children=not finished)
         if watch is not None and ctx.hint is None and (calls := await paused.passed_over(session, watch, ctx)):
             ctx.hint = hints.passed_over(calls)
+        if left_out and ctx.hint is None:
+            ctx.hint = hints.passed_over_sourceless(tuple(left_out))
         return ctx
 
     async def wait(self, timeout: float) -> Context:
@@ -274,11 +310,12 @@ class Debugger:
     # -- inspection and change ---------------------------------------------------------------
 
     async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int,
-                      scopes: list[str] | None = None) -> Context:
+                      scopes: list[str] | None = None, threads_from: int = 0) -> Context:
         if frame_id is not None and self.session.state == "paused":
             self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
-                                          scopes=frozenset(name.lower() for name in scopes or ()))
+                                          scopes=frozenset(name.lower() for name in scopes or ()),
+                                          threads_from=threads_from)
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT) -> dict[str, Any]:
         session = self.session
@@ -360,11 +397,15 @@ class Debugger:
             memory_reference = (frames or [{}])[0].get("instructionPointerReference")
             if not memory_reference:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")
-        body = await session.request("disassemble", {
-            "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count})
+        if session.profile.disassembly_offset_counted_here and offset:
+            found = await _instructions_around(session, memory_reference, offset, count)
+        else:
+            found = (await session.request("disassemble", {
+                "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count,
+            })).get("instructions") or []
         return {"instructions": [
             {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
-            for i in body.get("instructions") or []]}
+            for i in found]}
 
     # -- snapshots ---------------------------------------------------------------------------
 
@@ -453,6 +494,51 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+LONGEST_INSTRUCTION = 15
+"""Bytes of the longest x86-64 instruction: `n` instructions before an address start at most 15·n bytes before it."""
+BACKWARD_LIMIT = 1000
+"""Instructions `disassemble` goes back where dap2mcp counts the offset (each costs 15 decoded)."""
+
+
+async def _instructions_around(session: DebugSession, reference: str, offset: int, count: int) -> list[dict[str, Any]]:
+    """`count` instructions from `offset` instructions away from `reference`, where the adapter miscounts the
+    offset (see `disassembly_offset_counted_here`): lldb-dap 19 starts at no instruction boundary, and decodes
+    garbage. Forward,
+    the instructions are counted from `reference` itself; backward, a stretch long enough to hold them is
+    decoded from before it, moved a byte at a time until the decoding falls in step with `reference` (x86
+    decoding mostly does within a few instructions), and the ones just before `reference` are taken."""
+    try:
+        address = int(reference, 0)
+    except ValueError:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"memoryReference {reference!r} is not an address") from None
+
+    async def decode(start: int, instructions: int) -> list[dict[str, Any]]:
+        return (await session.request("disassemble", {"memoryReference": hex(start), "instructionOffset": 0,
+                                                      "instructionCount": instructions})).get("instructions") or []
+
+    if offset > 0:
+        return (await decode(address, offset + count))[offset:]
+    back = -offset
+    if back > BACKWARD_LIMIT:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{session.profile.name} can go back at most {BACKWARD_LIMIT} "
+                         "instructions; disassemble from an earlier address (a frame's instructionPointer) instead")
+    span = back * LONGEST_INSTRUCTION
+    for shift in range(LONGEST_INSTRUCTION):
+        start = max(0, address - span + shift)
+        decoded = await decode(start, address - start + count)
+        at = next((i for i, ins in enumerate(decoded) if _address(ins) == address), None)
+        if at is not None:
+            return decoded[max(0, at - back):max(0, at - back) + count]
+    return await decode(address, count)  # no decoding fell in step: from the address itself
+
+
+def _address(instruction: dict[str, Any]) -> int | None:
+    try:
+        return int(str(instruction.get("address")), 0)
+    except ValueError:
+        return None
 
 
 async def _standing_limit(session: DebugSession, frame: int, timeout: float) -> None:

@@ -11,6 +11,8 @@ PAUSE_PENDING = ("not stopped yet: a thread inside a blocking call (a sleep, a l
 PAUSE_IN_LIBRARY = ("; or it runs library code, where debugpy with justMyCode stops only in files it was told are "
                     "the program's (those on its threads' stacks, where the process could be asked): `debug` with "
                     "justMyCode: false stops anywhere")
+OUT_OF_LIBRARY = ("stepped out of the library code the program was paused in, back to its own frame where that call "
+                  "returns; `step out` again to leave this function")
 TO_NOT_REACHED = "the program ended without reaching the `to` location"
 KEPT_FOR_RESTART = "the program has ended; the breakpoint will be set on `restart`"
 RESTART_AGAIN = ("the previous session was ended; its breakpoints and snapshots are kept: fix the cause and `restart` "
@@ -21,6 +23,16 @@ def passed_over(calls: tuple[str, ...]) -> str:
     shown = ", ".join(calls[:5]) + (", ..." if len(calls) > 5 else "")
     return (f"`step in` passed over {shown}: library or built-in code, not the program's own. To stop inside "
             "library code, set a breakpoint in its file, or `debug` with justMyCode: false")
+
+
+def passed_over_sourceless(calls: tuple[str, ...]) -> str:
+    return (f"`step in` passed over {', '.join(calls)}: code whose source is not on this machine (the C library's "
+            "assembly), as lldb does; to stop inside one, set a `breakpoint` on its function and `disassemble` there")
+
+
+def started_past(took: float, timeout: float, hint: str | None) -> str:
+    return (f"starting the program (its build included) took {took:.1f}s, all of the timeout of {timeout:g}s, so "
+            "its first stop was not waited for; " + (hint or "call `wait` to wait for it"))
 
 
 def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None:

@@ -343,8 +343,11 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
 
 
 def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
-                 threads: list[dict[str, Any]] | None, hidden: frozenset[str] = frozenset()) -> Context:
+                 threads: list[dict[str, Any]] | None, hidden: frozenset[str] = frozenset(),
+                 threads_from: int = 0) -> Context:
+    """`threads_from`: the position in the program's thread list that the listed page of threads starts at."""
     focus, frames = view.focus, view.frames
+    page = threads[threads_from: threads_from + limits.threads] if threads is not None else None
     cut = (view.total_frames is not None and view.total_frames > len(frames)) or view.more_frames
     return Context(
         state="paused",
@@ -357,9 +360,9 @@ def view_context(view: FrameView, *, reason: str | None, description: str | None
         framesTruncated=cut or None,
         scopes=to_scopes(view.scopes, view.variables, limits, hidden),
         exception=view.exception,
-        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in threads[: limits.threads]]
-        if threads is not None else None,
+        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in page] if page is not None else None,
         threadsTotal=len(threads) if threads is not None else None,
+        threadsNext=threads_from + len(page) if page is not None and threads_from + len(page) < len(threads or ()) else None,
     )
 
 

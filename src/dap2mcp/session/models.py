@@ -196,6 +196,8 @@ class Context(_Model):
     here and in every later result, and that a relative `file` argument is read from."""
     threads: Opt[list[Thread]] = None
     threadsTotal: Opt[int] = None
+    threadsNext: Opt[int] = None
+    """Where more threads follow those listed: the `threadsOffset` of `context` that lists the next ones."""
     changes: Opt[Changes] = None
     output: Opt[Output] = None
     adapterOutput: Opt[Output] = None

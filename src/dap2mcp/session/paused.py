@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode
-from .inspect import FrameView, ScopeChoice, fetch_view, view_context
+from .inspect import FrameView, ScopeChoice, fetch_view, to_frame, view_context
 from .models import Context, StopInfo
 from .recorder import DEFAULT_FRAMES
 
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 async def paused_context(session: DebugSession, info: StopInfo, thread_id: int | None, frame_id: int | None,
-                         max_frames: int, with_threads: bool, wanted: frozenset[str] = frozenset()) -> Context:
+                         max_frames: int, with_threads: bool, wanted: frozenset[str] = frozenset(),
+                         threads_from: int = 0) -> Context:
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
     request, else one fetched now; with what the breakpoint registry knows about the hit. `wanted`
     scopes (lower-cased names) are listed although a stop only names them."""
@@ -41,7 +42,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
-                       hidden=session.profile.hidden_variables)
+                       hidden=session.profile.hidden_variables, threads_from=threads_from)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
     session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))
@@ -115,6 +116,19 @@ async def passed_over(session: DebugSession, before: StepIn, ctx: Context) -> tu
 async def _calls(session: DebugSession, frame: int) -> tuple[str, ...]:
     targets = (await session.request("stepInTargets", {"frameId": frame})).get("targets") or []
     return tuple(str(t["label"]) for t in targets if t.get("label"))
+
+
+async def entered_sourceless(session: DebugSession, thread_id: int | None) -> str | None:
+    """The function a `step in` just stopped in, where that is code whose source is not here (glibc's
+    assembly, whose line table gdb reads): None in the program's own code."""
+    if not session.profile.step_in_leaves_sourceless or session.state != "paused" or session.stop_info is None \
+            or session.stop_info.reason != "step":
+        return None
+    with contextlib.suppress(DebugError, LookupError, TypeError, ValueError):
+        body = await session.request("stackTrace", {"threadId": session.thread(thread_id), "startFrame": 0, "levels": 1})
+        top = to_frame((body.get("stackFrames") or [])[0])
+        return None if session.own_code(top) else top.function or "?"
+    return None
 
 
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:

@@ -521,13 +521,14 @@ class DebugSession:
 
     async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
                       max_frames: int = 20, consume_output: bool = False, with_threads: bool = True,
-                      scopes: frozenset[str] = frozenset()) -> Context:
-        """`scopes`: names of scopes to list that a stop only names (Python's Globals, registers)."""
+                      scopes: frozenset[str] = frozenset(), threads_from: int = 0) -> Context:
+        """`scopes`: names of scopes to list that a stop only names (Python's Globals, registers);
+        `threads_from`: the first thread listed, by its place in the program's list (a page past the first)."""
         ctx = None
         if self.state == "paused" and self.stop_info is not None:
             try:
                 ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads,
-                                           scopes)
+                                           scopes, threads_from)
             except DebugError:
                 if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
                     raise

@@ -29,6 +29,8 @@ C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -
 CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get install -y g++"), C_FLAGS)
 RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
                 ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
+RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
+"""Mends the toolchain's formatters under lldb 19: enum variants, and a time budget per value (see the module)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
@@ -45,7 +47,8 @@ class NativeProfile(AdapterProfile):
     """Send the program's output to a FIFO of ours, on its shell-run command line (gdb garbles it)."""
     rust_commands: tuple[str, ...] = ()
     """Init commands for a Rust program, `{etc}` being the toolchain's `lib/rustlib/etc`: its formatters,
-    which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers."""
+    which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers; then
+    dap2mcp's mends of them (`_lldb_rust.py`)."""
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
@@ -153,7 +156,8 @@ LLDB = NativeProfile(
     function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},
-    rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),
+    rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
+                   f"command script import {RUST_MENDS}"),
     console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
 )

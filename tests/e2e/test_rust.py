@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import PROGRAMS, locals_of, marker, stdio_tools
 
 LEDGER = PROGRAMS / "ledger.rs"
@@ -59,3 +61,57 @@ async def test_a_value_the_formatters_cannot_read_in_time_is_unreadable_and_the_
         await tools.ok("clear-breakpoints", all=True)
         end = await tools.ok("continue", timeout=120)
         assert end["state"] == "terminated" and "1048576 entries" in end["output"]["text"], end
+
+
+PANICS = PROGRAMS / "panics.rs"
+
+
+@pytest.mark.parametrize(("how", "function", "message"), [
+    ("index", "panics::Shelf::count_at", "index out of bounds: the len is 3 but the index is 5"),
+    ("overflow", "panics::Shelf::restock", "attempt to add with overflow"),
+    ("explicit", "panics::check", "slot 1 holds 250 items, over the limit of 100"),
+    ("unwrap", "panics::parse_slot", 'called `Result::unwrap()` on an `Err` value: "slot \\"two\\": invalid digit found in string"')])
+async def test_a_panic_stops_as_an_exception_in_the_frame_that_panicked(how: str, function: str, message: str) -> None:
+    """lldb-dap offers only C++ and Objective-C filters, so a panic ran on to exit 101; the `panic` filter is on
+    by default, as the adapters' uncaught ones are, and the stop is shown in the program's own frame."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(PANICS), args=[how])
+        assert (ctx["state"], ctx["reason"]) == ("paused", "exception"), ctx
+        assert ctx["location"] == {"file": ctx["location"]["file"], "line": marker(PANICS, how),
+                                   "column": ctx["location"]["column"], "function": function}, ctx["location"]
+        assert ctx["description"] == f"Rust panic: {message}", ctx
+        assert ctx["exception"]["message"] == message and ctx["exception"]["exceptionId"] == "panic", ctx["exception"]
+        assert "__rustc::rust_panic" in [frame["function"] for frame in ctx["frames"]]
+        if how == "index":
+            assert locals_of(ctx)["slot"] == "5"
+            assert (await tools.ok("evaluate", expression="self.counts.len"))["value"] == "3"
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["exitCode"] == 101, end
+
+
+async def test_the_panic_filter_is_listed_counted_and_can_be_turned_off() -> None:
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(PANICS), args=["index"],
+                             breakpoints=[{"exception": "panic", "enabled": False}])
+        assert end["state"] == "terminated" and end["exitCode"] == 101, end
+        assert "index out of bounds" in end["output"]["text"]
+
+        ctx = await tools.ok("debug", mode="source", path=str(PANICS), args=["explicit"],
+                             breakpoints=[{"exception": "panic"}])
+        listed = await tools.read_json("debugger://breakpoints")
+        (panic,) = listed["exceptionBreakpoints"]
+        assert (panic["filter"], panic["hitCount"], panic["verified"]) == ("panic", 1, True), listed
+        assert ctx["reason"] == "exception" and ctx["breakpointIds"] == [panic["id"]], ctx
+        await tools.ok("stop")
+
+        started = await tools.ok("debug", mode="source", path=str(PANICS), args=["overflow"], stopOnEntry=True)
+        assert started["reason"] == "entry", started
+        listed = await tools.read_json("debugger://breakpoints")
+        assert [(b["filter"], b["default"]) for b in listed["exceptionBreakpoints"]] == [("panic", True)], listed
+        added = await tools.ok("breakpoint", exception="panic")
+        await tools.ok("breakpoint", id=added["id"], enabled=False)
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and end["exitCode"] == 101, end
+
+        message = await tools.error("breakpoint", "INVALID_ARGUMENT", exception="nosuch")
+        assert "panic" in message, message

@@ -133,6 +133,18 @@ class Compiler:
 
 
 @dataclass(frozen=True)
+class FunctionFilter:
+    """An exception filter the adapter lacks, made of a breakpoint on the function the language's runtime calls
+    when the program fails that way (Rust's `rust_panic`); on by default, like the adapters' uncaught ones."""
+
+    filter: str
+    label: str
+    function: str
+    message: re.Pattern[str]
+    """Finds what the runtime printed before calling `function`: the group `message` says why, `place` where."""
+
+
+@dataclass(frozen=True)
 class AdapterProfile:
     name: str
     adapter_id: str
@@ -266,6 +278,10 @@ class AdapterProfile:
     now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
     `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
     thread until then."""
+
+    def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
+        """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""
+        return ()
 
     def output_held(self, target: Target) -> str | None:
         """Why what the program prints may not reach its output, and what to do about it (a test runner

@@ -19,7 +19,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..program_pipe import make_fifo
-from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
+from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, Target, Tool
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -49,6 +49,12 @@ class NativeProfile(AdapterProfile):
     """Init commands for a Rust program, `{etc}` being the toolchain's `lib/rustlib/etc`: its formatters,
     which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers; then
     dap2mcp's mends of them (`_lldb_rust.py`)."""
+
+    rust_filters: tuple[FunctionFilter, ...] = ()
+    """Exception filters of a Rust program's own (its panics), which the adapter does not offer."""
+
+    def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
+        return self.rust_filters if self.is_rust(target) else ()
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
@@ -133,6 +139,12 @@ def rust_main(executable: str) -> str | None:
     return None
 
 
+RUST_PANIC = FunctionFilter(
+    "panic", "Rust panic", "rust_panic",  # std calls it once the panic hook has printed the message
+    re.compile(r"panicked at (?P<place>[^\n]*):\r?\n(?P<message>.*?)\r?(?:\nnote: |\nstack backtrace:|\n?\Z)", re.S))
+"""A panic stops the program in the frame that panicked (an index out of bounds, an overflow, `unwrap` on an
+`Err`, `panic!`), rather than letting it exit with 101; lldb-dap offers only C++ and Objective-C filters."""
+
 LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
@@ -158,6 +170,7 @@ LLDB = NativeProfile(
     fixed={"initCommands": [STDIN_FROM_NULL]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
                    f"command script import {RUST_MENDS}"),
+    rust_filters=(RUST_PANIC,),
     console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
 )

@@ -46,7 +46,8 @@ class DebugSession:
         self.limits = limits or Limits()
         rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads,
-                                              place_function=self._place_function)
+                                              place_function=self._place_function,
+                                              function_filters=lambda: profile.function_filters(self.target))
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None

@@ -3,13 +3,15 @@ formatters cannot read in time, and panics."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import PROGRAMS, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, cmdline_of, locals_of, marker, server_processes, stdio_tools
 
 LEDGER = PROGRAMS / "ledger.rs"
 EXPECTED = {
@@ -115,3 +117,32 @@ async def test_the_panic_filter_is_listed_counted_and_can_be_turned_off() -> Non
 
         message = await tools.error("breakpoint", "INVALID_ARGUMENT", exception="nosuch")
         assert "panic" in message, message
+
+
+async def test_calls_behind_a_request_lldb_has_not_answered_are_refused_at_once_until_it_answers() -> None:
+    """lldb-dap answers one request at a time, so behind a request it could not answer (lldb itself stuck, not a
+    formatter the budget interrupts; frozen here with SIGSTOP, a fault it cannot be made to have on demand) each
+    call waited out its own 10 s and answered a bare TIMEOUT; now they are refused at once, saying why, and the
+    session goes on once the adapter answers."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(LEDGER),
+                       breakpoints=[{"file": str(LEDGER), "line": marker(LEDGER, "parsed")}])
+        (adapter,) = {p for server in server_processes() for p in server.children(recursive=True)
+                      if "lldb-dap" in " ".join(cmdline_of(p))}
+        adapter.send_signal(signal.SIGSTOP)
+        try:
+            await tools.error("context", "TIMEOUT", maxFrames=30)  # the frames are read afresh: a request
+            refused = await tools.error("evaluate", "TIMEOUT", expression="count")
+            assert "has not answered a 'stackTrace' request" in refused and "one at a time" in refused, refused
+            assert "`stop`" in refused
+        finally:
+            adapter.send_signal(signal.SIGCONT)
+        for _ in range(100):  # the adapter answers what waited, then the next call goes through
+            answer = await tools("evaluate", expression="count")
+            if answer["success"]:
+                break
+            await asyncio.sleep(0.1)
+        assert answer["success"] and answer["value"] == "Ok(12)", answer
+        ctx = await tools.ok("context", maxFrames=30)
+        assert locals_of(ctx)["count"] == "Ok(12)"
+        await tools.ok("stop")

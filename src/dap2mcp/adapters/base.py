@@ -258,6 +258,9 @@ class AdapterProfile:
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
     on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
+    answers_in_turn: bool = False
+    """The adapter answers one request at a time, in the order they came (lldb-dap): a request it has not
+    answered past its timeout (a value its formatters cannot read) holds every later one behind it."""
     plans_before_ready: bool = False
     """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
     `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs

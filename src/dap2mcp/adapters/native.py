@@ -165,6 +165,7 @@ LLDB = NativeProfile(
     program_categories=("stdout",),
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     steady_ids=True,
+    answers_in_turn=True,
     function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},

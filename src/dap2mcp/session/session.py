@@ -96,6 +96,10 @@ class DebugSession:
         """An agent's evaluation that ran past its timeout uninterrupted, the adapter's answer still owed, and
         when it began: until that answer comes, calls that need the stopped thread are refused at once
         (they would each wait out their own timeout)."""
+        self._stalled: tuple[str, asyncio.Future[dict[str, Any]], float] | None = None
+        """A request the adapter has not answered past its timeout, and when it was sent, where the adapter
+        answers in turn (`AdapterProfile.answers_in_turn`): until it answers, requests are refused at once
+        (each would wait behind it and time out in its turn)."""
         self._evaluation_limit: float | None = None
         """How long the debugger was last told to let an evaluation run (see `limit_evaluations`)."""
         self.launched = target.mode in ("source", "binary")
@@ -178,6 +182,7 @@ class DebugSession:
         """`holds`: what the request runs in the stopped program (an agent's expression), which, when it runs
         past `timeout`, still holds the stopped thread: calls that need it are refused until it answers."""
         client = self.client
+        self._check_stalled()
         pending = client.send(command, arguments)
         try:
             body = await client.wait(command, pending, timeout)
@@ -185,6 +190,9 @@ class DebugSession:
             if exc.code == ErrorCode.TIMEOUT and holds is not None:
                 self._held_by = (holds, pending, asyncio.get_running_loop().time() - timeout)
                 pending.add_done_callback(lambda done: done.cancelled() or done.exception())  # answered, unread
+            elif exc.code == ErrorCode.TIMEOUT and self.profile.answers_in_turn and self._stalled is None:
+                self._stalled = (command, pending, asyncio.get_running_loop().time() - timeout)
+                pending.add_done_callback(lambda done: done.cancelled() or done.exception())
             if self.ended_by is None or exc.code == ErrorCode.TERMINATED:
                 raise
             raise DebugError(ErrorCode.TERMINATED, f"another call ({self.ended_by}) ended the session while '{command}' "
@@ -195,6 +203,18 @@ class DebugSession:
         elif command == "exceptionInfo":
             self.quirks.exception_info(body)
         return body
+
+    def _check_stalled(self) -> None:
+        if self._stalled is None:
+            return
+        stalled, pending, since = self._stalled
+        if pending.done():
+            self._stalled = None
+            return
+        ran = asyncio.get_running_loop().time() - since
+        raise DebugError(ErrorCode.TIMEOUT, f"{self.profile.name} has not answered a '{stalled}' request for "
+                         f"{ran:.0f}s (a value it cannot read?), and it answers requests one at a time: this call "
+                         "would wait behind it. Try again later, or `stop` or `restart` the program")
 
     @property
     def starts_early(self) -> bool:
@@ -328,6 +348,7 @@ class DebugSession:
                                  f"{self.profile.name} answers nothing for the stopped thread until it ends: try "
                                  "again later, or `stop` or `restart` the program")
             self._held_by = None
+        self._check_stalled()
         return self.stop_info
 
     def thread(self, thread_id: int | None) -> int:

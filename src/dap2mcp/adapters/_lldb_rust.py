@@ -25,10 +25,13 @@ BUDGET = 1.0
 """Seconds a formatter may take for one value; the toolchain's take milliseconds for real values."""
 UNREADABLE = f"<unreadable: lldb's Rust formatter ran past {BUDGET:g} s on it (too large, or memory not yet this value)>"
 TICK = 0.05
+GIVE_UP = 5.0
+"""Seconds past the budget after which a call is no longer interrupted (it ignores the interruptions)."""
 
 
-class FormatterTimeout(Exception):
-    """Raised inside a formatter call that has run past its budget."""
+class FormatterTimeout(BaseException):
+    """Raised inside a formatter call that has run past its budget (not an `Exception`: the formatters'
+    own `except Exception` would swallow it)."""
 
 
 _lock = threading.Lock()
@@ -42,9 +45,29 @@ def _watch():
         time.sleep(TICK)
         now = time.monotonic()
         with _lock:
-            late = [ident for ident, deadline in _deadlines.items() if now > deadline]
-            for ident in late:  # again at each tick: a nested formatter's failure may swallow one
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(FormatterTimeout))
+            for ident, deadline in list(_deadlines.items()):
+                if now > deadline + GIVE_UP:
+                    del _deadlines[ident]
+                    _interrupt(ident, None)
+                elif now > deadline:  # again at each tick: lldb takes one raised in a nested formatter as its failure
+                    _interrupt(ident, FormatterTimeout)
+
+
+def _interrupt(ident, exception):
+    """Raise `exception` in thread `ident` at its next bytecode (None: take back one not raised yet)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exception) if exception else None)
+
+
+def _leave(ident):
+    """The outermost call on `ident` is over: no more interruptions, and none left pending."""
+    while True:
+        try:
+            with _lock:
+                _deadlines.pop(ident, None)
+                _interrupt(ident, None)
+            return
+        except FormatterTimeout:  # raised on the way in: the deadline is still registered, so again
+            continue
 
 
 def _key(valobj):
@@ -75,9 +98,7 @@ def _bounded(function, fallback, valobj_of):
             return fallback(*args)
         finally:
             if outer:
-                with _lock:
-                    _deadlines.pop(me, None)
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), None)  # one sent just now
+                _leave(me)
 
     return call
 
@@ -115,7 +136,7 @@ def _provider_value(args):
     return value if value is not None or len(args) < 2 else args[1]
 
 
-def _synthetic(cls, name, method):
+def _synthetic(name, method):
     bounded = _bounded(method, _SYNTHETIC_FALLBACKS[name], _provider_value)
 
     @functools.wraps(method)
@@ -156,14 +177,13 @@ def _mend(providers, lookup):
                     continue
                 for method in _SYNTHETIC_FALLBACKS:
                     if method in vars(value):
-                        setattr(value, method, _synthetic(value, method, vars(value)[method]))
+                        setattr(value, method, _synthetic(method, vars(value)[method]))
                 value._dap2mcp_bounded = True
             elif callable(value) and (name.endswith("SummaryProvider") or name == "summary_lookup") \
                     and not getattr(value, "_dap2mcp_bounded", False):
                 wrapped = _summary(value)
                 wrapped._dap2mcp_bounded = True
                 setattr(module, name, wrapped)
-    lookup.synthetic_lookup._dap2mcp_bounded = True  # builds providers, whose own methods are bounded
 
 
 def __lldb_init_module(debugger, internal_dict):

@@ -4,6 +4,7 @@ formatters cannot read in time, and panics."""
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import signal
 import subprocess
@@ -47,7 +48,7 @@ async def test_results_options_and_enums_show_the_variant_they_hold(tmp_path: Pa
             await tools.ok("stop")
 
 
-async def test_a_value_the_formatters_cannot_read_in_time_is_unreadable_and_the_session_goes_on() -> None:
+async def test_a_value_the_formatters_cannot_read_in_time_is_unreadable_and_the_session_goes_on(tmp_path: Path) -> None:
     """The toolchain's `HashMap` formatter walks every bucket: a map of a million entries kept lldb-dap, which
     answers one request at a time, busy for minutes, and every call after it answered TIMEOUT."""
     async with stdio_tools() as tools:
@@ -60,6 +61,15 @@ async def test_a_value_the_formatters_cannot_read_in_time_is_unreadable_and_the_
         assert (await tools.ok("evaluate", expression="total"))["value"] == "1099510579200"
         again = await tools.ok("context")
         assert locals_of(again)["index"].startswith("<unreadable"), again
+        assert values["history"] == "size=1048576", values
+        # lldb-dap builds every child a `variables` request names: a snapshot asks for the first page only
+        snapshot = await tools.ok("snapshot_create", depth=1)
+        written = tmp_path / "snapshot.json"
+        await tools.ok("snapshot_export", snapshot_id=snapshot["snapshot"]["id"], path=str(written))
+        exported = json.loads(written.read_text())
+        history = next(node for node in exported["root"]["children"] if node["name"] == "history")
+        assert [child["value"] for child in history["children"][:3]] == ["0", "2", "4"], history["children"][:3]
+        assert len(history["children"]) == 1000 and "truncated" in history.get("flags", []), history.get("flags")
         await tools.ok("clear-breakpoints", all=True)
         end = await tools.ok("continue", timeout=120)
         assert end["state"] == "terminated" and "1048576 entries" in end["output"]["text"], end

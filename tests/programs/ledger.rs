@@ -40,6 +40,8 @@ fn main() {
     for key in 0..(1u64 << 20) {
         index.insert(key, key * 2);
     }
-    let total: u64 = index.values().sum();
-    println!("{} entries, total {}", index.len(), total); // marker: indexed
+    let mut history: Vec<u64> = index.values().copied().collect();
+    history.sort();
+    let total: u64 = history.iter().sum();
+    println!("{} entries, total {}, last {:?}", index.len(), total, history.last()); // marker: indexed
 }

@@ -258,6 +258,9 @@ class AdapterProfile:
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
     on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
+    lists_all_children: bool = False
+    """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
+    million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
     answers_in_turn: bool = False
     """The adapter answers one request at a time, in the order they came (lldb-dap): a request it has not
     answered past its timeout (a value its formatters cannot read) holds every later one behind it."""

@@ -166,6 +166,7 @@ LLDB = NativeProfile(
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     steady_ids=True,
     answers_in_turn=True,
+    lists_all_children=True,
     function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},

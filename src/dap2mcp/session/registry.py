@@ -65,6 +65,8 @@ class BreakpointRegistry:
         self._function_filters = function_filters
         self._stand_ins: dict[str, Breakpoint] = {}
         """The hidden function breakpoint that stands for each function filter that is on, by filter id."""
+        self._filters_silenced = False
+        """Set by `take_stand_ins`: no function filter is sent again, whatever the agent's breakpoints say."""
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -314,9 +316,9 @@ class BreakpointRegistry:
         own = {f.filter for f in self._function_filters()}
         off = {bp.exception for bp in self._items.values() if bp.kind == "exception" and not bp.enabled}
         bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
-        if own:
+        if own and not self._filters_silenced:
             await self._sync_stand_ins(request, (own - off) | {bp.exception or "" for bp in bps})
-            bps = [bp for bp in bps if bp.exception not in own]
+        bps = [bp for bp in bps if bp.exception not in own]  # the adapter does not know them
         filters = self._capabilities().get("exceptionBreakpointFilters")
         if filters is None:
             return
@@ -360,8 +362,9 @@ class BreakpointRegistry:
                 bp.verified, bp.message = stand_in.verified, stand_in.message
 
     def take_stand_ins(self) -> list[Breakpoint]:
-        """The function filters' breakpoints, taken out of the registry (the program is to run its way out)."""
-        taken, self._stand_ins = list(self._stand_ins.values()), {}
+        """The function filters' breakpoints, taken out of the registry for good (the program is to run its way
+        out)."""
+        taken, self._stand_ins, self._filters_silenced = list(self._stand_ins.values()), {}, True
         return [self._items.pop(bp.id) for bp in taken if bp.id in self._items]
 
     def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:

@@ -133,6 +133,18 @@ class Compiler:
 
 
 @dataclass(frozen=True)
+class FunctionFilter:
+    """An exception filter the adapter lacks, made of a breakpoint on the function the language's runtime calls
+    when the program fails that way (Rust's `rust_panic`); on by default, like the adapters' uncaught ones."""
+
+    filter: str
+    label: str
+    function: str
+    message: re.Pattern[str]
+    """Finds what the runtime printed before calling `function`: the group `message` says why, `place` where."""
+
+
+@dataclass(frozen=True)
 class AdapterProfile:
     name: str
     adapter_id: str
@@ -270,6 +282,12 @@ class AdapterProfile:
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
     on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
+    lists_all_children: bool = False
+    """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
+    million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
+    answers_in_turn: bool = False
+    """The adapter answers one request at a time, in the order they came (lldb-dap): a request it has not
+    answered past its timeout (a value its formatters cannot read) holds every later one behind it."""
     plans_before_ready: bool = False
     """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
     `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs
@@ -290,6 +308,10 @@ class AdapterProfile:
     now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
     `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
     thread until then."""
+
+    def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
+        """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""
+        return ()
 
     def output_held(self, target: Target) -> str | None:
         """Why what the program prints may not reach its output, and what to do about it (a test runner

@@ -19,7 +19,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..program_pipe import make_fifo
-from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
+from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, Target, Tool
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -29,6 +29,8 @@ C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -
 CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get install -y g++"), C_FLAGS)
 RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
                 ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
+RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
+"""Mends the toolchain's formatters under lldb 19: enum variants, and a time budget per value (see the module)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
@@ -45,7 +47,14 @@ class NativeProfile(AdapterProfile):
     """Send the program's output to a FIFO of ours, on its shell-run command line (gdb garbles it)."""
     rust_commands: tuple[str, ...] = ()
     """Init commands for a Rust program, `{etc}` being the toolchain's `lib/rustlib/etc`: its formatters,
-    which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers."""
+    which show a `String`, `Vec` or `HashMap` by its contents rather than as a struct of raw pointers; then
+    dap2mcp's mends of them (`_lldb_rust.py`)."""
+
+    rust_filters: tuple[FunctionFilter, ...] = ()
+    """Exception filters of a Rust program's own (its panics), which the adapter does not offer."""
+
+    def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
+        return self.rust_filters if self.is_rust(target) else ()
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
@@ -147,6 +156,12 @@ GDB_INSTEAD = (
 """gdb commands refused in `evaluate`, and the tool to use instead (`shell`, `!`, `pipe`, `python`, ... are
 refused too, without one)."""
 
+RUST_PANIC = FunctionFilter(
+    "panic", "Rust panic", "rust_panic",  # std calls it once the panic hook has printed the message
+    re.compile(r"panicked at (?P<place>[^\n]*):\r?\n(?P<message>.*?)\r?(?:\nnote: |\nstack backtrace:|\n?\Z)", re.S))
+"""A panic stops the program in the frame that panicked (an index out of bounds, an overflow, `unwrap` on an
+`Err`, `panic!`), rather than letting it exit with 101; lldb-dap offers only C++ and Objective-C filters."""
+
 LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
@@ -169,10 +184,14 @@ LLDB = NativeProfile(
     program_categories=("stdout",),
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     steady_ids=True,
+    answers_in_turn=True,
+    lists_all_children=True,
     function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL]},
-    rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),
+    rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
+                   f"command script import {RUST_MENDS}"),
+    rust_filters=(RUST_PANIC,),
     console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
 )

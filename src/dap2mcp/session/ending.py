@@ -62,6 +62,6 @@ async def _no_more_stops(session: DebugSession) -> None:
     """Take every breakpoint and exception filter out of the adapter: the session ends anyway, and the program
     should run its way out, not stop in its handlers."""
     with contextlib.suppress(DebugError):
-        await session.remove_breakpoints(session.breakpoints.take_all())
+        await session.remove_breakpoints(session.breakpoints.take_all() + session.breakpoints.take_stand_ins())
         if session.capabilities.get("exceptionBreakpointFilters"):
             await session.tolerant_request("setExceptionBreakpoints", {"filters": []})

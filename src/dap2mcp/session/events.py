@@ -63,6 +63,8 @@ def on_event(session: DebugSession, event: str, body: dict[str, Any]) -> None:
 
 def stopped(session: DebugSession, body: dict[str, Any]) -> None:
     reason, description = session.quirks.reason(body)
+    if (caught := session.breakpoints.caught_by(body.get("hitBreakpointIds") or [])) is not None:
+        reason, description = "exception", caught.label  # the message is read from the output, with the context
     previous = session.stop_info
     info = session.stop_info = StopInfo(
         reason=reason,

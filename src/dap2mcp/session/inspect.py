@@ -73,8 +73,9 @@ def to_frame(raw: dict[str, Any]) -> Frame:
     )
 
 
-async def fetch_variables(client: Requester, reference: int) -> list[dict[str, Any]]:
-    body = await client.request("variables", {"variablesReference": reference})
+async def fetch_variables(client: Requester, reference: int, count: int | None = None) -> list[dict[str, Any]]:
+    """`count`: at most this many (from the first), where the adapter would otherwise build every child."""
+    body = await client.request("variables", {"variablesReference": reference, **({"count": count} if count else {})})
     return list(body.get("variables") or [])
 
 

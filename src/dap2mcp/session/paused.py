@@ -7,9 +7,10 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..adapters.base import FunctionFilter
 from ..errors import DebugError, ErrorCode
-from .inspect import FrameView, ScopeChoice, fetch_view, to_frame, view_context
-from .models import Context, StopInfo
+from .inspect import FrameView, ScopeChoice, clip, fetch_view, to_frame, view_context
+from .models import Context, ExceptionDetails, StopInfo
 from .recorder import DEFAULT_FRAMES
 
 if TYPE_CHECKING:
@@ -47,13 +48,29 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     ctx.changes = session.recorder.changes(cycle)
     session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)
-    if any(bp.temporary for bp in hit) or _at_temporary(session, ctx):
+    if any(bp.temporary and not bp.exception for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"
-    if info.reason == "exception" and ctx.exception is not None and thread == info.thread_id:
+    caught = session.breakpoints.caught_by(info.hit_breakpoint_ids) if info.reason == "exception" else None
+    if caught is not None and thread == info.thread_id:
+        ctx.exception = await _caught(session, caught)
+        ctx.description = f"{caught.label}: {ctx.exception.message}" if ctx.exception.message else caught.label
+        hit = session.breakpoints.count_exception(cycle, None, None, caught)
+    elif info.reason == "exception" and ctx.exception is not None and thread == info.thread_id:
         hit = session.breakpoints.count_exception(cycle, ctx.exception.typeName, ctx.exception.breakMode)
     if visible := [bp.id for bp in hit if not bp.temporary]:
         ctx.breakpointIds = visible
     return ctx
+
+
+async def _caught(session: DebugSession, caught: FunctionFilter) -> ExceptionDetails:
+    """What a function filter stopped at, from what the runtime printed just before (Rust's panic hook:
+    "thread 'main' panicked at src/main.rs:10:5:\nindex out of bounds: ..."); the adapter knows only
+    that a breakpoint was hit."""
+    await session.output.settle(0.5)
+    found = next(reversed(list(caught.message.finditer(session.output.read(0, 20_000).text))), None)  # this stop's
+    message = clip(found.group("message").strip(), session.limits.value_chars * 4)[0] if found else None
+    return ExceptionDetails(exceptionId=caught.filter, typeName=caught.label, message=message,
+                            description=f"at {found.group('place')}" if found else None)
 
 
 async def focused_frame_id(session: DebugSession) -> int:

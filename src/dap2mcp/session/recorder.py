@@ -61,7 +61,7 @@ class StopRecorder:
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
                  helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
                  scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset(),
-                 relist: Relist | None = None) -> None:
+                 relist: Relist | None = None, lists_all_children: bool = False) -> None:
         self._requester = requester
         self._relist = relist
         self._choice = ScopeChoice(on_request=scopes_on_request)
@@ -74,6 +74,7 @@ class StopRecorder:
         """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only). They hold
         for one adapter process: a recorder lives as long as its session, and a new program gets a new one."""
         self._scopes_by_frame = scopes_by_frame
+        self._lists_all_children = lists_all_children
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()
         self.store = SnapshotStore(carried)
@@ -265,7 +266,8 @@ class StopRecorder:
         return top, {}
 
     async def _fetch(self, reference: int) -> list[dict[str, Any]]:
-        return await fetch_variables(self._requester, reference)
+        page = self.capture_limits.children + 1 if self._lists_all_children else None  # one more: it says "cut"
+        return await fetch_variables(self._requester, reference, page)
 
     def cancel(self) -> None:
         if self._pending is not None:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..adapters import AdapterProfile
+from ..adapters.base import FunctionFilter
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint, Kind, Options, check_exception_filter, check_options, resolve_source_line
 from .edits import follow, read_lines
@@ -30,10 +31,12 @@ TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start 
 class BreakpointRegistry:
     def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
                  capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True,
-                 place_function: Callable[[str], Awaitable[tuple[str, str | None]]] | None = None) -> None:
+                 place_function: Callable[[str], Awaitable[tuple[str, str | None]]] | None = None,
+                 function_filters: Callable[[], tuple[FunctionFilter, ...]] = tuple) -> None:
         """`edited`: the run about to start runs the program's files as they are now (built or read again),
         so carried line breakpoints follow edits of them (edits.py); not a binary left as it was, or a
-        process attached to again. `place_function`: the profile's `function_place` for this program."""
+        process attached to again. `place_function`: the profile's `function_place` for this program;
+        `function_filters`: its `function_filters` for this program."""
         self._items: dict[int, Breakpoint] = {}
         for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
@@ -59,6 +62,11 @@ class BreakpointRegistry:
         breakpoint stops there even in a library, and stepping there stays in them for the session."""
         self._own_for_now: list[str] = []
         """Library files the program's own only while a pause lands in them (`own_code_for_now`)."""
+        self._function_filters = function_filters
+        self._stand_ins: dict[str, Breakpoint] = {}
+        """The hidden function breakpoint that stands for each function filter that is on, by filter id."""
+        self._filters_silenced = False
+        """Set by `take_stand_ins`: no function filter is sent again, whatever the agent's breakpoints say."""
 
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
@@ -78,11 +86,22 @@ class BreakpointRegistry:
         return [f"breakpoint {bp.id} ({bp.describe()}): {note}" for bp in self._items.values()
                 if not bp.temporary and bp.kind != "exception" and bp.enabled and (note := bp.note)]
 
+    def filters(self) -> list[dict[str, Any]]:
+        """The exception filters an agent can set: the adapter's, and those made of function breakpoints."""
+        return [*(self._capabilities().get("exceptionBreakpointFilters") or []),
+                *({"filter": f.filter, "label": f.label, "default": True} for f in self._function_filters())]
+
     def default_filters(self) -> list[str]:
-        """The adapter's exception filters that are on by default and not also set by the agent."""
+        """The exception filters that are on by default and not also set by the agent (an agent's breakpoint on
+        one, disabled, turns it off)."""
         own = {bp.exception for bp in self._items.values() if bp.kind == "exception"}
-        return [f["filter"] for f in self._capabilities().get("exceptionBreakpointFilters") or []
-                if f.get("default") and f["filter"] not in own]
+        return [f["filter"] for f in self.filters() if f.get("default") and f["filter"] not in own]
+
+    def caught_by(self, adapter_ids: Iterable[int]) -> FunctionFilter | None:
+        """The function filter whose breakpoint the adapter named for a stop, if any."""
+        wanted = set(adapter_ids)
+        return next((f for f in self._function_filters() if (bp := self._stand_ins.get(f.filter)) is not None
+                     and bp.adapter_id is not None and bp.adapter_id in wanted), None)
 
     def get(self, bp_id: int) -> Breakpoint:
         bp = self._items.get(bp_id)
@@ -102,7 +121,7 @@ class BreakpointRegistry:
         options, capabilities, profile = Options.of(spec), self._capabilities(), self._profile
         adapter = profile.name
         if spec.get("exception"):
-            check_exception_filter(str(spec["exception"]), capabilities, adapter)
+            check_exception_filter(str(spec["exception"]), {"exceptionBreakpointFilters": self.filters()}, adapter)
             check_options("exception", options, capabilities, profile)
             return self.new("exception", options, exception=str(spec["exception"]))
         if spec.get("function"):
@@ -171,15 +190,18 @@ class BreakpointRegistry:
             here = [bp for bp in here if bp.temporary or not (bp.condition or bp.hit_condition)]  # unchecked
         return [bp.adapter_id for bp in here if bp.adapter_id is not None]
 
-    def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None) -> list[Breakpoint]:
-        """The exception breakpoints behind an exception stop (adapters do not name them), counted once."""
+    def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None,
+                        caught: FunctionFilter | None = None) -> list[Breakpoint]:
+        """The exception breakpoints behind an exception stop (adapters do not name them), counted once;
+        `caught`: the function filter that made the stop."""
         if cycle == self._counted_cycle:
             return [bp for bp in self._items.values() if bp.id in self._last_exception]
         filters = {mode: name for name, mode in self._profile.exception_modes}
         shown = (type_name or "").split()[0].rsplit(".", 1)[-1] if type_name else ""
-        hit = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active
-               and (not break_mode or filters.get(break_mode, bp.exception) == bp.exception)
-               and (not bp.exception_types or shown in bp.exception_types)]
+        hit = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active and (
+            bp.exception == caught.filter if caught is not None else
+            (not break_mode or filters.get(break_mode, bp.exception) == bp.exception)
+            and (not bp.exception_types or shown in bp.exception_types))]
         for bp in hit:
             bp.hit_count += 1
         self._counted_cycle, self._last_exception = cycle, {bp.id for bp in hit}
@@ -295,11 +317,16 @@ class BreakpointRegistry:
         return self._function_places[name]
 
     async def sync_exceptions(self, request: Request) -> None:
+        own = {f.filter for f in self._function_filters()}
+        off = {bp.exception for bp in self._items.values() if bp.kind == "exception" and not bp.enabled}
+        bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
+        if own and not self._filters_silenced:
+            await self._sync_stand_ins(request, (own - off) | {bp.exception or "" for bp in bps})
+        bps = [bp for bp in bps if bp.exception not in own]  # the adapter does not know them
         filters = self._capabilities().get("exceptionBreakpointFilters")
         if filters is None:
             return
-        defaults = [f["filter"] for f in filters if f.get("default")]
-        bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
+        defaults = [f["filter"] for f in filters if f.get("default") and f["filter"] not in off]
         arguments: dict[str, Any]
         if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
             modes, root = dict(self._profile.exception_modes), [{"names": [self._profile.exception_category]}]
@@ -319,6 +346,30 @@ class BreakpointRegistry:
         else:
             for bp in bps:
                 bp.verified, bp.message = True, None
+
+    async def _sync_stand_ins(self, request: Request, on: set[str]) -> None:
+        """Function filters are function breakpoints of the registry's own, hidden as the `to` of `continue` is;
+        an agent's breakpoint on such a filter stands for it (verified with its stand-in)."""
+        changed = False
+        for f in self._function_filters():
+            bp = self._stand_ins.get(f.filter)
+            if f.filter in on and bp is None:
+                self._stand_ins[f.filter] = self.new("function", temporary=True, function=f.function, exception=f.filter)
+                changed = True
+            elif f.filter not in on and bp is not None:
+                self.discard(self._stand_ins.pop(f.filter))
+                changed = True
+        if changed:
+            await self._sync_functions(request)
+        for bp in self._items.values():
+            if bp.kind == "exception" and (stand_in := self._stand_ins.get(bp.exception or "")) is not None:
+                bp.verified, bp.message = stand_in.verified, stand_in.message
+
+    def take_stand_ins(self) -> list[Breakpoint]:
+        """The function filters' breakpoints, taken out of the registry for good (the program is to run its way
+        out)."""
+        taken, self._stand_ins, self._filters_silenced = list(self._stand_ins.values()), {}, True
+        return [self._items.pop(bp.id) for bp in taken if bp.id in self._items]
 
     def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
         for bp, answer in zip(bps, answers, strict=False):

@@ -29,6 +29,7 @@ from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .models import Context, Frame, Output, State, StopInfo
 from .output import OutputBuffer, TracebackCutter
+from .owed import Owed
 from .paused import focused_frame_id, paused_context
 from .quirks import Quirks
 from .recorder import StopRecorder
@@ -51,7 +52,8 @@ class DebugSession:
         self.limits = limits or Limits()
         rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads,
-                                              place_function=self._place_function)
+                                              place_function=self._place_function,
+                                              function_filters=lambda: profile.function_filters(self.target))
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -96,10 +98,9 @@ class DebugSession:
         self.quirks = Quirks(self)
         self.recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
-        self._held_by: tuple[str, asyncio.Future[dict[str, Any]], float] | None = None
-        """An agent's evaluation that ran past its timeout uninterrupted, the adapter's answer still owed, and
-        when it began: until that answer comes, calls that need the stopped thread are refused at once
-        (they would each wait out their own timeout)."""
+        self._owed: Owed | None = None
+        """An answer the adapter owes past its timeout (see owed.py): the calls that would wait behind it are
+        refused at once until it comes."""
         self.signalled: int | None = None
         """The signal `stop` sent the program to end it (ending.py), by which its exit code is read."""
         self._evaluation_limit: float | None = None
@@ -109,7 +110,8 @@ class DebugSession:
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request, relist=self.unlisted_variables)
+                                     scopes_on_request=profile.scopes_on_request, relist=self.unlisted_variables,
+                                     lists_all_children=profile.lists_all_children)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------
@@ -184,13 +186,17 @@ class DebugSession:
         """`holds`: what the request runs in the stopped program (an agent's expression), which, when it runs
         past `timeout`, still holds the stopped thread: calls that need it are refused until it answers."""
         client = self.client
+        if (owed := self._owing()) is not None and owed.holds_every_request:
+            raise owed.refusal(self.profile.name)
         pending = client.send(command, arguments)
         try:
             body = await client.wait(command, pending, timeout)
         except DebugError as exc:  # the adapter's "No more messages" would read as the request's own failure
-            if exc.code == ErrorCode.TIMEOUT and holds is not None:
-                self._held_by = (holds, pending, asyncio.get_running_loop().time() - timeout)
-                pending.add_done_callback(lambda done: done.cancelled() or done.exception())  # answered, unread
+            if exc.code == ErrorCode.TIMEOUT and (holds is not None or self.profile.answers_in_turn) \
+                    and self._owing() is None:  # the first one owed: those sent with it waited behind it
+                self._owed = Owed.after_timeout(f"the evaluation of {holds[:200]!r}" if holds is not None
+                                                else f"a '{command}' request", pending, timeout,
+                                                holds_every_request=self.profile.answers_in_turn)
             if self.ended_by is None or exc.code == ErrorCode.TERMINATED:
                 raise
             raise DebugError(ErrorCode.TERMINATED, f"another call ({self.ended_by}) ended the session while '{command}' "
@@ -323,23 +329,21 @@ class DebugSession:
     # -- execution ---------------------------------------------------------------------------
 
     def held(self) -> bool:
-        """An agent's evaluation still runs in the stopped program, past its timeout (see `request`'s `holds`)."""
-        if self._held_by is not None and self._held_by[1].done():
-            self._held_by = None
-        return self._held_by is not None
+        """The adapter still owes an answer past its timeout (see owed.py)."""
+        return self._owing() is not None
+
+    def _owing(self) -> Owed | None:
+        if self._owed is not None and self._owed.paid:
+            self._owed = None
+        return self._owed
 
     def require_paused(self) -> StopInfo:
         if self.state == "terminated":
             raise DebugError(ErrorCode.TERMINATED, self._ended_text())
         if self.state != "paused" or self.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
-        if self.held() and self._held_by is not None:
-            what, _, since = self._held_by
-            ran = asyncio.get_running_loop().time() - since
-            raise DebugError(ErrorCode.TIMEOUT, f"the evaluation of {what[:200]!r} still runs in the program "
-                             f"({ran:.0f}s so far, inside a call that could not be interrupted), and "
-                             f"{self.profile.name} answers nothing for the stopped thread until it ends: try "
-                             "again later, or `stop` or `restart` the program")
+        if (owed := self._owing()) is not None:
+            raise owed.refusal(self.profile.name)
         return self.stop_info
 
     def thread(self, thread_id: int | None) -> int:

@@ -19,7 +19,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..program_pipe import make_fifo
-from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool
+from .base import AdapterProfile, AdapterStart, Compiler, Target, Tool, ValueShapes
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -30,6 +30,8 @@ CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get inst
 RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
                 ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
+FORMATTERS = f"command script import {os.path.join(os.path.dirname(__file__), '_lldb_formatters.py')}"
+"""dap2mcp's fixes to lldb's C++ formatters (see `_lldb_formatters`)."""
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
 
@@ -130,6 +132,23 @@ def rust_main(executable: str) -> str | None:
     return None
 
 
+TOOLCHAIN_GLOBALS = re.compile(r"^(?:std|__gnu_cxx|__cxxabiv1|core|alloc)::|^__|\{vtable\}|^<.+ as .+>::")
+"""Globals of the C++ and Rust libraries (and their vtables) that lldb-dap lists at every stop of a program
+using them: `std::__detail::_Prime_rehash_policy::_S_growth_factor`, `<String as Debug>::{vtable}`."""
+
+LLDB_VALUES = ValueShapes(
+    opaque=re.compile(r".* @ 0x[0-9a-fA-F]+"),  # `account @ 0x7ff…`, `int[16] @ 0x…`
+    bare=re.compile(r"size=\d+|0x[0-9a-fA-F]+"),  # a container's count, a pointer's address
+    toolchain_globals=TOOLCHAIN_GLOBALS,
+)
+
+GDB_VALUES = ValueShapes(
+    opaque=re.compile(r"\{\.\.\.\}|\[\d+\]"),  # a struct or a C++ container; an array evaluated
+    opaque_types=re.compile(r"\[\d+\]$"),  # a local array, written as its address
+    # cdt-gdb-adapter's request for one MI command (its own tests use it); gdb prints with its pretty printers
+    printer=("cdt-gdb-tests/executeCommand", "-data-evaluate-expression --thread {thread} --frame {frame} {expression}"),
+)
+
 LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
@@ -144,6 +163,7 @@ LLDB = NativeProfile(
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
     symbol_escapes=RUST_LEGACY_ESCAPES,
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
+    values=LLDB_VALUES,
     entry_function="main",
     # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
     # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
@@ -152,7 +172,7 @@ LLDB = NativeProfile(
     steady_ids=True,
     function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
-    fixed={"initCommands": [STDIN_FROM_NULL]},
+    fixed={"initCommands": [STDIN_FROM_NULL, FORMATTERS]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands"),
     console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
@@ -184,10 +204,11 @@ GDB = NativeProfile(
     quiet_start=True,
     entry_function="main",
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
-    fixed={"gdb": "gdb"},
+    fixed={"gdb": "gdb", "initCommands": ["set print null-stop on"]},  # a char[64] reads as its text, not its NULs
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     refused_condition_kept=True,
     log_as_written=True,
+    values=GDB_VALUES,
 )

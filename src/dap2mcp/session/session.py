@@ -102,7 +102,7 @@ class DebugSession:
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request)
+                                     scopes_on_request=profile.scopes_on_request, shapes=profile.values)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------

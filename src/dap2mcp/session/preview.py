@@ -32,6 +32,10 @@ CHARS = 200
 CHILD_CHARS = 60
 """One child's value inside a preview at most."""
 
+KEEPS_TEXT = (ErrorCode.ADAPTER_ERROR, ErrorCode.TIMEOUT)
+"""Failures of a preview's read that leave the value as the adapter wrote it: a refusal, or a read the adapter did
+not answer in time (a formatter stuck on a broken value). The stop's context is not lost for a preview."""
+
 _INDEX = re.compile(r"\[\d+\]")
 
 
@@ -89,7 +93,7 @@ async def _read(client: Requester, raw: dict[str, Any], shapes: ValueShapes, pla
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
         return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True)))
     except DebugError as exc:
-        if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter: the stop's context says so
+        if exc.code not in KEEPS_TEXT:
             raise
         return None  # the adapter's own text stays
 
@@ -98,7 +102,7 @@ async def _inner(client: Requester, raw: dict[str, Any]) -> list[dict[str, Any]]
     try:
         return await fetch_variables(client, int(raw["variablesReference"]))
     except DebugError as exc:
-        if exc.code != ErrorCode.ADAPTER_ERROR:
+        if exc.code not in KEEPS_TEXT:
             raise
         return None
 

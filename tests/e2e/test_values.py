@@ -79,7 +79,9 @@ async def test_standard_containers_show_their_elements(adapter: str) -> None:
         assert '"alice"' in ages and "31" in ages and '"bob"' in ages and "42" in ages, ages
         assert "size=0" not in ages, ages
         assert '"alice"' in scores and "7" in scores and '"bob"' in scores and "9" in scores, scores
-        for name in ("names", "ages", "scores"):
+        order = local["order"]  # a container inside a struct shows its elements too
+        assert '"Ada"' in order and "9.5, 10.25" in order, order
+        for name in ("names", "ages", "scores", "order"):
             assert "{...}" not in local[name] and len(local[name]) <= 2 * CHARS, local[name]
 
         evaluated = await tools.ok("evaluate", expression="ages")

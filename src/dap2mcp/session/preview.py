@@ -89,7 +89,7 @@ async def _read(client: Requester, raw: dict[str, Any], shapes: ValueShapes, pla
             expression = raw.get("evaluateName") or raw.get("name")
             return await printed(client, str(expression), shapes, place) if expression and place else None
         children = await fetch_variables(client, int(raw["variablesReference"]))
-        inner = [c for c in children if wanted(c, shapes) == "replace"][:NESTED]
+        inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
         return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True)))
     except DebugError as exc:
@@ -126,7 +126,13 @@ def render(children: list[dict[str, Any]], shapes: ValueShapes,
     length = 2
     for child in children:
         inner = nested.get(id(child))
-        text = render(inner, shapes, {}) if inner is not None else _child_value(child, shapes)
+        if inner is None:
+            text = _child_value(child, shapes)
+        elif wanted(child, shapes) == "append":  # `size=2 [9.5, 10.25]`; `size=0` alone
+            text = " ".join(filter(None, (_clip(str(child.get("value", "")), CHILD_CHARS),
+                                          inner and render(inner, shapes, {}))))
+        else:
+            text = render(inner, shapes, {})
         part = text if elements else f"{child.get('name')}: {text}"
         if length + len(part) > CHARS - 3:
             parts.append("…")

@@ -52,6 +52,16 @@ async def test_a_struct_with_an_array_a_nested_struct_and_a_text_buffer_reads_in
 
 
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_an_evaluated_call_runs_once(adapter: str) -> None:
+    """gdb's preview prints the expression again: not one that may call a function or assign."""
+    async with stdio_tools() as tools:
+        await _stop_at(tools, adapter, LEDGER, "summed")
+        await tools.ok("evaluate", expression="issue()")
+        assert (await tools.ok("evaluate", expression="issued"))["value"] == "1"
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
 async def test_only_the_first_values_of_a_stop_are_read_again(adapter: str) -> None:
     """Each preview costs the adapter a request at every stop: past the bound a value stays as the adapter wrote it."""
     async with stdio_tools() as tools:

@@ -13,6 +13,14 @@ struct account {
 
 struct point { int x; int y; };
 
+int issued = 0;
+
+struct date issue(void) {  /* a call with an effect, for an agent to evaluate */
+    issued++;
+    struct date next = {2024, issued};
+    return next;
+}
+
 static int total(const struct account *acct) {
     int sum = 0;
     for (int i = 0; i < 16; i++) sum += acct->balances[i];

@@ -36,6 +36,9 @@ KEEPS_TEXT = (ErrorCode.ADAPTER_ERROR, ErrorCode.TIMEOUT)
 """Failures of a preview's read that leave the value as the adapter wrote it: a refusal, or a read the adapter did
 not answer in time (a formatter stuck on a broken value). The stop's context is not lost for a preview."""
 
+_MAY_ACT = re.compile(r"\(|=|\+\+|--")
+"""An expression that may call a function or assign: printing it would run it a second time."""
+
 _INDEX = re.compile(r"\[\d+\]")
 
 
@@ -86,8 +89,10 @@ async def preview_view(client: Requester, view: FrameView, shapes: ValueShapes, 
 async def _read(client: Requester, raw: dict[str, Any], shapes: ValueShapes, place: Place | None) -> str | None:
     try:
         if shapes.printer is not None:
-            expression = raw.get("evaluateName") or raw.get("name")
-            return await printed(client, str(expression), shapes, place) if expression and place else None
+            expression = str(raw.get("evaluateName") or raw.get("name") or "")
+            if not expression or place is None or _MAY_ACT.search(expression):
+                return None
+            return await printed(client, expression, shapes, place)
         children = await fetch_variables(client, int(raw["variablesReference"]))
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))

@@ -52,6 +52,15 @@ async def test_a_struct_with_an_array_a_nested_struct_and_a_text_buffer_reads_in
 
 
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_pointer_to_a_struct_shows_what_it_points_to_after_its_address(adapter: str) -> None:
+    async with stdio_tools() as tools:
+        ctx = await _stop_at(tools, adapter, LEDGER, "adding")
+        acct = locals_of(ctx)["acct"]
+        assert acct.startswith("0x") and '"Ada"' in acct and "2021" in acct and '"rent for july"' in acct, acct
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
 async def test_an_evaluated_call_runs_once(adapter: str) -> None:
     """gdb's preview prints the expression again: not one that may call a function or assign."""
     async with stdio_tools() as tools:

@@ -23,7 +23,7 @@ struct date issue(void) {  /* a call with an effect, for an agent to evaluate */
 
 static int total(const struct account *acct) {
     int sum = 0;
-    for (int i = 0; i < 16; i++) sum += acct->balances[i];
+    for (int i = 0; i < 16; i++) sum += acct->balances[i]; // marker: adding
     return sum;
 }
 

@@ -145,6 +145,7 @@ LLDB_VALUES = ValueShapes(
 GDB_VALUES = ValueShapes(
     opaque=re.compile(r"\{\.\.\.\}|\[\d+\]"),  # a struct or a C++ container; an array evaluated
     opaque_types=re.compile(r"\[\d+\]$"),  # a local array, written as its address
+    bare=re.compile(r"0x[0-9a-fA-F]+"),  # a pointer with children: to a struct, not to text or a function
     # cdt-gdb-adapter's request for one MI command (its own tests use it); gdb prints with its pretty printers
     printer=("cdt-gdb-tests/executeCommand", "-data-evaluate-expression --thread {thread} --frame {frame} {expression}"),
 )

@@ -70,7 +70,7 @@ async def preview(client: Requester, variables: Iterable[dict[str, Any]], shapes
     chosen = [(raw, how) for raw in variables if (how := wanted(raw, shapes))][:VALUES]
     if not chosen:
         return
-    texts = await asyncio.gather(*(_read(client, raw, shapes, place) for raw, _ in chosen))
+    texts = await asyncio.gather(*(_read(client, raw, how, shapes, place) for raw, how in chosen))
     for (raw, how), text in zip(chosen, texts, strict=True):
         if text and not (how == "append" and text in ("{}", "[]")):  # `size=0` says it all
             raw[PREVIEW] = text if how == "replace" else f"{raw.get('value')} {text}"
@@ -86,13 +86,15 @@ async def preview_view(client: Requester, view: FrameView, shapes: ValueShapes, 
     await preview(client, rows, shapes, Place(view.thread_id, view.focus_index))
 
 
-async def _read(client: Requester, raw: dict[str, Any], shapes: ValueShapes, place: Place | None) -> str | None:
+async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueShapes,
+                place: Place | None) -> str | None:
     try:
         if shapes.printer is not None:
             expression = str(raw.get("evaluateName") or raw.get("name") or "")
             if not expression or place is None or _MAY_ACT.search(expression):
                 return None
-            return await printed(client, expression, shapes, place)
+            # a pointer's address comes with what it points to
+            return await printed(client, f"*({expression})" if how == "append" else expression, shapes, place)
         children = await fetch_variables(client, int(raw["variablesReference"]))
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))

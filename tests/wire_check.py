@@ -30,8 +30,9 @@ RESULTS = {
     "resources/unsubscribe": "EmptyResult", "logging/setLevel": "EmptyResult",
     "subscriptions/listen": "SubscriptionsListenResult",
 }
-ADAPTERS_OWN = {"setDebuggerProperty", "setPydevdSourceMap"}
-"""Requests an adapter adds to the protocol (debugpy's, pydevd's debugProtocolCustom.json): checked as requests."""
+ADAPTERS_OWN = {"setDebuggerProperty", "setPydevdSourceMap", "cdt-gdb-tests/executeCommand"}
+"""Requests an adapter adds to the protocol (debugpy's, pydevd's debugProtocolCustom.json, cdt-gdb-adapter's one
+MI command): checked as requests."""
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification", "notifications/progress": "ProgressNotification",
     "notifications/resources/updated": "ResourceUpdatedNotification",

@@ -194,7 +194,7 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         assert registers["expensive"] and "truncated" not in registers, registers  # unexpanded is not "cut"
         values = locals_of(ctx)
         assert values["name"] == '"pear"' and values["label"] == '"fruit"', values
-        assert values["items"] == "size=3" and values["stock"] == "size=1", values
+        assert values["items"] == "size=3 [3, 1, 4]" and values["stock"] == 'size=1 [("apple", 2)]', values
         assert (await tools.ok("evaluate", expression="items[2]"))["value"] == "4"
         refused = await tools.error("set-variable", "ADAPTER_ERROR", name="items", value="vec![]")
         assert "set one of them ('items.field', 'items[0]')" in refused, refused  # not lldb's bare "failed"

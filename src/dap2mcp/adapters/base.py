@@ -145,6 +145,28 @@ class FunctionFilter:
 
 
 @dataclass(frozen=True)
+class ValueShapes:
+    """How an adapter writes values that hide their contents, so that a context can show a value's first
+    level inline (`session.preview`): lldb-dap writes a struct as `account @ 0x7ff…` and a vector as
+    `size=3`, cdt-gdb-adapter a struct or a C++ container as `{...}` and an array as `[64]` or its address."""
+
+    opaque: re.Pattern[str] | None = None
+    """Values that say nothing but a type or an address: the first level is shown instead."""
+    bare: re.Pattern[str] | None = None
+    """Values that give a count or an address but not the contents: the first level is shown after them."""
+    opaque_types: re.Pattern[str] | None = None
+    """Types whose values say nothing of the contents whatever they read (gdb writes a local array as its address)."""
+    printer: tuple[str, str] | None = None
+    """A request, and the command it carries, that prints a value with the debugger's own printers, where its
+    children do not show the contents (cdt-gdb-adapter gives a C++ container no children although gdb's
+    pretty printers know them). `{thread}`, `{frame}` (the frame's place in its stack) and `{expression}`
+    (quoted) are filled in; the answer's `body.result.value` is the text."""
+    toolchain_globals: re.Pattern[str] | None = None
+    """Names in a Globals scope that belong to the language's library, not the program (libstdc++'s
+    `std::__detail::_Prime_rehash_policy::_S_growth_factor`, Rust's vtables): left out of a context."""
+
+
+@dataclass(frozen=True)
 class AdapterProfile:
     name: str
     adapter_id: str
@@ -230,6 +252,8 @@ class AdapterProfile:
     of a module and large (Python's module globals: a library's regexes and typing aliases, 3.5 KB a stop);
     `context` lists them when asked."""
     hidden_variables: frozenset[str] = frozenset()
+    values: ValueShapes = ValueShapes()
+    """How this adapter writes values that hide their contents (see `ValueShapes`)."""
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
     capture_helper: str | None = None
     """A module in this package that the debuggee can run (via `evaluate`) to expand variables in one reply."""

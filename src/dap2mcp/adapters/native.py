@@ -19,7 +19,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..program_pipe import make_fifo
-from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, Target, Tool
+from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, Target, Tool, ValueShapes
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -32,6 +32,8 @@ RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  
 RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
 """Mends the toolchain's formatters under lldb 19: enum variants, and a time budget per value (see the module)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
+FORMATTERS = f"command script import {os.path.join(os.path.dirname(__file__), '_lldb_formatters.py')}"
+"""dap2mcp's fixes to lldb's C++ formatters (see `_lldb_formatters`)."""
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
 
@@ -162,6 +164,24 @@ RUST_PANIC = FunctionFilter(
 """A panic stops the program in the frame that panicked (an index out of bounds, an overflow, `unwrap` on an
 `Err`, `panic!`), rather than letting it exit with 101; lldb-dap offers only C++ and Objective-C filters."""
 
+TOOLCHAIN_GLOBALS = re.compile(r"^(?:std|__gnu_cxx|__cxxabiv1|core|alloc)::|^__|\{vtable\}|^<.+ as .+>::")
+"""Globals of the C++ and Rust libraries (and their vtables) that lldb-dap lists at every stop of a program
+using them: `std::__detail::_Prime_rehash_policy::_S_growth_factor`, `<String as Debug>::{vtable}`."""
+
+LLDB_VALUES = ValueShapes(
+    opaque=re.compile(r".* @ 0x[0-9a-fA-F]+"),  # `account @ 0x7ff…`, `int[16] @ 0x…`
+    bare=re.compile(r"size=\d+|0x[0-9a-fA-F]+"),  # a container's count, a pointer's address
+    toolchain_globals=TOOLCHAIN_GLOBALS,
+)
+
+GDB_VALUES = ValueShapes(
+    opaque=re.compile(r"\{\.\.\.\}|\[\d+\]"),  # a struct or a C++ container; an array evaluated
+    opaque_types=re.compile(r"\[\d+\]$"),  # a local array, written as its address
+    bare=re.compile(r"0x[0-9a-fA-F]+"),  # a pointer with children: to a struct, not to text or a function
+    # cdt-gdb-adapter's request for one MI command (its own tests use it); gdb prints with its pretty printers
+    printer=("cdt-gdb-tests/executeCommand", "-data-evaluate-expression --thread {thread} --frame {frame} {expression}"),
+)
+
 LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
@@ -176,6 +196,7 @@ LLDB = NativeProfile(
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
     symbol_escapes=RUST_LEGACY_ESCAPES,
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
+    values=LLDB_VALUES,
     entry_function="main",
     assignment="{target} = {value}",
     disassembly_offset_counted_here=True,
@@ -188,7 +209,7 @@ LLDB = NativeProfile(
     lists_all_children=True,
     function_answers_unordered=True,
     # else the program reads a terminal nobody types into, and waits
-    fixed={"initCommands": [STDIN_FROM_NULL]},
+    fixed={"initCommands": [STDIN_FROM_NULL, FORMATTERS]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
                    f"command script import {RUST_MENDS}"),
     rust_filters=(RUST_PANIC,),
@@ -223,8 +244,9 @@ GDB = NativeProfile(
     entry_function="main",
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
     # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
-    # as on the terminal lldb gives it, what it printed before a stop is there at the stop
-    fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL"]},
+    # as on the terminal lldb gives it, what it printed before a stop is there at the stop; a char[64] reads as
+    # its text, not its NULs
+    fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL", "set print null-stop on"]},
     stdin_redirect="< /dev/null",
     output_to_fifo=True,
     assignment="{target} = {value}",
@@ -242,4 +264,5 @@ GDB = NativeProfile(
     step_in_leaves_sourceless=True,
     disassembly_offset_counted_here=True,
     log_as_written=True,
+    values=GDB_VALUES,
 )

@@ -19,10 +19,11 @@ from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, ending, hints, paused
+from . import assign, ending, hints, paused, preview
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_start
 from .console import console_command
+from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
 from .startup import injections_finished
@@ -345,7 +346,7 @@ class Debugger:
             if failed or why:
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                                  f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
-        result = assign.value_of(body.get("result", ""), body, session)
+        result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
         printed = await session.output.quiet(0.015, 0.1)  # what the evaluation printed
         out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
@@ -628,3 +629,12 @@ async def _why_not(session: DebugSession, expression: str, frame: int) -> str | 
         return exc.message
     return None
 
+
+async def _previewed(session: DebugSession, expression: str, body: dict[str, Any], frame: int) -> str:
+    """An evaluation's value, its first level shown where the adapter's text hides it (see `session.preview`)."""
+    raw = {"value": body.get("result", ""), "type": body.get("type"),
+           "variablesReference": body.get("variablesReference"), "evaluateName": expression}
+    known = session.known_frames.get(frame)
+    await preview.preview(session, [raw], session.profile.values,
+                          preview.Place(*known) if known is not None else None)
+    return str(raw.get(PREVIEW) or raw["value"])

@@ -49,8 +49,13 @@ def clip(text: str, limit: int) -> tuple[str, bool]:
     return text[: limit - 1] + "…", True
 
 
+PREVIEW = "dap2mcpPreview"
+"""The key under which a raw variable carries its first level, shown instead of the adapter's text where that
+hides it (see `session.preview`; the raw dicts are the adapter's own answers)."""
+
+
 def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
-    value, cut = clip(str(raw.get("value", "")), limits.value_chars)
+    value, cut = clip(str(raw.get(PREVIEW) or raw.get("value", "")), limits.value_chars)
     return Variable(
         name=str(raw.get("name", "")),
         value=value,
@@ -205,29 +210,52 @@ def unexpanded(scope: dict[str, Any]) -> bool:
     read only on request (see `ScopeChoice`); unless they were asked for."""
     if scope.get(_WANTED):
         return False
-    return bool(scope.get("expensive")) or scope.get("presentationHint") == "registers" \
-        or str(scope.get("name", "")).lower() == "registers" or bool(scope.get(_ON_REQUEST))
+    return bool(scope.get("expensive")) or _registers(scope) or bool(scope.get(_ON_REQUEST))
+
+
+def shown_rows(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits,
+               hidden: frozenset[str] = frozenset(),
+               toolchain: re.Pattern[str] | None = None) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
+    """Each scope with the raw variables a context lists of it (None: named, not listed), and their number
+    before the cut under `total`. Left out: the adapter's own groupings (`hidden`), the language library's
+    globals (`toolchain`), and a listed scope with nothing else in it."""
+    rows: list[tuple[dict[str, Any], list[dict[str, Any]] | None]] = []
+    for s in raw_scopes:
+        raw = variables.get(s.get("variablesReference") or 0)
+        if raw is None:
+            rows.append((s, None))
+            continue
+        raw = [v for v in raw if v.get("name") not in hidden]
+        if toolchain is not None and str(s.get("name", "")).lower() == "globals":
+            raw = [v for v in raw if not toolchain.search(str(v.get("name", "")))]
+        if raw:
+            rows.append(({**s, _ALL: len(raw)}, raw[: limits.variables_per_scope]))
+    return rows
+
+
+_ALL = "dap2mcpAll"
 
 
 def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits,
-              hidden: frozenset[str] = frozenset()) -> list[Scope]:
-    """Counts appear only where something was cut; the adapter's own groupings (`hidden`) are left out,
-    and so is a scope with nothing else in it."""
+              hidden: frozenset[str] = frozenset(), toolchain: re.Pattern[str] | None = None) -> list[Scope]:
+    """Counts appear only where something was cut (see `shown_rows` for what is left out)."""
     scopes = []
-    for s in raw_scopes:
-        raw = variables.get(s.get("variablesReference") or 0)
+    for s, raw in shown_rows(raw_scopes, variables, limits, hidden, toolchain):
         if raw is not None:
-            raw = [v for v in raw if v.get("name") not in hidden]
-            if not raw:
-                continue
-            shown = [to_variable(v, limits) for v in raw[: limits.variables_per_scope]]
-            cut = len(raw) > len(shown)
-            scopes.append(Scope(name=s["name"], variables=shown, total=len(raw) if cut else None, truncated=cut or None))
+            shown = [to_variable(v, limits) for v in raw]
+            cut = s[_ALL] > len(shown)
+            scopes.append(Scope(name=s["name"], variables=shown, total=s[_ALL] if cut else None, truncated=cut or None))
         elif s.get("unreadable"):
             scopes.append(Scope(name=s["name"], variables=[], unreadable=s["unreadable"]))
-        else:  # expensive scopes (registers, big globals) are named but not expanded; a count where known
-            scopes.append(Scope(name=s["name"], variables=[], total=s.get("namedVariables") or None, expensive=True))
+        else:  # expensive scopes (registers, big globals) are named but not expanded; a count where known, but
+            # not for registers: lldb-dap counts its register sets there ("total: 3"), not registers
+            total = None if _registers(s) else s.get("namedVariables") or None
+            scopes.append(Scope(name=s["name"], variables=[], total=total, expensive=True))
     return scopes
+
+
+def _registers(scope: dict[str, Any]) -> bool:
+    return scope.get("presentationHint") == "registers" or str(scope.get("name", "")).lower() == "registers"
 
 
 async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> ExceptionDetails:
@@ -345,7 +373,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
 
 def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
                  threads: list[dict[str, Any]] | None, hidden: frozenset[str] = frozenset(),
-                 threads_from: int = 0) -> Context:
+                 threads_from: int = 0, toolchain: re.Pattern[str] | None = None) -> Context:
     """`threads_from`: the position in the program's thread list that the listed page of threads starts at."""
     focus, frames = view.focus, view.frames
     page = threads[threads_from: threads_from + limits.threads] if threads is not None else None
@@ -359,7 +387,7 @@ def view_context(view: FrameView, *, reason: str | None, description: str | None
         frames=frames,
         totalFrames=view.total_frames if cut else None,
         framesTruncated=cut or None,
-        scopes=to_scopes(view.scopes, view.variables, limits, hidden),
+        scopes=to_scopes(view.scopes, view.variables, limits, hidden, toolchain),
         exception=view.exception,
         threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in page] if page is not None else None,
         threadsTotal=len(threads) if threads is not None else None,

@@ -11,6 +11,7 @@ from ..adapters.base import FunctionFilter
 from ..errors import DebugError, ErrorCode
 from .inspect import FrameView, ScopeChoice, clip, fetch_view, to_frame, view_context
 from .models import Context, ExceptionDetails, StopInfo
+from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
 
 if TYPE_CHECKING:
@@ -40,10 +41,12 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         if missing := wanted - {str(s.get("name", "")).lower() for s in view.scopes}:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the frame has no scope {', '.join(sorted(missing))}; "
                              f"its scopes: {', '.join(str(s.get('name')) for s in view.scopes) or 'none'}")
+        await preview_view(session, view, session.profile.values, session.limits, session.profile.hidden_variables)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
-                       hidden=session.profile.hidden_variables, threads_from=threads_from)
+                       hidden=session.profile.hidden_variables, threads_from=threads_from,
+                       toolchain=session.profile.values.toolchain_globals)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
     session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ..adapters.base import ValueShapes
 from ..background import unlogged
 from ..errors import DebugError, ErrorCode
 from ..snapshots import diff
@@ -42,6 +43,7 @@ from .inspect import (
     to_frame,
 )
 from .models import Changes, Frame
+from .preview import preview_view
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,9 @@ ONE_REQUEST_TIMEOUT = 60.0
 CHANGES_SHOWN = 20
 CALLERS_COMPARED = 8
 """The frames below a stop's own that tell one call of its function from another (see `_call_of`)."""
+NAMED_CHARS = 80
+"""A function's name in `frameChanged` at most: a C++ template's runs to hundreds of characters, and the
+frames name it in full already."""
 GUESSED_THREADS = 64
 """Threads whose last stop's ids are kept for reading ahead: the most recently stopped. A Go program can stop on
 thousands of goroutines in a long session."""
@@ -61,9 +66,11 @@ class StopRecorder:
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
                  helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
                  scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset(),
-                 relist: Relist | None = None, lists_all_children: bool = False) -> None:
+                 relist: Relist | None = None, lists_all_children: bool = False,
+                 shapes: ValueShapes | None = None) -> None:
         self._requester = requester
         self._relist = relist
+        self._shapes = shapes or ValueShapes()
         self._choice = ScopeChoice(on_request=scopes_on_request)
         self._capabilities = capabilities
         self._hidden = hidden
@@ -127,6 +134,7 @@ class StopRecorder:
         built = early and early[0][0].variables is view.variables  # not if the guess failed and all was read again
         self.store.record_stop(early[0][1] if built else self._stop_snapshot(cycle, view))
         self.recorded()
+        await preview_view(self._requester, view, self._shapes, self._limits, self._hidden)
         return view
 
     def _stop_snapshot(self, cycle: int, view: FrameView) -> Snapshot:
@@ -177,8 +185,8 @@ class StopRecorder:
 
     def _compare(self, old: Snapshot, new: Snapshot) -> Changes:
         if (old.function_name, old.thread_id, old.call) != (new.function_name, new.thread_id, new.call):
-            where = f"another call of `{old.function_name}`" if old.function_name == new.function_name \
-                else f"`{old.function_name}`"
+            named = clip(old.function_name, NAMED_CHARS)[0]
+            where = f"another call of `{named}`" if old.function_name == new.function_name else f"`{named}`"
             return Changes(since=old.cycle, frameChanged=f"the previous stop was in {where} "
                            f"(thread {old.thread_id}); variables of different frames are not compared")
         if old.partial or new.partial:

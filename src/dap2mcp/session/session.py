@@ -111,7 +111,7 @@ class DebugSession:
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
                                      scopes_on_request=profile.scopes_on_request, relist=self.unlisted_variables,
-                                     lists_all_children=profile.lists_all_children)
+                                     lists_all_children=profile.lists_all_children, shapes=profile.values)
         self.recorder.recorded = lambda: self.changed()
 
     # -- state changes, driven by adapter events ---------------------------------------------

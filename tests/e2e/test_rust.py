@@ -61,7 +61,8 @@ async def test_a_value_the_formatters_cannot_read_in_time_is_unreadable_and_the_
         assert (await tools.ok("evaluate", expression="total"))["value"] == "1099510579200"
         again = await tools.ok("context")
         assert locals_of(again)["index"].startswith("<unreadable"), again
-        assert values["history"] == "size=1048576", values
+        # its first elements inline, read by count (asked for whole, lldb-dap built a million children)
+        assert values["history"].startswith("size=1048576 [0, 2, 4, ") and values["history"].endswith(", …]"), values
         # lldb-dap builds every child a `variables` request names: a snapshot asks for the first page only
         snapshot = await tools.ok("snapshot_create", depth=1)
         written = tmp_path / "snapshot.json"

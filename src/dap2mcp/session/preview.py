@@ -32,6 +32,10 @@ CHARS = 200
 CHILD_CHARS = 60
 """One child's value inside a preview at most."""
 
+PAGE = CHARS // 2
+"""Children read of a value: no more fit in `CHARS` (each takes a character and its separator). Asked for
+by count, one more to tell there are more, since lldb-dap builds every child asked for (a map of a million
+entries took minutes)."""
 KEEPS_TEXT = (ErrorCode.ADAPTER_ERROR, ErrorCode.TIMEOUT)
 """Failures of a preview's read that leave the value as the adapter wrote it: a refusal, or a read the adapter did
 not answer in time (a formatter stuck on a broken value). The stop's context is not lost for a preview."""
@@ -95,7 +99,7 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
                 return None
             # a pointer's address comes with what it points to
             return await printed(client, f"*({expression})" if how == "append" else expression, shapes, place)
-        children = await fetch_variables(client, int(raw["variablesReference"]))
+        children = await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
         return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True)))
@@ -107,7 +111,7 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
 
 async def _inner(client: Requester, raw: dict[str, Any]) -> list[dict[str, Any]] | None:
     try:
-        return await fetch_variables(client, int(raw["variablesReference"]))
+        return await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
     except DebugError as exc:
         if exc.code not in KEEPS_TEXT:
             raise
@@ -131,7 +135,8 @@ def render(children: list[dict[str, Any]], shapes: ValueShapes,
     elements = bool(children) and all(_INDEX.fullmatch(str(c.get("name", ""))) for c in children)
     parts: list[str] = []
     length = 2
-    for child in children:
+    more = len(children) > PAGE
+    for child in children[:PAGE]:
         inner = nested.get(id(child))
         if inner is None:
             text = _child_value(child, shapes)
@@ -146,6 +151,9 @@ def render(children: list[dict[str, Any]], shapes: ValueShapes,
             break
         parts.append(part)
         length += len(part) + 2
+    else:
+        if more:
+            parts.append("…")
     body = ", ".join(parts)
     return f"[{body}]" if elements else f"{{{body}}}"
 

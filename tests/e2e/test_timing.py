@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from conftest import PROGRAMS, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
 SLOW = PROGRAMS / "slow_repr.py"
 POOL = PROGRAMS / "pool_wait.py"
@@ -78,16 +78,20 @@ async def test_a_step_of_the_main_thread_blocked_on_a_future_is_refused_and_cont
         assert ended["state"] == "terminated" and ended["exitCode"] == 0
 
 
+async def stopped_with_a_worker_frame(tools: Tools) -> int:
+    """slow_repr.py stopped at its marker; the frame of its heartbeat thread, asleep in a native call in turns."""
+    await tools.ok("debug", mode="source", path=str(SLOW), breakpoints=[{"file": str(SLOW), "line": marker(SLOW, "stop")}])
+    threads = (await tools.ok("context"))["threads"]
+    worker = next(t["id"] for t in threads if t["name"] != "MainThread")
+    return (await tools.ok("context", threadId=worker))["frames"][0]["id"]
+
+
 async def test_an_evaluation_stuck_in_a_native_call_is_said_at_once_by_the_calls_after_it_until_it_ends():
     """A thread inside one native call (a sleep in a worker thread, a long C loop) takes the interrupt only when
     the call returns: until the adapter answers, each call that needs the stopped thread would wait out its
     own timeout and answer nothing useful; it is refused at once, saying why, and works again after."""
     async with stdio_tools() as tools:
-        await tools.ok("debug", mode="source", path=str(SLOW),
-                       breakpoints=[{"file": str(SLOW), "line": marker(SLOW, "stop")}])
-        threads = (await tools.ok("context"))["threads"]
-        worker = next(t["id"] for t in threads if t["name"] != "MainThread")
-        frame = (await tools.ok("context", threadId=worker))["frames"][0]["id"]
+        frame = await stopped_with_a_worker_frame(tools)
         message = await tools.error("evaluate", "TIMEOUT", expression="__import__('time').sleep(8)", frameId=frame,
                                     timeout=0.5)
         assert "could not interrupt" in message and "still runs" in message, message
@@ -109,11 +113,7 @@ async def test_stop_with_a_signal_keeps_its_timeout_while_an_evaluation_holds_th
     """With an evaluation stuck in a native call, the requests that take the breakpoints out and resume the
     program would each wait for an answer (20 to 38 s seen) before the signal was sent."""
     async with stdio_tools() as tools:
-        await tools.ok("debug", mode="source", path=str(SLOW),
-                       breakpoints=[{"file": str(SLOW), "line": marker(SLOW, "stop")}])
-        threads = (await tools.ok("context"))["threads"]
-        worker = next(t["id"] for t in threads if t["name"] != "MainThread")
-        frame = (await tools.ok("context", threadId=worker))["frames"][0]["id"]
+        frame = await stopped_with_a_worker_frame(tools)
         await tools.error("evaluate", "TIMEOUT", expression="__import__('time').sleep(30)", frameId=frame, timeout=0.5)
         began = time.monotonic()
         stopped = await tools.ok("stop", signal="SIGTERM", timeout=2)

@@ -32,6 +32,13 @@ async def test_a_go_deadlock_is_a_paused_context_with_each_goroutine_where_it_wa
         assert waits == {"main.main": [marker(DEADLOCK, "main waits")],
                          "main.(*queue).dispatch": [marker(DEADLOCK, "dispatcher waits")],
                          "main.(*queue).worker": [marker(DEADLOCK, "worker waits")] * 3}, waits
+        # the thread list itself says it: Delve names a goroutine by the runtime's function it waits in
+        listed = {}
+        for thread in whole["threads"]:
+            if (at := thread.get("at")) is not None:
+                assert at["file"] == shown(DEADLOCK, ctx), thread
+                listed[at["function"]] = listed.get(at["function"], []) + [at["line"]]
+        assert listed == waits, (listed, whole["threads"])
         paused = await tools.ok("pause")
         assert paused["state"] == "paused" and paused["exception"]["unreadable"], paused
         await tools.ok("stop")

@@ -306,6 +306,10 @@ class AdapterProfile:
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
     on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
+    threads_named_by_runtime: bool = False
+    """It names a thread by the function at the top of its stack, the runtime's for one that waits (Delve's
+    goroutines: `runtime.gopark`, `sync.runtime_SemacquireMutex`): `context` says where in the program's own
+    code each listed thread is (`Thread.at`), a short stack read each."""
     lists_all_children: bool = False
     """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
     million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""

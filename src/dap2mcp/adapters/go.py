@@ -92,6 +92,7 @@ DELVE = DelveProfile(
     runtime_frames=re.compile(r"runtime\."),
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
     log_prefix=r"> \[Go \d+\]: ",
+    threads_named_by_runtime=True,
     program_categories=("stdout", "stderr"),  # Delve's own messages are "console"; its debuggee writes to dlv's stdio
     own_log_lines=re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) "
                              r"(?:debug|info|warning|error|fatal|panic) layer=\w+ .*\n?", re.MULTILINE),

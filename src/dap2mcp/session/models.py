@@ -138,6 +138,9 @@ class ExceptionDetails(_Model):
 class Thread(_Model):
     id: int
     name: str
+    at: Opt[Location] = None
+    """Where the thread is in the program's own code, where its name gives only the runtime's function it
+    waits in (a goroutine parked in `runtime.gopark`): the first frame of the program's own on its stack."""
 
 
 class Output(_Model):

@@ -3,6 +3,7 @@ the frame it focuses on, which `evaluate`, `set-variable` and `step` start from.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..adapters.base import FunctionFilter
 from ..errors import DebugError, ErrorCode
 from .inspect import FrameView, ScopeChoice, clip, fetch_view, to_frame, view_context
-from .models import Context, ExceptionDetails, StopInfo
+from .models import Context, ExceptionDetails, Location, StopInfo, Thread
 from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
 
@@ -47,6 +48,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
                        hidden=session.profile.hidden_variables, threads_from=threads_from,
                        toolchain=session.profile.values.toolchain_globals)
+    if ctx.threads and session.profile.threads_named_by_runtime:
+        await _where_threads_are(session, ctx.threads)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
     session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))
@@ -63,6 +66,26 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if visible := [bp.id for bp in hit if not bp.temporary]:
         ctx.breakpointIds = visible
     return ctx
+
+
+THREAD_FRAMES = 30
+"""How deep a thread's stack is read for the program's own frame (a goroutine waits a few runtime calls down)."""
+
+
+async def _where_threads_are(session: DebugSession, threads: list[Thread]) -> None:
+    """`Thread.at` for each listed thread: the first frame of the program's own on its stack, read together."""
+    async def own_frame(thread: Thread) -> None:
+        try:
+            body = await session.request("stackTrace", {"threadId": thread.id, "startFrame": 0, "levels": THREAD_FRAMES})
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            return  # a goroutine that ended meanwhile: named as the adapter named it
+        frames = [to_frame(raw) for raw in body.get("stackFrames") or []]
+        if (own := next((f for f in frames if session.own_code(f)), None)) is not None:
+            thread.at = Location(file=own.file, line=own.line, function=own.function)
+
+    await asyncio.gather(*(own_frame(thread) for thread in threads))
 
 
 async def _caught(session: DebugSession, caught: FunctionFilter) -> ExceptionDetails:

@@ -96,3 +96,19 @@ async def test_gdb_says_why_an_expression_cannot_be_read_and_its_console_only_re
         outer = await tools.ok("context", frameId=failed["frames"][-1]["id"])  # and main's, below it
         assert "ages" in locals_of(outer), outer["scopes"]
         await tools.ok("stop")
+
+
+async def test_delves_own_commands_pass_where_they_only_read() -> None:
+    """`dlv config substitutePath ...` in `evaluate` changed the paths Delve reports behind the server's back
+    (and `stackTraceDepth`, `hideSystemGoroutines` the stacks and threads it reads)."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(DEADLOCK), timeout=120)
+        assert "dlv sources" in (await tools.ok("evaluate", expression="dlv help"))["value"]
+        assert "substitutePath\t[]" in (await tools.ok("evaluate", expression="dlv config -list"))["value"]
+        message = await tools.error("evaluate", "NOT_SUPPORTED", expression=f"dlv config substitutePath {DEADLOCK.parent} /elsewhere")
+        assert "`debug`" in message and "dlv config -list" in message, message
+        assert "substitutePath\t[]" in (await tools.ok("evaluate", expression="dlv config -list"))["value"]
+        again = await tools.ok("context")
+        assert again["location"]["file"] == ctx["location"]["file"] == shown(DEADLOCK, ctx), again["location"]
+        await tools.ok("stop")
+

@@ -275,7 +275,11 @@ class AdapterProfile:
     console_prefix: str | None = None
     """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
     console_reads: frozenset[str] = frozenset()
-    """The debugger commands (first words) passed on: those that only read."""
+    """The debugger commands passed on, those that only read: first words, or whole leading words where one
+    word would admit a command that also writes (Delve's `config -list` and not `config substitutePath ...`)."""
+    console_prints: bool = False
+    """A command's text comes on the adapter's console, its answer only a line end (cdt-gdb-adapter); else it
+    is the evaluation's result (Delve's `dlv help`)."""
     console_instead: tuple[tuple[frozenset[str], str], ...] = ()
     """Refused commands (first words) → the tool that does what they would do."""
     unlisted_scope: re.Pattern[str] | None = None

@@ -93,6 +93,12 @@ DELVE = DelveProfile(
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
     log_prefix=r"> \[Go \d+\]: ",
     threads_named_by_runtime=True,
+    # `dlv config` would change Delve's settings behind dap2mcp's back (substitutePath: the paths it shows,
+    # stackTraceDepth, hideSystemGoroutines: the stacks and threads it reads); help, sources and the list pass
+    console_prefix="dlv ",
+    console_reads=frozenset({"help", "h", "sources", "s", "config -list"}),
+    console_instead=((frozenset({"config"}), "`debug` (dap2mcp sets Delve's configuration; `dlv config -list` "
+                                             "shows it)"),),
     program_categories=("stdout", "stderr"),  # Delve's own messages are "console"; its debuggee writes to dlv's stdio
     own_log_lines=re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) "
                              r"(?:debug|info|warning|error|fatal|panic) layer=\w+ .*\n?", re.MULTILINE),

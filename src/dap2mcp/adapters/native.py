@@ -253,6 +253,7 @@ GDB = NativeProfile(
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     explain_failure=">print {expression}",
     console_prefix=">",
+    console_prints=True,
     console_reads=GDB_READS,
     console_instead=GDB_INSTEAD,
     # cdt-gdb-adapter reads an array's address in gdb's selected frame, the top one: a frame below it that holds

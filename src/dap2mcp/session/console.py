@@ -22,7 +22,8 @@ def console_command(profile: AdapterProfile, expression: str) -> str | None:
         return None
     command = expression.lstrip()[len(prefix):].strip()
     word = (_WORD.match(command) or _WORD.match("")).group(1)  # `print/x v`: the word is `print`
-    if word in profile.console_reads:
+    if word in profile.console_reads or any(" " in read and f"{command} ".startswith(f"{read} ")
+                                            for read in profile.console_reads):
         return command
     instead = next((tool for words, tool in profile.console_instead if word in words), None)
     said = f"use {instead}" if instead else f"commands that only read are passed on: {', '.join(sorted(profile.console_reads))}"

@@ -324,7 +324,8 @@ class Debugger:
         await session.recorder.settle()
         session.recorder.state_changed()
         before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
-        if console_command(session.profile, expression) is not None:  # what it printed is its value
+        if console_command(session.profile, expression) is not None and session.profile.console_prints:
+            # what it printed is its value
             printed = await session.console_text(expression, frame, session.limits.value_chars * 20)
             return {"value": printed.text.strip("\r\n"), "type": None, "truncated": printed.truncated or None}
         interrupts = await session.limit_evaluations(frame, timeout)

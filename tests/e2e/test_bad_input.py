@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import INVOICE, PROGRAMS, marker, stdio_tools
+import os
+from pathlib import Path
+
+from conftest import INVOICE, PROGRAMS, Tools, connect, marker, server_params, stdio_tools
 
 LOOP = marker(INVOICE, "loop")
 
@@ -163,3 +166,20 @@ async def test_running_program_refuses_paused_only_tools():
         assert any(f["function"] in ("tick", "main") for f in ctx["frames"]), ctx
         assert "Traceback" not in (ctx.get("output") or {}).get("text", "")
         await tools.ok("stop")
+
+
+async def test_a_server_in_a_directory_whose_name_is_not_utf8_says_so_and_debugs_with_cwd(tmp_path: Path):
+    """DAP carries only UTF-8: the launch of a server started in such a directory (the default cwd) failed
+    with INTERNAL."""
+    odd = os.path.join(os.fsencode(tmp_path), b"caf\xe9")
+    os.mkdir(odd)
+    params = server_params()
+    params.cwd = os.fsdecode(odd)
+    async with connect("stdio", "auto", params=params) as client:
+        tools = Tools(client)
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE))
+        assert "working directory is not valid UTF-8" in message and "caf\\udce9" in message and "`cwd`" in message
+        started = await tools.ok("debug", mode="source", path=str(INVOICE), cwd=str(tmp_path), stopOnEntry=True)
+        assert started["state"] == "paused", started
+        await tools.ok("stop")
+

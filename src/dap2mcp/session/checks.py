@@ -28,6 +28,23 @@ def check_start(target: Target, breakpoints: list[dict[str, Any]]) -> None:
     if any("\x00" in text for text in (*target.args, *target.env, *target.env.values())):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "a program argument or environment variable cannot contain "
                          "a NUL character")
+    _check_utf8(target)
+
+
+def _check_utf8(target: Target) -> None:
+    """DAP's messages are UTF-8 JSON: a name that is not UTF-8 (a directory's, read back with Python's
+    surrogate escapes) cannot be sent, and failed the launch with INTERNAL."""
+    named = {"the working directory": target.cwd or os.getcwd(), "path": target.path or "",
+             "python": target.python or "", "a program argument": "".join(target.args),
+             "an environment variable": "".join((*target.env, *target.env.values()))}
+    for what, text in named.items():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+            hint = "; give `cwd`" if what == "the working directory" and target.cwd is None else ""
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{what} is not valid UTF-8 ({shown}), and the debug "
+                             f"adapter's protocol carries only UTF-8{hint}") from None
 
 
 class _Capable(dict[str, Any]):

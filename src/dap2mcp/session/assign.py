@@ -179,12 +179,7 @@ async def _why_not_set(session: DebugSession, value: str, frame: int) -> str | N
     if names is None:
         return None
     for name in names:
-        try:
-            await session.request("evaluate", {"expression": name, "frameId": frame,
-                                               "context": session.profile.evaluate_context})
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
-            return exc.message
+        if (refused := (await session.evaluate_own(name, frame))[1]) is not None:
+            return refused
     return "the names it reads are defined, so computing the value or assigning it raised; `evaluate` the " \
            "assignment to see the exception"

@@ -210,8 +210,7 @@ class Debugger:
         for _ in range(above):
             since = await session.step("out", thread_id)
             finished = await session.wait_for_stop(since, left())
-            if not finished or session.state != "paused" or session.stop_info is None \
-                    or session.stop_info.reason != "step":  # a breakpoint on the way out, the end: shown as it is
+            if not _stepped(session, finished):  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished, look_for_children=not finished)
         if mode == "out" and above:
             ctx = await self._result(session, timed_out=False, look_for_children=False)
@@ -227,8 +226,7 @@ class Debugger:
             for command in ("out", "in"):  # back to the calling line, then on as the step would have gone
                 since = await session.step(command, thread_id)
                 finished = await session.wait_for_stop(since, left())
-                if not finished or session.state != "paused" or session.stop_info is None \
-                        or session.stop_info.reason != "step":
+                if not _stepped(session, finished):
                     break
         ctx = await self._result(session, timed_out=not finished, look_for_children=not finished)
         if watch is not None and ctx.hint is None and (calls := await paused.passed_over(session, watch, ctx)):
@@ -498,6 +496,12 @@ class Debugger:
         return snapshot, store.save(snapshot)
 
 
+def _stepped(session: DebugSession, finished: bool) -> bool:
+    """The step a loop of steps took ended as a step: not the timeout, the program's end or another stop."""
+    return finished and session.state == "paused" and session.stop_info is not None \
+        and session.stop_info.reason == "step"
+
+
 LONGEST_INSTRUCTION = 15
 """Bytes of the longest x86-64 instruction: `n` instructions before an address start at most 15·n bytes before it."""
 BACKWARD_LIMIT = 1000
@@ -621,14 +625,7 @@ async def _why_not(session: DebugSession, expression: str, frame: int) -> str | 
     if explain is None:
         return None
     quoted = expression.replace("\\", "\\\\").replace('"', '\\"')
-    try:
-        await session.request("evaluate", {"expression": explain.format(expression=quoted), "frameId": frame,
-                                           "context": "repl"})
-    except DebugError as exc:
-        if exc.code != ErrorCode.ADAPTER_ERROR:
-            raise
-        return exc.message
-    return None
+    return (await session.evaluate_own(explain.format(expression=quoted), frame, "repl"))[1]
 
 
 async def _previewed(session: DebugSession, expression: str, body: dict[str, Any], frame: int) -> str:

@@ -395,15 +395,8 @@ class DebugSession:
         check = self.profile.step_ready_check
         if check is None:
             return
-        try:
-            body = await self.request("evaluate", {"expression": check.format(thread=int(thread)),
-                                                   "frameId": await focused_frame_id(self),
-                                                   "context": self.profile.evaluate_context})
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
-            return  # cannot tell: step as asked
-        if body.get("result") == "False":
+        body, _ = await self.evaluate_own(check.format(thread=int(thread)), await focused_frame_id(self))
+        if body.get("result") == "False":  # refused, it cannot tell: step as asked
             stopped = self.stop_info.thread_id if self.stop_info else None
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"thread {thread} is not stopped at a line of code but blocked "
                              "inside a native call (waiting on a lock, a future's result, I/O): "
@@ -575,17 +568,22 @@ class DebugSession:
                     printed[name] += " " + line.strip()
         variables = []
         for name, value in printed.items():
-            try:
-                body = await self.request("evaluate", {"expression": name, "frameId": frame_id,
-                                                       "context": profile.evaluate_context})
-            except DebugError as exc:
-                if exc.code != ErrorCode.ADAPTER_ERROR:
-                    raise
-                continue
-            if body.get("result") not in profile.failed_evaluations:
+            body, refused = await self.evaluate_own(name, frame_id)
+            if refused is None and body.get("result") not in profile.failed_evaluations:
                 variables.append({"name": name, "value": value, "type": body.get("type"),
                                   "variablesReference": body.get("variablesReference") or 0})
         return variables or None
+
+    async def evaluate_own(self, expression: str, frame_id: int, context: str | None = None) -> tuple[dict[str, Any], str | None]:
+        """An `evaluate` of dap2mcp's own (a check, a setting, a name looked up): the adapter's answer and None,
+        or `{}` and its reason where the adapter refused the expression; a session gone or timed out raises."""
+        try:
+            return await self.request("evaluate", {"expression": expression, "frameId": frame_id,
+                                                   "context": context or self.profile.evaluate_context}), None
+        except DebugError as exc:
+            if exc.code != ErrorCode.ADAPTER_ERROR:
+                raise
+            return {}, exc.message
 
     async def limit_evaluations(self, frame_id: int, seconds: float) -> bool:
         """Have the debugger interrupt an evaluation that runs past `seconds`, where it can (the profile's
@@ -595,13 +593,9 @@ class DebugSession:
         if statement is None:
             return False
         if self._evaluation_limit != seconds:
-            try:
-                await self.request("evaluate", {"expression": statement.format(seconds=float(seconds)),
-                                                "frameId": frame_id, "context": self.profile.evaluate_context})
-            except DebugError as exc:
-                if exc.code != ErrorCode.ADAPTER_ERROR:
-                    raise
-                log.info("cannot limit evaluations: %s", exc.message)
+            _, refused = await self.evaluate_own(statement.format(seconds=float(seconds)), frame_id)
+            if refused is not None:
+                log.info("cannot limit evaluations: %s", refused)
                 return False
             self._evaluation_limit = seconds
         return True

@@ -44,7 +44,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from dap2mcp.adapters import DEBUGPY, Target
 from dap2mcp.dap import DapClient
-from dap2mcp.session.startup import CLIENT_CAPABILITIES, open_transport
+from dap2mcp.session.link import CLIENT_CAPABILITIES, open_transport
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
 from wire_client import WireClient

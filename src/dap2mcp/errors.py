@@ -1,6 +1,8 @@
-"""The one error model: every failure an agent can see is a `DebugError` with a code.
+"""The one error model: every failure an agent can see is a `Failure`, and reaches it with a code.
 
-Layers below `server/` raise it; the server turns it into the seed's envelope
+A `DebugError` carries the code its raiser chose (`NOT_PAUSED`, `INVALID_ARGUMENT`, ...). The DAP wire
+raises its own typed failures (`dap.errors`: refused, gone, timed out), which name no code; the server
+gives those theirs in one place (`server/failures.py`) and turns every failure into the seed's envelope
 ``{"success": false, "error": {"code", "message"}}``.
 """
 
@@ -28,13 +30,20 @@ class ErrorCode(StrEnum):
     INTERNAL = "INTERNAL"
 
 
-class DebugError(Exception):
+class Failure(Exception):
+    """Something went wrong that the agent is told about: `message` is written for it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class DebugError(Failure):
     """A failure with a stable code an agent can branch on and a message it can read."""
 
     def __init__(self, code: ErrorCode | str, message: str) -> None:
         super().__init__(message)
         self.code = str(code)
-        self.message = message
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

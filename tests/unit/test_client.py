@@ -21,8 +21,9 @@ import pytest
 
 from dap2mcp.dap import DapClient, Transport, spawn_stdio
 from dap2mcp.dap.framing import Message, encode, read_message
-from dap2mcp.errors import DebugError, ErrorCode
+from dap2mcp.errors import ErrorCode, Failure
 from dap2mcp.processes import pid_alive
+from dap2mcp.server.failures import coded
 
 BOUND = 2.0  # no single wait in these tests may take longer than this
 
@@ -252,9 +253,9 @@ async def test_failed_response_raises_adapter_error_with_formatted_text(wire: tu
         success=False,
         message="generic failure",
     )
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_ERROR
+    assert coded(info.value).code == ErrorCode.ADAPTER_ERROR
     assert info.value.message == "Unable to evaluate 'nope': NameError (nope)"
     assert not client.closed
 
@@ -263,26 +264,26 @@ async def test_failed_response_falls_back_to_message(wire: tuple[DapClient, Peer
     client, peer = wire
     task = asyncio.create_task(client.request("setBreakpoints", timeout=BOUND))
     peer.respond(await peer.receive_request("setBreakpoints"), success=False, message="no such file")
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_ERROR
+    assert coded(info.value).code == ErrorCode.ADAPTER_ERROR
     assert info.value.message == "no such file"
 
     task = asyncio.create_task(client.request("pause", timeout=BOUND))
     peer.respond(await peer.receive_request("pause"), success=False)
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_ERROR
+    assert coded(info.value).code == ErrorCode.ADAPTER_ERROR
     assert "pause" in info.value.message
 
 
 async def test_unanswered_request_times_out(wire: tuple[DapClient, Peer]) -> None:
     client, peer = wire
     start = time.monotonic()
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(client.request("launch", {"program": "x"}, timeout=0.2), BOUND)
     elapsed = time.monotonic() - start
-    assert info.value.code == ErrorCode.TIMEOUT
+    assert coded(info.value).code == ErrorCode.TIMEOUT
     assert "launch" in info.value.message
     assert 0.15 <= elapsed < 1.0
     await peer.receive_request("launch")
@@ -298,9 +299,9 @@ async def test_a_waiter_that_gives_up_leaves_the_request_to_others(wire: tuple[D
     timeout nor a cancelled waiter may cancel the request's own future."""
     client, peer = wire
     launched = client.send("launch", {"program": "x"})
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await client.wait("launch", launched, 0.1)
-    assert info.value.code == ErrorCode.TIMEOUT
+    assert coded(info.value).code == ErrorCode.TIMEOUT
     impatient = asyncio.create_task(client.wait("launch", launched, 30))
     await asyncio.sleep(0.05)
     impatient.cancel()
@@ -330,8 +331,8 @@ async def test_peer_eof_fails_all_pending_at_once(wire: tuple[DapClient, Peer]) 
     results = await asyncio.wait_for(asyncio.gather(*waiting, sent, return_exceptions=True), BOUND)
     assert time.monotonic() - start < 1.0
     for result in results:
-        assert isinstance(result, DebugError), result
-        assert result.code == ErrorCode.ADAPTER_FAILED
+        assert isinstance(result, Failure), result
+        assert coded(result).code == ErrorCode.ADAPTER_FAILED
     assert "'launch' failed" in results[0].message
     assert "closed the connection" in results[0].message
 
@@ -344,12 +345,12 @@ async def test_peer_eof_fails_all_pending_at_once(wire: tuple[DapClient, Peer]) 
     start = time.monotonic()
     late = client.send("threads")
     assert late.done()
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await late
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
-    with pytest.raises(DebugError) as info:
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
+    with pytest.raises(Failure) as info:
         await client.request("threads", timeout=30)
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
     assert time.monotonic() - start < 0.5
 
 
@@ -359,9 +360,9 @@ async def test_close_fails_pending_and_emits_closed_once(wire: tuple[DapClient, 
     task = asyncio.create_task(client.request("launch", timeout=30))
     await peer.receive_request("launch")
     await asyncio.wait_for(client.close(), BOUND)
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
     assert client.closed
     # The client's side of the wire is closed too.
     assert await asyncio.wait_for(read_message(peer.reader), BOUND) is None
@@ -386,15 +387,15 @@ async def test_malformed_message_closes_with_adapter_failed(wire: tuple[DapClien
     peer.event("output", {"output": "before"})
     peer.feed(garbage)
     peer.eof()
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
     assert "malformed" in info.value.message
     assert client.closed
     assert [name for name, _ in events] == ["output", "_closed"]
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await client.send("threads")
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
 
 
 async def test_malformed_message_without_eof_still_closes(wire: tuple[DapClient, Peer]) -> None:
@@ -403,9 +404,9 @@ async def test_malformed_message_without_eof_still_closes(wire: tuple[DapClient,
     task = asyncio.create_task(client.request("threads", timeout=30))
     await peer.receive_request("threads")
     peer.feed(b"Content-Length: 4\r\n\r\nnope")
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
     assert client.closed
 
 
@@ -417,9 +418,9 @@ async def test_wrongly_shaped_message_closes_instead_of_killing_reader(wire: tup
     task = asyncio.create_task(client.request("threads", timeout=30))
     await peer.receive_request("threads")
     peer.send({"seq": 1, "type": "response", "request_seq": [1], "command": "threads", "success": True})
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_FAILED
+    assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
     assert "malformed" in info.value.message
     assert client.closed
     assert [name for name, _ in events] == ["_closed"]
@@ -434,9 +435,9 @@ async def test_error_variables_of_wrong_type(wire: tuple[DapClient, Peer]) -> No
         {"error": {"id": 1, "format": "bad {x}", "variables": ["x"]}},
         success=False,
     )
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await asyncio.wait_for(task, BOUND)
-    assert info.value.code == ErrorCode.ADAPTER_ERROR
+    assert coded(info.value).code == ErrorCode.ADAPTER_ERROR
     assert info.value.message == "bad {x}"
     assert not client.closed
     future = client.send("threads")
@@ -609,9 +610,9 @@ async def test_adapter_process_exit_fails_pending_with_exit_code_and_stderr() ->
     events = collect_events(client)
     client.start()
     try:
-        with pytest.raises(DebugError) as info:
+        with pytest.raises(Failure) as info:
             await asyncio.wait_for(client.request("initialize", {"adapterID": "x"}, timeout=30), BOUND)
-        assert info.value.code == ErrorCode.ADAPTER_FAILED
+        assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
         assert "code 3" in info.value.message
         assert "boom" in info.value.message
         assert client.closed
@@ -622,7 +623,7 @@ async def test_adapter_process_exit_fails_pending_with_exit_code_and_stderr() ->
 
 
 async def test_spawn_stdio_missing_executable() -> None:
-    with pytest.raises(DebugError) as info:
+    with pytest.raises(Failure) as info:
         await spawn_stdio(["/nonexistent/dap2mcp-no-such-adapter", "--stdio"])
-    assert info.value.code == ErrorCode.ADAPTER_NOT_FOUND
+    assert coded(info.value).code == ErrorCode.ADAPTER_NOT_FOUND
     assert "dap2mcp-no-such-adapter" in info.value.message

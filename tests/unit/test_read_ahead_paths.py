@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
-from dap2mcp.errors import DebugError, ErrorCode
+from dap2mcp.dap import AdapterRefused, AdapterTimedOut
+from dap2mcp.errors import ErrorCode, Failure
+from dap2mcp.server.failures import coded
 from dap2mcp.session.inspect import FrameView, Guess, Limits, fetch_view
 from dap2mcp.session.recorder import GUESSED_THREADS, StopRecorder
 
@@ -47,22 +49,22 @@ class Adapter:
         if command in self.hang or (command, key) in self.hang:
             await asyncio.Event().wait()
         if command in self.stall or (command, key) in self.stall:
-            raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not answer '{command}' within {timeout:g}s")
+            raise AdapterTimedOut(command, timeout)
         if (command, key) in self.refuse_once and self.sent.count((command, key)) == 1:
-            raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown id {key}")
+            raise AdapterRefused(command, f"unknown id {key}")
         if command in self.refuse or (command, key) in self.refuse:
-            raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown id {key}")
+            raise AdapterRefused(command, f"unknown id {key}")
         if command == "stackTrace":
             return {"stackFrames": [{"id": frame, "name": f"f{frame}", "line": 9, "source": {"path": "/p/loop.py"}}
                                     for frame in self.frames], "totalFrames": len(self.frames)}
         if command == "scopes":
             if key not in self.frames:
-                raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown frame {key}")
+                raise AdapterRefused(command, f"unknown frame {key}")
             return {"scopes": [{"name": f"scope {ref}", "variablesReference": ref} for ref in self.frames[key]]}
         if key in self.stale:
             return {"variables": [{"name": f"stale{key}", "value": "0", "type": "int", "variablesReference": 0}]}
         if not any(key in refs for refs in self.frames.values()):
-            raise DebugError(ErrorCode.ADAPTER_ERROR, f"unknown reference {key}")
+            raise AdapterRefused(command, f"unknown reference {key}")
         return {"variables": [{"name": f"v{key}", "value": str(key), "type": "int", "variablesReference": 0}]}
 
 
@@ -119,18 +121,18 @@ async def test_a_refused_guess_is_read_again() -> None:
 @pytest.mark.parametrize("stalled", ["scopes", "variables"])
 async def test_a_timeout_is_reported_at_once_not_waited_out_again(stalled: str) -> None:
     adapter = Adapter(stall={stalled})
-    with pytest.raises(DebugError) as caught:
+    with pytest.raises(Failure) as caught:
         await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
-    assert caught.value.code == ErrorCode.TIMEOUT
+    assert coded(caught.value).code == ErrorCode.TIMEOUT
     assert adapter.sent.count(("scopes", FRAME)) == 1, "the view was asked for again after a timeout"
     no_reads_left()
 
 
 async def test_a_failed_stack_drops_the_reads_sent_ahead() -> None:
     adapter = Adapter(refuse={"stackTrace"}, hang={"scopes", "variables"})
-    with pytest.raises(DebugError) as caught:
+    with pytest.raises(Failure) as caught:
         await read(adapter, Guess(FRAME, (LOCALS, GLOBALS)))
-    assert caught.value.code == ErrorCode.ADAPTER_ERROR  # the stop's own thread: no mistake of the agent's
+    assert coded(caught.value).code == ErrorCode.ADAPTER_ERROR  # the stop's own thread: no mistake of the agent's
     for _ in range(3):  # let the dropped reads see their cancellation
         await asyncio.sleep(0)
     no_reads_left()
@@ -326,10 +328,10 @@ async def test_a_stop_snapshot_made_from_a_guess_that_failed_is_made_again() -> 
 async def test_a_refused_stack_is_the_agents_mistake_only_where_the_agent_named_the_thread() -> None:
     """A real adapter refuses the stack of a thread it knows only on faults it cannot be made to show here."""
     for named, code in ((True, ErrorCode.INVALID_ARGUMENT), (False, ErrorCode.ADAPTER_ERROR)):
-        with pytest.raises(DebugError) as refused:
+        with pytest.raises(Failure) as refused:
             await fetch_view(Adapter(refuse={"stackTrace"}), {}, thread_id=1, frame_id=None, max_frames=20,
                              reason="step", limits=Limits(), named=named)
-        assert refused.value.code == code and "cannot read thread 1" in refused.value.message, refused.value
+        assert coded(refused.value).code == code and "cannot read thread 1" in refused.value.message, refused.value
 
 
 async def test_an_exception_the_adapter_will_not_describe_leaves_the_rest_of_the_stop() -> None:

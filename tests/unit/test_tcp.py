@@ -9,7 +9,8 @@ import pytest
 
 from dap2mcp.dap import DapClient, connect_tcp
 from dap2mcp.dap.framing import encode, read_message
-from dap2mcp.errors import DebugError
+from dap2mcp.errors import Failure
+from dap2mcp.server.failures import coded
 
 
 async def test_requests_over_tcp_and_peer_close_fails_pending():
@@ -33,9 +34,9 @@ async def test_requests_over_tcp_and_peer_close_fails_pending():
         pending = client.send("threads")
         await asyncio.sleep(0.05)
         close_now.set()
-        with pytest.raises(DebugError) as caught:
+        with pytest.raises(Failure) as caught:
             await asyncio.wait_for(pending, 2)
-        assert caught.value.code == "ADAPTER_FAILED"
+        assert coded(caught.value).code == "ADAPTER_FAILED"
     finally:
         await client.close()
         server.close()
@@ -45,6 +46,6 @@ async def test_connect_to_nothing_is_adapter_failed():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # bound, not listening: connections are refused
-        with pytest.raises(DebugError) as caught:
+        with pytest.raises(Failure) as caught:
             await connect_tcp("127.0.0.1", port, timeout=2)
-    assert caught.value.code == "ADAPTER_FAILED" and str(port) in caught.value.message
+    assert coded(caught.value).code == "ADAPTER_FAILED" and str(port) in caught.value.message

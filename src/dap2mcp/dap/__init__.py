@@ -1,6 +1,7 @@
 """The DAP wire: framing, correlation, events, reverse requests. Knows nothing of sessions or MCP."""
 
 from .client import DapClient, EventHandler, ReverseHandler
+from .errors import AdapterFailure, AdapterGone, AdapterMissing, AdapterRefused, AdapterTimedOut
 from .transport import Transport, connect_tcp, spawn_listening, spawn_stdio
 
-__all__ = ["DapClient", "EventHandler", "ReverseHandler", "Transport", "connect_tcp", "spawn_listening", "spawn_stdio"]
+__all__ = ["AdapterFailure", "AdapterGone", "AdapterMissing", "AdapterRefused", "AdapterTimedOut", "DapClient", "EventHandler", "ReverseHandler", "Transport", "connect_tcp", "spawn_listening", "spawn_stdio"]

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..background import unlogged
-from ..errors import DebugError, ErrorCode
+from .errors import AdapterGone, AdapterRefused, AdapterTimedOut
 from .framing import FramingError, Message, encode, read_message
 from .terminal import TerminalRunner
 from .trace import from_environment
@@ -73,7 +73,8 @@ class DapClient:
     # -- requests ----------------------------------------------------------------------------
 
     def send(self, command: str, arguments: dict[str, Any] | None = None) -> asyncio.Future[dict[str, Any]]:
-        """Send a request now; the future resolves to the response body (or raises DebugError).
+        """Send a request now; the future resolves to the response body, or fails with `AdapterRefused` or
+        `AdapterGone`.
 
         Sending without awaiting is what the DAP handshake needs: `launch` is answered by some
         adapters only after `configurationDone`.
@@ -81,7 +82,7 @@ class DapClient:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         if self.closed:
-            future.set_exception(DebugError(ErrorCode.ADAPTER_FAILED, self.close_reason or "adapter is gone"))
+            future.set_exception(AdapterGone(self.close_reason or "adapter is gone"))
             return future
         self._seq += 1
         message: Message = {"seq": self._seq, "type": "request", "command": command}
@@ -117,7 +118,7 @@ class DapClient:
                 timer.cancel()
                 future.remove_done_callback(wake)
             if not future.done():
-                raise DebugError(ErrorCode.TIMEOUT, f"debug adapter did not answer '{command}' within {timeout:g}s")
+                raise AdapterTimedOut(command, timeout)
         return future.result()
 
     # -- wire --------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ class DapClient:
             if message.get("success"):
                 future.set_result(message.get("body") or {})
             else:
-                future.set_exception(DebugError(ErrorCode.ADAPTER_ERROR, _error_text(command, message)))
+                future.set_exception(AdapterRefused(command, _error_text(command, message)))
         elif kind == "event":
             for handler in list(self._event_handlers):
                 try:
@@ -198,7 +199,7 @@ class DapClient:
         pending, self._pending = self._pending, {}
         for command, future in pending.values():
             if not future.done():
-                future.set_exception(DebugError(ErrorCode.ADAPTER_FAILED, f"'{command}' failed: {reason}"))
+                future.set_exception(AdapterGone(f"'{command}' failed: {reason}"))
         for handler in list(self._event_handlers):
             with contextlib.suppress(Exception):
                 handler("_closed", {"reason": reason})

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import processes
-from ..errors import DebugError, ErrorCode
 
 OutputSink = Callable[[str, str], None]  # (category, text)
 
@@ -26,7 +25,7 @@ class TerminalRunner:
     async def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
         argv = arguments.get("args") or []
         if not argv:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "runInTerminal without args")
+            raise ValueError("runInTerminal without args")
         env = processes.environ_with(
             {k: v for k, v in (arguments.get("env") or {}).items() if v is not None}
         )
@@ -38,7 +37,7 @@ class TerminalRunner:
                 [str(a) for a in argv], env=env, cwd=arguments.get("cwd") or None, stdin=subprocess.DEVNULL
             )
         except OSError as exc:
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"runInTerminal failed: {exc}") from exc
+            raise OSError(f"runInTerminal failed: {exc}") from exc
         self.processes.append(proc)
         assert proc.stdout is not None and proc.stderr is not None
         self._pumps.append(asyncio.create_task(self._pump(proc.stdout, "stdout")))

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .. import processes
-from ..errors import DebugError, ErrorCode
+from .errors import AdapterFailure, AdapterGone, AdapterMissing
 
 _STDERR_KEEP = 8192
 
@@ -52,7 +52,7 @@ async def spawn_stdio(
     try:
         proc = await processes.spawn(argv, env=env, cwd=cwd)
     except OSError as exc:
-        raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"cannot start {argv[0]!r}: {exc}") from exc
+        raise AdapterMissing(f"cannot start {argv[0]!r}: {exc}") from exc
     assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None
     transport = Transport(reader=proc.stdout, writer=proc.stdin, process=proc)  # type: ignore[arg-type]
     transport._stderr_task = asyncio.create_task(_drain(proc.stderr, transport.stderr_tail))
@@ -64,7 +64,7 @@ async def connect_tcp(host: str, port: int, *, timeout: float = 10.0) -> Transpo
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
     except (TimeoutError, OSError) as exc:
-        raise DebugError(ErrorCode.ADAPTER_FAILED, f"cannot connect to {host}:{port}: {exc}") from exc
+        raise AdapterGone(f"cannot connect to {host}:{port}: {exc}") from exc
     return Transport(reader=reader, writer=writer)
 
 
@@ -77,7 +77,7 @@ async def spawn_listening(
     try:
         proc = await processes.spawn(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL)  # the program reads EOF
     except OSError as exc:
-        raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"cannot start {argv[0]!r}: {exc}") from exc
+        raise AdapterMissing(f"cannot start {argv[0]!r}: {exc}") from exc
     assert proc.stdout is not None and proc.stderr is not None
     stderr_tail = bytearray()
     stderr_task = asyncio.create_task(_drain(proc.stderr, stderr_tail, lambda text: on_output("stderr", text)))
@@ -85,9 +85,9 @@ async def spawn_listening(
     try:
         try:
             match = await asyncio.wait_for(_address(proc.stdout, listening, seen), timeout)
-        except (TimeoutError, ValueError, DebugError) as exc:  # ValueError: a line past the reader's limit
+        except (TimeoutError, ValueError, AdapterFailure) as exc:  # ValueError: a line past the reader's limit
             said = ("".join(seen) + stderr_tail.decode("utf-8", "replace")).strip()[-600:]
-            raise DebugError(ErrorCode.ADAPTER_FAILED, f"{argv[0]} did not say where it listens"
+            raise AdapterGone(f"{argv[0]} did not say where it listens"
                              f"{f' within {timeout:g}s' if isinstance(exc, TimeoutError) else ''}: "
                              f"{said or exc or 'no output'}") from exc
         transport = await connect_tcp(match["host"], int(match["port"]))
@@ -105,7 +105,7 @@ async def _address(stdout: asyncio.StreamReader, listening: re.Pattern[str], see
         seen.append(line)
         if match := listening.search(line):
             return match
-    raise DebugError(ErrorCode.ADAPTER_FAILED, "adapter exited")
+    raise AdapterGone("adapter exited")
 
 
 async def _drain(stream: asyncio.StreamReader, tail: bytearray, sink: Callable[[str], None] | None = None) -> None:

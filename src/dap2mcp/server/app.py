@@ -28,10 +28,11 @@ from opentelemetry import trace
 from pydantic import ValidationError
 
 from .. import __version__, reaper
-from ..errors import DebugError, ErrorCode
+from ..errors import DebugError, ErrorCode, Failure
 from ..session.debugger import Debugger
 from ..session.models import inline_refs
 from . import resources
+from .failures import coded
 from .notices import LogRelay, request_session
 from .results import failure
 from .snapshot_tools import register_snapshot_tools
@@ -82,8 +83,8 @@ class DebugServer(MCPServer[Any]):
             try:
                 _refuse_unknown(name, arguments, self._tool_manager.get_tool(name))
                 return await super().call_tool(name, arguments, context)
-            except DebugError as exc:
-                return failure(exc)
+            except Failure as exc:
+                return failure(coded(exc))
             except ToolError as exc:
                 return failure(_as_debug_error(name, exc))
             finally:
@@ -107,8 +108,8 @@ def _as_debug_error(tool: str, exc: ToolError) -> DebugError:
     cause = exc.__cause__
     while isinstance(cause, ToolError) and cause.__cause__ is not None:
         cause = cause.__cause__
-    if isinstance(cause, DebugError):
-        return cause
+    if isinstance(cause, Failure):
+        return coded(cause)
     if isinstance(cause, ValidationError):
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: "

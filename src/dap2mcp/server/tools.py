@@ -240,7 +240,7 @@ def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa:
         if not (file or ids or all):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
         removed = await debugger.clear_breakpoints(file, ids, all)
-        return r.ok(r.ClearResult(removed=removed, remaining=len(debugger.session.breakpoints.views())))
+        return r.ok(r.ClearResult(removed=removed, remaining=debugger.breakpoints_kept()))
 
     @tool("continue")
     async def continue_(

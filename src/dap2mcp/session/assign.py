@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused
+from ..errors import DebugError, ErrorCode, Failure
 from .inspect import clip, unexpanded
 
 if TYPE_CHECKING:
@@ -63,8 +64,8 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
                                  f"{'element' if step.startswith('[') else 'field'} '{step}' (frame {frame})")
         try:
             body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR or not (found or {}).get("variablesReference"):
+        except Failure as exc:
+            if not isinstance(exc, AdapterRefused) or not (found or {}).get("variablesReference"):
                 raise
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: '{name}' ({found.get('type') or 'a value'}) "
                              "has fields or elements, which the adapter may not set as a whole; set one of them "
@@ -133,15 +134,11 @@ async def _assign(session: DebugSession, name: str, value: str, frame: int, unli
     expression = template.format(target=name, value=value)
     try:
         body = await _evaluated(session, expression, frame)
-    except DebugError as exc:
-        if exc.code != ErrorCode.ADAPTER_ERROR:
-            raise
+    except AdapterRefused as exc:
         if unlisted is not None:
             try:
                 await _evaluated(session, unlisted, frame)
-            except DebugError as unknown:
-                if unknown.code != ErrorCode.ADAPTER_ERROR:
-                    raise
+            except AdapterRefused as unknown:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{unlisted}' in frame {frame} "
                                  f"({session.profile.name}: {unknown.message.strip()})") from exc
         raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not assign '{name}' "
@@ -162,8 +159,8 @@ async def _evaluated(session: DebugSession, expression: str, frame: int) -> dict
 async def _set_expression(session: DebugSession, name: str, value: str, frame: int) -> dict[str, Any]:
     try:
         body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
-    except DebugError as exc:
-        if exc.code == ErrorCode.ADAPTER_ERROR and (why := await _why_not_set(session, value, frame)):
+    except Failure as exc:
+        if isinstance(exc, AdapterRefused) and (why := await _why_not_set(session, value, frame)):
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: {why}") from exc
         raise
     return value_of(body.get("value", ""), body, session)
@@ -179,7 +176,7 @@ async def _why_not_set(session: DebugSession, value: str, frame: int) -> str | N
     if names is None:
         return None
     for name in names:
-        if (refused := (await session.evaluate_own(name, frame))[1]) is not None:
+        if (refused := (await session.own.evaluate(name, frame))[1]) is not None:
             return refused
     return "the names it reads are defined, so computing the value or assigning it raised; `evaluate` the " \
            "assignment to see the exception"

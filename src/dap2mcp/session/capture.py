@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused
 from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
 from .inspect import unexpanded
 
@@ -178,9 +178,7 @@ async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> li
     async with gate:
         try:
             return await fetch(reference)
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter fails the capture, loudly
-                raise
+        except AdapterRefused:  # only a refusal: a timeout or a dead adapter fails the capture, loudly
             return None
 
 

@@ -16,10 +16,11 @@ from typing import Any, Literal
 
 from .. import adapters
 from ..adapters import Target
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused, AdapterTimedOut
+from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, ending, hints, paused, preview
+from . import assign, documents, ending, hints, paused, preview
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_start
 from .console import console_command
@@ -42,6 +43,9 @@ OUTPUT_SETTLES = 1.0
 STEP_IN_LEAVES = 4
 """How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
 
+DOCUMENTS = ("session", "breakpoints", "threads", "snapshots", "output")
+"""The documents `document` builds: the server's resources."""
+
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
 
@@ -55,6 +59,8 @@ class Debugger:
         self._session: DebugSession | None = None
         self._adapter: str | None = None
         self._lifecycle = asyncio.Lock()
+        self._threads: tuple[DebugSession, documents.ThreadList] | None = None
+        """The threads document's cache, for the session it was read of."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -69,6 +75,33 @@ class Debugger:
     @property
     def has_session(self) -> bool:
         return self._session is not None
+
+    # -- what the server's resources show ---------------------------------------------------
+
+    async def document(self, name: str) -> dict[str, Any]:
+        """The current session as the JSON document `name` (one of `DOCUMENTS`)."""
+        session = self.session
+        if name == "threads":
+            return await documents.threads(session, self._thread_list(session))
+        return documents.BUILDERS[name](session)
+
+    def fingerprint(self, name: str) -> object:
+        """A cheap stand-in for document `name`, asking the adapter nothing (None without a session)."""
+        take = documents.FINGERPRINTS.get(name)
+        return take(self._session) if take is not None and self._session is not None else None
+
+    def source(self, path: str) -> str:
+        """A source file the adapter referenced, as text; others are refused (see `SourceAllowList`)."""
+        return documents.source(self.session, path)
+
+    def _thread_list(self, session: DebugSession) -> documents.ThreadList:
+        if self._threads is None or self._threads[0] is not session:
+            self._threads = (session, documents.ThreadList())
+        return self._threads[1]
+
+    def breakpoints_kept(self) -> int:
+        """How many breakpoints the session holds (temporary ones left out)."""
+        return len(self.session.breakpoints.views())
 
     @property
     def files_from(self) -> str | None:
@@ -89,7 +122,7 @@ class Debugger:
         check_breakpoints(breakpoints, session.profile)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
-        await _ready(session)
+        await session.ready()
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         try:
             async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
@@ -103,8 +136,8 @@ class Debugger:
                     await session.start(breakpoints)
                 except BaseException as exc:
                     if self._session is session:
-                        if carried is not None and isinstance(exc, DebugError):  # e.g. a build error in Delve's launch
-                            session.start_failure = exc.message
+                        if carried is not None and isinstance(exc, Failure):  # e.g. a build error in Delve's launch
+                            session.run.could_not_start(exc.message)
                             raise DebugError(exc.code, f"{exc.message}; {hints.RESTART_AGAIN}") from exc
                         self._session = None
                         self.changed()
@@ -123,7 +156,7 @@ class Debugger:
             await progress("running to the first stop")
             await session.wait_for_stop(0, max(0.0, timeout - started_in))
         if session.state == "terminated":
-            await session.quirks.drop_entry()
+            await session.let_go_of_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
             ctx.hint = hints.ATTACHED
@@ -207,8 +240,9 @@ class Debugger:
             return max(0.0, deadline - asyncio.get_running_loop().time())
 
         above = paused.frames_above_focus(session, thread_id)
+        thread = await paused.steppable_thread(session, thread_id)
         for _ in range(above):
-            since = await session.step("out", thread_id)
+            since = await session.step("out", thread)
             finished = await session.wait_for_stop(since, left())
             if not _stepped(session, finished):  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished, look_for_children=not finished)
@@ -217,14 +251,14 @@ class Debugger:
             ctx.hint = ctx.hint or hints.OUT_OF_LIBRARY
             return ctx
         watch = await paused.step_in(session, thread_id) if mode == "in" else None
-        since = await session.step(mode, thread_id)
+        since = await session.step(mode, thread)
         finished = await session.wait_for_stop(since, left())
         left_out: list[str] = []  # calls into code without source here, stepped out of as lldb would not enter them
         while mode == "in" and finished and len(left_out) < STEP_IN_LEAVES \
                 and (entered := await paused.entered_sourceless(session, thread_id)):
             left_out.append(entered)
             for command in ("out", "in"):  # back to the calling line, then on as the step would have gone
-                since = await session.step(command, thread_id)
+                since = await session.step(command, thread)
                 finished = await session.wait_for_stop(since, left())
                 if not _stepped(session, finished):
                     break
@@ -278,11 +312,11 @@ class Debugger:
         complete = session.state != "paused" or await session.output.settle(OUTPUT_SETTLES)
         settled = session.output.size
         # the thread list costs a request per stop; `context` has it, execution results do not
-        ctx = await session.context(consume_output=True, with_threads=False)
+        ctx = await paused.context(session, consume_output=True, with_threads=False)
         if not complete or session.output.size != settled:
             ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
-        if look_for_children and ctx.state != "terminated" and (found := session.new_children()):
+        if look_for_children and ctx.state != "terminated" and (found := session.processes.new_children()):
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))
         return ctx
 
@@ -312,9 +346,8 @@ class Debugger:
                       scopes: list[str] | None = None, threads_from: int = 0) -> Context:
         if frame_id is not None and self.session.state == "paused":
             self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
-        return await self.session.context(thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
-                                          scopes=frozenset(name.lower() for name in scopes or ()),
-                                          threads_from=threads_from)
+        return await paused.context(self.session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
+                                    scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from)
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT) -> dict[str, Any]:
         session = self.session
@@ -324,9 +357,9 @@ class Debugger:
         before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
         if console_command(session.profile, expression) is not None and session.profile.console_prints:
             # what it printed is its value
-            printed = await session.console_text(expression, frame, session.limits.value_chars * 20)
+            printed = await session.own.console_text(expression, frame, session.limits.value_chars * 20)
             return {"value": printed.text.strip("\r\n"), "type": None, "truncated": printed.truncated or None}
-        interrupts = await session.limit_evaluations(frame, timeout)
+        interrupts = await session.own.limit(frame, timeout)
         start = session.output.size
         loop = asyncio.get_running_loop()
         began = loop.time()
@@ -334,8 +367,8 @@ class Debugger:
             body = await session.request("evaluate", {"expression": expression, "frameId": frame,
                                                        "context": session.profile.evaluate_context},
                                          timeout=timeout + INTERRUPT_GRACE if interrupts else timeout, holds=expression)
-        except DebugError as exc:
-            if exc.code == ErrorCode.ADAPTER_ERROR:  # answered, interrupted or not: free for the next request
+        except Failure as exc:
+            if isinstance(exc, AdapterRefused):  # answered, interrupted or not: free for the next request
                 await _standing_limit(session, frame, timeout)
             raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
                                       ran_out=loop.time() - began >= timeout) from exc
@@ -421,11 +454,11 @@ class Debugger:
         try:
             return await session.recorder.create(cycle=cycle, thread_id=await session.known_thread(thread_id),
                                                  frame_index=frame_index, depth=depth, label=label)
-        except DebugError as exc:
+        except Failure as exc:
             if session.state == "terminated" or self._session is not session:
                 raise DebugError(ErrorCode.TERMINATED, "the session ended while the snapshot was being taken; "
                                  "nothing was saved") from exc
-            if exc.code == ErrorCode.ADAPTER_ERROR and (session.state != "paused" or session.stop_count != cycle):
+            if isinstance(exc, AdapterRefused) and (session.state != "paused" or session.stop_count != cycle):
                 raise DebugError(ErrorCode.NOT_PAUSED, "the program moved on while the snapshot was being taken; "
                                  "nothing was saved") from exc
             raise
@@ -551,19 +584,19 @@ async def _standing_limit(session: DebugSession, frame: int, timeout: float) -> 
     """The limit stays set in the debuggee, where it bounds dap2mcp's own evaluations too (a snapshot's
     capture, the checks before a step): an agent's short `timeout` is not left to cut those short."""
     if timeout != EVALUATE_TIMEOUT:
-        with contextlib.suppress(DebugError):
-            await session.limit_evaluations(frame, EVALUATE_TIMEOUT)
+        with contextlib.suppress(Failure):
+            await session.own.limit(frame, EVALUATE_TIMEOUT)
 
 
 def _evaluation_failure(exc: DebugError, adapter: str, timeout: float, interrupts: bool, ran_out: bool) -> DebugError:
     """What an `evaluate` that failed tells the agent: above all, whether it ran out of time and what became
     of the evaluation then."""
-    if exc.code == ErrorCode.TIMEOUT and interrupts:
+    if isinstance(exc, AdapterTimedOut) and interrupts:
         return DebugError(ErrorCode.TIMEOUT, f"the evaluation ran past its timeout of {timeout:g}s, and {adapter} "
                           f"could not interrupt it within {INTERRUPT_GRACE:g}s more (a thread inside a long native "
                           "call takes the interrupt only when the call returns): it still runs in the program, "
                           "and the adapter answers nothing else until it ends; `stop` or `restart` end it")
-    if exc.code == ErrorCode.TIMEOUT:
+    if isinstance(exc, AdapterTimedOut):
         return DebugError(ErrorCode.TIMEOUT, f"the evaluation did not finish within its timeout of {timeout:g}s; "
                           f"{adapter} cannot interrupt an evaluation (NOT_SUPPORTED here), so it may still run in the "
                           "program and hold the adapter's next answers; `pause` or `stop` the program if it does not "
@@ -574,23 +607,6 @@ def _evaluation_failure(exc: DebugError, adapter: str, timeout: float, interrupt
                           "still paused where it was, and whatever the expression changed before that stays changed. "
                           "Evaluate with a larger `timeout` if it only needs longer")
     return exc
-
-
-async def _ready(session: DebugSession) -> None:
-    """`profile.ready` (blocking checks, a build) in a thread; where the session `starts_early`, its adapter
-    starts meanwhile, so the checks cost no time of their own. Whatever fails, the session is closed, and
-    the session that runs now is not touched: a program that could not start must not cost it."""
-    connecting = asyncio.ensure_future(session.connect()) if session.starts_early else None
-    try:
-        session.target, session.runtime = await asyncio.to_thread(session.profile.ready, session.target)
-        if connecting is not None:
-            await connecting
-    except BaseException:
-        if connecting is not None:
-            connecting.cancel()
-            await asyncio.gather(connecting, return_exceptions=True)
-        await session.close()
-        raise
 
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
@@ -625,14 +641,14 @@ async def _why_not(session: DebugSession, expression: str, frame: int) -> str | 
     if explain is None:
         return None
     quoted = expression.replace("\\", "\\\\").replace('"', '\\"')
-    return (await session.evaluate_own(explain.format(expression=quoted), frame, "repl"))[1]
+    return (await session.own.evaluate(explain.format(expression=quoted), frame, "repl"))[1]
 
 
 async def _previewed(session: DebugSession, expression: str, body: dict[str, Any], frame: int) -> str:
     """An evaluation's value, its first level shown where the adapter's text hides it (see `session.preview`)."""
     raw = {"value": body.get("result", ""), "type": body.get("type"),
            "variablesReference": body.get("variablesReference"), "evaluateName": expression}
-    known = session.known_frames.get(frame)
+    known = session.frames.get(frame)
     await preview.preview(session, [raw], session.profile.values,
                           preview.Place(*known) if known is not None else None)
     return str(raw.get(PREVIEW) or raw["value"])

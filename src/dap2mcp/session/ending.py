@@ -9,7 +9,7 @@ import os
 import signal
 from typing import TYPE_CHECKING
 
-from ..errors import DebugError, ErrorCode
+from ..errors import DebugError, ErrorCode, Failure
 
 if TYPE_CHECKING:
     from .session import DebugSession
@@ -23,7 +23,7 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
                          "from it and leaves it running; signal it yourself if it should end")
     if session.state == "terminated":
         return "the program had already ended"
-    pids = session.program_pids()
+    pids = session.processes.pids()
     if not pids:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} does not say which process runs the "
                          "program; `stop` without signal ends it at once")
@@ -34,14 +34,14 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
         # within half the time given: an adapter slow to answer must not keep the signal from being sent
         with contextlib.suppress(asyncio.TimeoutError):
             since = await asyncio.wait_for(_run_free(session), max(0.1, limit / 2))
-    session.signalled = signal.Signals[signal_name].value
+    session.run.signalling(signal.Signals[signal_name].value)
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.Signals[signal_name])
     while session.state != "terminated" and (left := deadline - loop.time()) > 0:
         await session.wait_for_stop(since, left)
         if session.state == "paused":  # on the way out: the adapter reporting the signal, a `breakpoint()` call
-            with contextlib.suppress(DebugError):  # it ended meanwhile
+            with contextlib.suppress(Failure):  # it ended meanwhile
                 since = await session.resume(None)
     if session.state == "terminated":
         await session.ended()  # its last output (what the handlers printed) is still on its way
@@ -53,7 +53,7 @@ async def _run_free(session: DebugSession) -> int:
     """No more stops, and the program running: returns the stop count to wait beyond."""
     await _no_more_stops(session)
     if session.state == "paused":  # a paused program would take the signal inside the debugger's own wait
-        with contextlib.suppress(DebugError):
+        with contextlib.suppress(Failure):
             return await session.resume(None)
     return session.stop_count
 
@@ -61,7 +61,7 @@ async def _run_free(session: DebugSession) -> int:
 async def _no_more_stops(session: DebugSession) -> None:
     """Take every breakpoint and exception filter out of the adapter: the session ends anyway, and the program
     should run its way out, not stop in its handlers."""
-    with contextlib.suppress(DebugError):
+    with contextlib.suppress(Failure):
         await session.remove_breakpoints(session.breakpoints.take_all() + session.breakpoints.take_stand_ins())
         if session.capabilities.get("exceptionBreakpointFilters"):
             await session.tolerant_request("setExceptionBreakpoints", {"filters": []})

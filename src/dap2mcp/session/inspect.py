@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..background import unlogged
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused
+from ..errors import DebugError, ErrorCode, Failure
 from .models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
 
 
@@ -31,7 +32,7 @@ Progress = Callable[[list[dict[str, Any]], dict[int, list[dict[str, Any]]]], Non
 
 Relist = Callable[[int, str], Awaitable[list[dict[str, Any]] | None]]
 """Given a frame and the adapter's reason for not listing one of its scopes, the scope's variables read
-another way, or None (see `DebugSession.unlisted_variables`)."""
+another way, or None (see `OwnEvaluations.unlisted_variables`)."""
 
 
 @dataclass(frozen=True)
@@ -111,8 +112,8 @@ async def fetch_scopes(client: Requester, frame_id: int, choice: ScopeChoice = S
     """The frame's scopes, and the variables of each cheap one (expensive ones stay unexpanded)."""
     try:
         body = await client.request("scopes", {"frameId": frame_id})
-    except DebugError as exc:
-        if exc.code == ErrorCode.ADAPTER_ERROR:
+    except Failure as exc:
+        if isinstance(exc, AdapterRefused):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
         raise
     scopes = choice.mark(list(body.get("scopes") or []))
@@ -136,9 +137,7 @@ async def _variables_or_why(client: Requester, reference: int) -> list[dict[str,
     outer frame holding an array: "No symbol "arr" in current context")."""
     try:
         return await fetch_variables(client, reference)
-    except DebugError as exc:
-        if exc.code != ErrorCode.ADAPTER_ERROR:
-            raise
+    except AdapterRefused as exc:
         return exc.message
 
 
@@ -188,9 +187,7 @@ class ReadAhead:
                 if progress is not None:
                     progress(scopes, variables)
             return scopes, variables
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:  # a timeout or a dead adapter: asking again cannot help
-                raise
+        except AdapterRefused:  # only a refusal: after a timeout or a dead adapter, asking again cannot help
             return None  # a guessed id the adapter did not know: ask again the plain way
         finally:
             self.drop()
@@ -263,9 +260,7 @@ async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> 
     showing (Delve has no details for a fatal error such as "all goroutines are asleep - deadlock!")."""
     try:
         body = await client.request("exceptionInfo", {"threadId": thread_id})
-    except DebugError as exc:
-        if exc.code != ErrorCode.ADAPTER_ERROR:
-            raise
+    except AdapterRefused as exc:
         return ExceptionDetails(unreadable=clip(exc.message, limits.value_chars)[0])
     details = body.get("details") or {}
     trace = details.get("stackTrace")
@@ -347,7 +342,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     except BaseException as exc:
         if ahead is not None:
             ahead.drop()
-        if isinstance(exc, DebugError) and exc.code == ErrorCode.ADAPTER_ERROR:  # the agent's id only if it gave one
+        if isinstance(exc, AdapterRefused):  # the agent's id only if it gave one
             raise DebugError(ErrorCode.INVALID_ARGUMENT if named else ErrorCode.ADAPTER_ERROR,
                              f"cannot read thread {thread_id}: {exc.message}") from exc
         raise

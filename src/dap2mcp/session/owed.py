@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DebugError, ErrorCode
+from ..dap.errors import AdapterTimedOut
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,13 @@ class Owed:
     def paid(self) -> bool:
         return self.pending.done()
 
-    def refusal(self, adapter: str) -> DebugError:
+    def refusal(self, adapter: str, command: str) -> AdapterTimedOut:
+        """What `command`, not sent, fails with: it would have waited out its timeout behind the owed answer."""
         ran = asyncio.get_running_loop().time() - self.since
         if self.holds_every_request:
-            return DebugError(ErrorCode.TIMEOUT, f"{adapter} has not answered {self.what} for {ran:.0f}s (a value it "
+            return AdapterTimedOut(command, ran, f"{adapter} has not answered {self.what} for {ran:.0f}s (a value it "
                               "cannot read?), and it answers requests one at a time: this call would wait behind it. "
                               "Try again later, or `stop` or `restart` the program")
-        return DebugError(ErrorCode.TIMEOUT, f"{self.what} still runs in the program ({ran:.0f}s so far, inside a call "
+        return AdapterTimedOut(command, ran, f"{self.what} still runs in the program ({ran:.0f}s so far, inside a call "
                           f"that could not be interrupted), and {adapter} answers nothing for the stopped thread until "
                           "it ends: try again later, or `stop` or `restart` the program")

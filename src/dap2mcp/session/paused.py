@@ -1,22 +1,50 @@
-"""The context an agent gets at a stop, put together from the session's recorder, adapter and registry, and
-the frame it focuses on, which `evaluate`, `set-variable` and `step` start from."""
+"""The context an agent gets, put together from the session's run state, recorder, adapter and registry; and,
+at a stop, the frame it focuses on, which `evaluate`, `set-variable` and `step` start from."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..adapters.base import FunctionFilter
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused
+from ..errors import DebugError, ErrorCode, Failure
 from .inspect import FrameView, ScopeChoice, clip, fetch_view, to_frame, view_context
 from .models import Context, ExceptionDetails, Location, StopInfo, Thread
 from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
+from .session import DebugSession
 
-if TYPE_CHECKING:
-    from .session import DebugSession
+
+async def context(session: DebugSession, *, thread_id: int | None = None, frame_id: int | None = None,
+                  max_frames: int = DEFAULT_FRAMES, consume_output: bool = False, with_threads: bool = True,
+                  scopes: frozenset[str] = frozenset(), threads_from: int = 0) -> Context:
+    """The session's context now: at a stop, the stop's (see `paused_context`); else its state, and how it
+    ended. With the program's output since the last context (`consume_output`: taken, not just shown).
+    `scopes`: names of scopes to list that a stop only names (Python's Globals, registers); `threads_from`:
+    the first thread listed, by its place in the program's list (a page past the first)."""
+    ctx = None
+    if session.state == "paused" and session.stop_info is not None:
+        try:
+            ctx = await paused_context(session, session.stop_info, thread_id, frame_id, max_frames, with_threads,
+                                       scopes, threads_from)
+        except Failure:
+            if session.state != "terminated":  # ended meanwhile (a `stop`): say so instead
+                raise
+    if ctx is None:
+        ctx = Context(state=session.state)
+        if session.state == "terminated":
+            ctx = Context(state="terminated", exitCode=session.exit_code, description=session.ended_text())
+    take = session.output.take_new if consume_output else session.output.peek_new
+    out = take(session.limits.output_chars)
+    if out.text or out.truncated:
+        ctx.output = out
+    said = (session.adapter_output.take_new if consume_output else session.adapter_output.peek_new)(
+        session.limits.adapter_output_chars)
+    if said.text:
+        ctx.adapterOutput = said
+    return ctx
 
 
 async def paused_context(session: DebugSession, info: StopInfo, thread_id: int | None, frame_id: int | None,
@@ -25,7 +53,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
     request, else one fetched now; with what the breakpoint registry knows about the hit. `wanted`
     scopes (lower-cased names) are listed although a stop only names them."""
-    known = session.known_frames.get(frame_id) if frame_id is not None else None
+    known = session.frames.get(frame_id) if frame_id is not None else None
     thread = await session.known_thread(thread_id if thread_id is not None or known is None else known[0])
     reason = info.reason if thread == info.thread_id else "pause"
     cycle = session.stop_count
@@ -37,7 +65,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
                                          with_threads=with_threads, own=session.own_code, choice=choice,
-                                         relist=session.unlisted_variables, named=thread_id is not None,
+                                         relist=session.own.unlisted_variables, named=thread_id is not None,
                                          frame_index=known[1] if known is not None and known[0] == thread else None)
         if missing := wanted - {str(s.get("name", "")).lower() for s in view.scopes}:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the frame has no scope {', '.join(sorted(missing))}; "
@@ -52,7 +80,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         await _where_threads_are(session, ctx.threads)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
-    session.known_frames.update((f.id, (thread, index)) for index, f in enumerate(ctx.frames or []))
+    session.frames.note(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)
     if any(bp.temporary and not bp.exception for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"
@@ -77,9 +105,7 @@ async def _where_threads_are(session: DebugSession, threads: list[Thread]) -> No
     async def own_frame(thread: Thread) -> None:
         try:
             body = await session.request("stackTrace", {"threadId": thread.id, "startFrame": 0, "levels": THREAD_FRAMES})
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
+        except AdapterRefused:
             return  # a goroutine that ended meanwhile: named as the adapter named it
         frames = [to_frame(raw) for raw in body.get("stackFrames") or []]
         if (own := next((f for f in frames if session.own_code(f)), None)) is not None:
@@ -110,8 +136,28 @@ async def focused_frame_id(session: DebugSession) -> int:
     frames = body.get("stackFrames") or []
     if not frames:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-    session.known_frames[int(frames[0]["id"])] = (thread, 0)
+    session.frames.note(thread, [(int(frames[0]["id"]), 0)])
     return int(frames[0]["id"])
+
+
+async def steppable_thread(session: DebugSession, thread_id: int | None) -> int:
+    """The thread a step is asked of, once known to take it now. A thread other than the one that stopped may
+    be unable to (the profile's `step_ready_check`): sent, the step would leave the program held, neither
+    stopped nor running, until the thread ran again; refused instead."""
+    info = session.require_paused()
+    thread = await session.known_thread(thread_id)
+    check = session.profile.step_ready_check
+    if thread == info.thread_id or check is None:
+        return thread
+    body, _ = await session.own.evaluate(check.format(thread=int(thread)), await focused_frame_id(session))
+    if body.get("result") == "False":  # refused, it cannot tell: step as asked
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"thread {thread} is not stopped at a line of code but blocked "
+                         "inside a native call (waiting on a lock, a future's result, I/O): "
+                         f"{session.profile.name} would carry out the step only once that call returns, and "
+                         "hold every other thread until then, so the program would hang. Step the thread "
+                         f"that stopped ({info.thread_id}), or set a breakpoint where thread {thread} goes on and "
+                         "`continue`")
+    return thread
 
 
 @dataclass(frozen=True)
@@ -129,8 +175,8 @@ async def step_in(session: DebugSession, thread_id: int | None) -> StepIn | None
     if not (session.passes_over_library and session.capabilities.get("supportsStepInTargetsRequest")):
         return None
     thread = session.thread(thread_id)
-    top = next((frame for frame, (owner, place) in session.known_frames.items() if owner == thread and place == 0), None)
-    with contextlib.suppress(DebugError):
+    top = session.frames.top_of(thread)
+    with contextlib.suppress(Failure):
         if top is None:
             body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})
             top = int((body.get("stackFrames") or [{}])[0]["id"])
@@ -144,7 +190,7 @@ async def passed_over(session: DebugSession, before: StepIn, ctx: Context) -> tu
     adapter no longer lists them as to come."""
     if ctx.state != "paused" or not ctx.frames or ctx.frames[0].id != before.frame:
         return ()
-    with contextlib.suppress(DebugError):
+    with contextlib.suppress(Failure):
         left = list(await _calls(session, before.frame))
         made = []
         for call in before.calls:
@@ -167,7 +213,7 @@ async def entered_sourceless(session: DebugSession, thread_id: int | None) -> st
     if not session.profile.step_in_leaves_sourceless or session.state != "paused" or session.stop_info is None \
             or session.stop_info.reason != "step":
         return None
-    with contextlib.suppress(DebugError, LookupError, TypeError, ValueError):
+    with contextlib.suppress(Failure, LookupError, TypeError, ValueError):
         body = await session.request("stackTrace", {"threadId": session.thread(thread_id), "startFrame": 0, "levels": 1})
         top = to_frame((body.get("stackFrames") or [])[0])
         return None if session.own_code(top) else top.function or "?"

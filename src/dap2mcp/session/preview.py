@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..adapters.base import ValueShapes
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused, AdapterTimedOut
 from .inspect import PREVIEW, FrameView, Limits, Requester, fetch_variables, shown_rows
 
 VALUES = 8
@@ -36,7 +36,7 @@ PAGE = CHARS // 2
 """Children read of a value: no more fit in `CHARS` (each takes a character and its separator). Asked for
 by count, one more to tell there are more, since lldb-dap builds every child asked for (a map of a million
 entries took minutes)."""
-KEEPS_TEXT = (ErrorCode.ADAPTER_ERROR, ErrorCode.TIMEOUT)
+KEEPS_TEXT = (AdapterRefused, AdapterTimedOut)
 """Failures of a preview's read that leave the value as the adapter wrote it: a refusal, or a read the adapter did
 not answer in time (a formatter stuck on a broken value). The stop's context is not lost for a preview."""
 
@@ -103,18 +103,14 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
         return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True)))
-    except DebugError as exc:
-        if exc.code not in KEEPS_TEXT:
-            raise
+    except KEEPS_TEXT:
         return None  # the adapter's own text stays
 
 
 async def _inner(client: Requester, raw: dict[str, Any]) -> list[dict[str, Any]] | None:
     try:
         return await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
-    except DebugError as exc:
-        if exc.code not in KEEPS_TEXT:
-            raise
+    except KEEPS_TEXT:
         return None
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..adapters.base import ValueShapes
 from ..background import unlogged
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused
+from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import diff
 from ..snapshots.model import Node, Snapshot
 from ..snapshots.store import SnapshotStore, new_id
@@ -228,8 +229,8 @@ class StopRecorder:
         try:
             body = await self._requester.request("stackTrace", {"threadId": thread_id, "startFrame": 0,
                                                                 "levels": frame_index + 1})
-        except DebugError as exc:
-            if exc.code == ErrorCode.ADAPTER_ERROR:
+        except Failure as exc:
+            if isinstance(exc, AdapterRefused):
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
             raise
         frames = body.get("stackFrames") or []
@@ -240,9 +241,7 @@ class StopRecorder:
         scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
         try:
             per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
-        except DebugError as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
+        except AdapterRefused as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"the adapter would not list the variables of frame {frame_index} "
                              f"(`{frame.function}`): {exc.message.rstrip('.')}; nothing was saved. `evaluate` with "
                              "that frame's id from `context` may still read them") from exc
@@ -265,9 +264,7 @@ class StopRecorder:
                 "expression": expression, "frameId": frame_id, "context": "clipboard", "format": {"rawString": True},
             }, timeout=ONE_REQUEST_TIMEOUT)
             return prefetched(str(body.get("result", "")), top)
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
+        except AdapterRefused as exc:
             log.info("capture helper failed, expanding request by request: %s", exc.message)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.info("capture helper gave an unusable reply, expanding request by request: %r", exc)

@@ -1,7 +1,16 @@
-"""One debug session: the adapter handshake, the run/pause state machine, and waiting for stops.
+"""One debug session: the pieces that each own part of its state, wired together, and what the adapter's
+events do to them.
 
-Nothing here holds a lock across a wait: a `continue` waiting for a stop and a `pause` or
-`context` issued meanwhile all proceed, and all wake on the same `stopped` event.
+    Link            the adapter connection, `initialize`, capabilities, requests      (link.py)
+    Run             running / paused / ended, the stop, the frames valid at it       (run.py)
+    BreakpointRegistry  the agent's breakpoints and the adapter's view of them        (registry.py)
+    OutputBuffer    the program's output; another for the adapter's own words         (output.py)
+    StopRecorder    a snapshot of every stop                                          (recorder.py)
+
+Events come from the link and are dispatched by name through one table (`_EVENTS`); each handler hands
+what the event says to the piece that owns it. Nothing here holds a lock across a wait: a `continue`
+waiting for a stop and a `pause` or `context` issued meanwhile all proceed, and all wake on the same
+change of the run state.
 """
 
 from __future__ import annotations
@@ -17,31 +26,34 @@ from typing import Any, Literal
 
 import psutil
 
-from .. import processes, reaper
+from .. import reaper
 from ..adapters import AdapterProfile, AdapterStart, Target
 from ..background import unlogged
-from ..dap import DapClient
-from ..errors import DebugError, ErrorCode
+from ..dap import AdapterRefused
+from ..errors import DebugError, ErrorCode, Failure
+from ..processes import killed_by
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
-from . import events, hints
+from . import hints, startup
+from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
-from .models import Context, Frame, Output, State, StopInfo
+from .link import Link
+from .models import Frame, State, StopInfo
 from .output import OutputBuffer, TracebackCutter
-from .owed import Owed
-from .paused import focused_frame_id, paused_context
-from .quirks import Quirks
+from .own_evaluations import OwnEvaluations
+from .program import ProgramProcesses
 from .recorder import StopRecorder
 from .registry import BreakpointRegistry
+from .run import FrameTable, Run
 from .sources import SourceAllowList
-from .startup import handshake, initialize, open_transport
+from .stops import Stops
 
 log = logging.getLogger(__name__)
 
-
-_PRINTED = re.compile(r"^([A-Za-z_]\w*) = (.*)$")
-"""A line of gdb's `info locals`: a name, and its value as gdb prints it."""
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+_QUIET_EVENTS = frozenset({"loadedSource", "module"})
+"""Events that change nothing an agent or a resource shows."""
 
 
 class DebugSession:
@@ -50,165 +62,224 @@ class DebugSession:
         self.target = target
         self.profile = profile
         self.limits = limits or Limits()
-        rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
-        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.capabilities, edited=rereads,
-                                              place_function=self._place_function,
-                                              function_filters=lambda: profile.function_filters(self.target))
+        self.runtime: str | None = None
+        self.started_at = datetime.now(UTC)
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
+
+        self.link = Link(profile)
+        self.run = Run(stray_step_stops=profile.stray_step_stops)
+        self.run.on_change = lambda: self.changed()
+        rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
+        self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.link.capabilities,
+                                              edited=rereads, place_function=self._place_function,
+                                              function_filters=lambda: profile.function_filters(self.target))
+        self.stops = Stops(profile, self.breakpoints, self.run)
+        self.answers = Answers(profile, lambda: self.target, self.own_code, self.link)
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
-        self.tracebacks = TracebackCutter(profile.launcher_frames)
         self.adapter_output = OutputBuffer(keep_chars=100_000)
-        self.state: State = "starting"
-        self.capabilities: dict[str, Any] = {}
-        self.stop_info: StopInfo | None = None
-        self.stop_count = 0
-        self.exit_code: int | None = None
-        self.ended_by: str | None = None
-        """The call that ended the program before it ended by itself (`stop`, a new `debug`)."""
-        self.start_failure: str | None = None
-        """Why a `restart` could not start the program; the session stays, ended, for the next `restart`."""
-        self.process: dict[str, Any] = {}
-        """The adapter's `process` event: the debuggee's name and system pid."""
-        self._children_named: set[int] = set()
-        """The program's child processes that a result has already named as running undebugged."""
-        self._guarded: dict[int, str] = {}
-        """What the orphan guard watches for this session: pid, start time."""
-        self._guarding: asyncio.Future[None] | None = None
-        self._paused_thread: int | None = None
-        """The thread the last `pause` asked to stop."""
-        self._pipe: ProgramPipe | None = None
-        self.runtime: str | None = None
-        self.started_at = datetime.now(UTC)
-        self.threads_cache: dict[str, Any] | None = None
-        """The threads as of the last stop they were read at (the threads resource serves it)."""
-        self._client: DapClient | None = None
-        self._plan: AdapterStart | None = None
-        self._changed = asyncio.Event()
-        self.initialized = asyncio.Event()
-        self.start_failed = asyncio.Event()
-        self._closing: asyncio.Task[None] | None = None
-        self.known_frames: dict[int, tuple[int, int]] = {}
-        """Frame ids handed out since the last stop, with each one's thread and place in its stack: a
-        `frameId` alone names its thread, and cdt-gdb-adapter numbers the frames anew at every stackTrace,
-        so an id of an earlier answer is found by its place."""
-        self.quirks = Quirks(self)
-        self.recent_output = ""
+        self._tracebacks = TracebackCutter(profile.launcher_frames)
+        self._recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
-        self._owed: Owed | None = None
-        """An answer the adapter owes past its timeout (see owed.py): the calls that would wait behind it are
-        refused at once until it comes."""
-        self.signalled: int | None = None
-        """The signal `stop` sent the program to end it (ending.py), by which its exit code is read."""
-        self._evaluation_limit: float | None = None
-        """How long the debugger was last told to let an evaluation run (see `limit_evaluations`)."""
-        self.launched = target.mode in ("source", "binary")
-        self.recorder = StopRecorder(self, lambda: self.capabilities, profile.hidden_variables, self.limits,
+        self.own = OwnEvaluations(profile, self, self.adapter_output)
+        self.processes = ProgramProcesses(profile, lambda: self.target, self.run, lambda: self.link.adapter_process)
+        self.recorder = StopRecorder(self, lambda: self.link.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request, relist=self.unlisted_variables,
+                                     scopes_on_request=profile.scopes_on_request, relist=self.own.unlisted_variables,
                                      lists_all_children=profile.lists_all_children, shapes=profile.values)
         self.recorder.recorded = lambda: self.changed()
+        self.launched = target.mode in ("source", "binary")
+        self.start_failed = asyncio.Event()
+        self._plan: AdapterStart | None = None
+        self._pipe: ProgramPipe | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self._guarded: dict[int, str] = {}
+        """What the orphan guard watches for this session: pid, start time."""
+        self._guarding: asyncio.Future[None] | None = None
+        self._events: dict[str, Callable[[dict[str, Any]], None]] = {
+            "initialized": self.link.on_initialized,
+            "capabilities": self.link.on_capabilities,
+            "process": self.run.on_process,
+            "continued": self.run.continued,
+            "exited": self.run.exited,
+            "stopped": self._on_stopped,
+            "terminated": self._on_ended,
+            "_closed": self._on_ended,  # the link's own: the connection is gone
+            "output": self._on_output,
+            "breakpoint": self._on_breakpoint,
+            "loadedSource": functools.partial(self.sources.note_event, "loadedSource"),
+            "module": functools.partial(self.sources.note_event, "module"),
+        }
 
-    # -- state changes, driven by adapter events ---------------------------------------------
+    # -- the state, as the pieces that own it have it -----------------------------------------
 
-    def notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
-        self.changed()
+    @property
+    def state(self) -> State:
+        return self.run.state
 
-    def ended_by_adapter(self) -> None:
-        """The adapter says the program is gone (or the connection to it is): let go of the adapter."""
-        if self.state != "terminated":
-            self.state = "terminated"
-            self._closing = asyncio.ensure_future(self._release_adapter())
+    @property
+    def stop_info(self) -> StopInfo | None:
+        return self.run.stop_info
 
-    def program_runs(self) -> bool:
-        """Whether the debuggee still runs, where that can be told (the program may print gdb's end text)."""
-        if self.target.process_id is not None:
-            return processes.pid_alive(self.target.process_id)
-        adapter = self._client.transport.process if self._client is not None else None
-        if adapter is None or self.profile.inferior_depth is None:
-            return False
-        return bool(processes.running_below(adapter.pid, self.profile.inferior_depth))
+    @property
+    def stop_count(self) -> int:
+        return self.run.stop_count
 
-    def program_pids(self) -> list[int]:
-        """The launched program's process id: as the adapter names it, else found at `inferior_depth` below
-        the adapter (the shallowest there: the program, not what it started)."""
-        if pid := self.process.get("systemProcessId"):
-            return [int(pid)]
-        adapter = self._client.transport.process if self._client is not None else None
-        if adapter is None or self.profile.inferior_depth is None:
-            return []
-        below = processes.running_below(adapter.pid, self.profile.inferior_depth)
-        pids = {p.pid for p in below}
-        return [p.pid for p in below if _parent(p) not in pids]
+    @property
+    def exit_code(self) -> int | None:
+        return self.run.exit_code
 
-    def new_children(self) -> list[str]:
-        """The processes the program has started, not named before, as `pid (command)`: they run without the
-        debugger (debugpy's `subProcess` is off), so their breakpoints never stop."""
-        found = []
-        for pid in self.program_pids():
-            with contextlib.suppress(psutil.Error):
-                program = psutil.Process(pid)
-                for child in program.children(recursive=True):
-                    if child.pid not in self._children_named:
-                        self._children_named.add(child.pid)
-                        with contextlib.suppress(psutil.Error):
-                            command = child.cmdline()
-                            said = "the program again" if command == program.cmdline() else \
-                                " ".join(command)[:100] or child.name()
-                            found.append(f"{child.pid} ({said})")
-        return found
+    @property
+    def ended_by(self) -> str | None:
+        return self.run.ended_by
+
+    @property
+    def frames(self) -> FrameTable:
+        return self.run.frames
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        return self.link.capabilities
 
     @property
     def has_client(self) -> bool:
         """Connected to an adapter that is still there."""
-        return self._client is not None and not self._client.closed
+        return self.link.connected
 
-    async def _place_function(self, name: str) -> tuple[str, str | None]:
-        return await asyncio.to_thread(self.profile.function_place, name, self.target)
+    # -- what the adapter's events do ---------------------------------------------------------
 
-    # -- start and end -----------------------------------------------------------------------
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        """Called by the link for every event, on the event loop and without awaiting: whatever takes a
+        request is started as a task of its own."""
+        handler = self._events.get(event)
+        if handler is None:
+            return
+        handler(body)
+        if event not in _QUIET_EVENTS:
+            self.run.notify()
 
-    @property
-    def client(self) -> DapClient:
-        if self._client is None or self._client.closed:
-            raise DebugError(ErrorCode.TERMINATED, "the debug session has ended; use `restart` or `debug`")
-        return self._client
+    def _on_stopped(self, body: dict[str, Any]) -> None:
+        if self.state == "terminated":
+            return  # gdb stops once more after it has reported the program's end
+        if self.run.stray_step(body):
+            log.debug("continuing past a stray step stop")
+            asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.get("threadId")}))
+            return
+        if self.has_client and self.stops.incomplete(body):
+            asyncio.ensure_future(self._complete_stop(body))
+            return
+        self._stopped(body)
+
+    async def _complete_stop(self, body: dict[str, Any]) -> None:
+        """A stop the adapter described in part (Delve names no thread after a pause), taken once filled in."""
+        done = await self.stops.complete(body, self.link)
+        if self.state != "terminated":
+            self._stopped(done)
+
+    def _stopped(self, body: dict[str, Any]) -> None:
+        info = self.stops.read(body)
+        self.run.stopped(info)
+        if (entry := self.stops.take_spent()) is not None:
+            asyncio.ensure_future(self._drop_stand_in(entry))
+        self.recorder.on_stop(self.stop_count, info.thread_id, info.reason)
+        for bp in self.breakpoints.count_stop(info.hit_breakpoint_ids):
+            self.notice({"event": "breakpoint", "breakpointId": bp.id, "hitCount": bp.hit_count,
+                         "cycle": self.stop_count})
+
+    def _on_ended(self, body: dict[str, Any]) -> None:
+        """The adapter says the program is gone (or the connection to it is): let go of the adapter."""
+        if self.run.ended():
+            self._closing = asyncio.ensure_future(self._release_adapter())
+
+    def _on_breakpoint(self, body: dict[str, Any]) -> None:
+        self.breakpoints.on_event(body)
+        self.sources.note_event("breakpoint", body)
+
+    def _on_output(self, body: dict[str, Any]) -> None:
+        category, raw = str(body.get("category", "console")), str(body.get("output", ""))
+        profile = self.profile
+        text = profile.shown_output(category, raw, self.state == "starting", self.target.mode == "connect")
+        tracepoint, text = self.breakpoints.take_tracepoint(text)
+        if category in ("stdout", "stderr"):
+            text = self._tracebacks.cut(text)
+        if tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
+            self.output.append(category, text)
+        else:
+            self._adapter_said(category, text)
+        self._recent_output = (self._recent_output + raw)[-400:]  # the adapter may split a line across events
+        self._exit_printed()
+        if tracepoint is not None:
+            self._traced(tracepoint, text)
+        if self.state == "starting" and any(m in text for m in profile.start_failure_markers):
+            self.start_failed.set()
+
+    def _exit_printed(self) -> None:
+        """The program's end as the adapter prints it (gdb: "exited with code 01"), which may be all it says."""
+        if (code := self.profile.exit_code(self._recent_output)) is None:
+            return
+        if self.exit_code is None:
+            if self.processes.runs():  # the program printed what its end would look like
+                self._recent_output = ""
+                return
+            self.run.exit_printed(code)
+            if self.profile.exit_in_output_ends:  # nothing else will say the program is gone
+                self._on_ended({})
+        elif self.profile.exit_in_output_ends and self.state == "terminated":
+            self.run.exit_printed(code)  # the program's own copy, flushed at its exit, came first; the adapter's last
+
+    def _program_output(self, category: str, text: str) -> None:
+        """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
+        text, own = self.profile.own_lines(text)
+        self.output.append(category, text)
+        self._adapter_said(category, own)
+        self.run.notify()
+
+    def _adapter_said(self, category: str, text: str) -> None:
+        """The adapter's own words, kept apart from the program's output (colour codes dropped: no terminal shows them)."""
+        self.adapter_output.append(category, _COLOUR.sub("", text))
+
+    def _traced(self, bp: Breakpoint, text: str) -> None:
+        self.notice({"event": "tracepoint", "breakpointId": bp.id,
+                     "message": text.rstrip("\n")[: self.limits.value_chars * 4],
+                     "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
+        if bp.exhausted and self.has_client:  # it has said enough
+            asyncio.ensure_future(self.breakpoints.sync(self.tolerant_request, [bp]))
+
+    # -- requests ----------------------------------------------------------------------------
 
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
                       holds: str | None = None) -> dict[str, Any]:
-        """`holds`: what the request runs in the stopped program (an agent's expression), which, when it runs
-        past `timeout`, still holds the stopped thread: calls that need it are refused until it answers."""
-        client = self.client
-        if (owed := self._owing()) is not None and owed.holds_every_request:
-            raise owed.refusal(self.profile.name)
-        pending = client.send(command, arguments)
+        """A request through the link, its answer shaped for the agent (`answers.py`) and its files noted as
+        ones the agent may read. `holds`: see `Link.request`."""
         try:
-            body = await client.wait(command, pending, timeout)
-        except DebugError as exc:  # the adapter's "No more messages" would read as the request's own failure
-            if exc.code == ErrorCode.TIMEOUT and (holds is not None or self.profile.answers_in_turn) \
-                    and self._owing() is None:  # the first one owed: those sent with it waited behind it
-                self._owed = Owed.after_timeout(f"the evaluation of {holds[:200]!r}" if holds is not None
-                                                else f"a '{command}' request", pending, timeout,
-                                                holds_every_request=self.profile.answers_in_turn)
-            if self.ended_by is None or exc.code == ErrorCode.TERMINATED:
+            body = await self.link.request(command, arguments, timeout, holds=holds)
+        except Failure as exc:  # the adapter's "No more messages" would read as the request's own failure
+            if self.ended_by is None or (isinstance(exc, DebugError) and exc.code == ErrorCode.TERMINATED):
                 raise
             raise DebugError(ErrorCode.TERMINATED, f"another call ({self.ended_by}) ended the session while '{command}' "
                              "waited for the adapter") from exc
         self.sources.note_response(command, arguments, body)
-        if command == "stackTrace":
-            if self.profile.stack_page is not None:
-                await self.quirks.page_stack(body, arguments or {}, self.profile.stack_page, timeout)
-            self.quirks.stack(body, arguments)
-        elif command == "exceptionInfo":
-            self.quirks.exception_info(body)
+        await self.answers.shape(command, arguments, body, timeout)
         return body
+
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Breakpoints that the adapter rejects become unverified ones, not a failed call or start."""
+        try:
+            return await self.request(command, arguments)
+        except AdapterRefused as exc:
+            count = len(arguments.get("breakpoints") or [])
+            return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
+
+    def held(self) -> bool:
+        """The adapter still owes an answer past its timeout (see owed.py)."""
+        return self.link.owing() is not None
+
+    # -- start and end -----------------------------------------------------------------------
 
     @property
     def starts_early(self) -> bool:
@@ -217,60 +288,89 @@ class DebugSession:
         process or an adapter that the current session may still hold."""
         return self.profile.plans_before_ready and self.target.mode in ("source", "binary")
 
+    async def ready(self) -> None:
+        """The profile's checks of the program and its runtime, a build among them (blocking: in a thread).
+        Where the session `starts_early`, its adapter starts meanwhile. Whatever fails, the session is closed."""
+        connecting = asyncio.ensure_future(self.connect()) if self.starts_early else None
+        try:
+            self.target, self.runtime = await asyncio.to_thread(self.profile.ready, self.target)
+            if connecting is not None:
+                await connecting
+        except BaseException:
+            if connecting is not None:
+                connecting.cancel()
+                await asyncio.gather(connecting, return_exceptions=True)
+            await self.close()
+            raise
+
     async def connect(self) -> None:
         """Start the adapter and `initialize` it: nothing of the program is sent yet, and `close` undoes it."""
         plan = self._plan = self.profile.plan(self.target)
         self.launched = plan.request == "launch"
         try:
             if plan.output_fifo:
-                self._pipe = await ProgramPipe.open(plan.output_fifo,
-                                                    functools.partial(events.program_output, self, "stdout"))
-            transport = await open_transport(plan, functools.partial(events.program_output, self))
-            client = DapClient(transport)
-            client.on_event(functools.partial(events.on_event, self))
-            client.terminal.sink = self.output.append
-            client.start()
-            self._client = client
-            await initialize(self, client)
+                self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(self._program_output, "stdout"))
+            await self.link.open(plan, self._program_output, self._on_event, self.output.append)
+            await self.link.initialize()
         except BaseException:
             await self.close()
             raise
 
     async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
-        if self._client is None:
+        if not self.link.opened:
             await self.connect()
-        client, plan = self._client, self._plan
-        assert client is not None and plan is not None
+        assert self._plan is not None
         try:
-            await handshake(self, client, plan, initial or [])
+            await self._handshake(self._plan, initial or [])
         except BaseException:
             await self.close()
             raise
-        transport = client.transport
-        if self.target.mode in ("source", "binary") and transport.process is not None:  # not what was attached to
+        adapter = self.link.adapter_process
+        if self.target.mode in ("source", "binary") and adapter is not None:  # not what was attached to
             with contextlib.suppress(psutil.Error):
-                adapter = psutil.Process(transport.process.pid)
-                self._guarded = reaper.launched(adapter)
+                watched = psutil.Process(adapter.pid)
+                self._guarded = reaper.launched(watched)
                 reaper.watch(self._guarded)
-                self._guarding = asyncio.ensure_future(reaper.keep_guarding(adapter, self._guarded,
+                self._guarding = asyncio.ensure_future(reaper.keep_guarding(watched, self._guarded,
                                                                             lambda: self.has_client))
-        if self.state == "starting":
-            self.state = "running"
-            self.notify()
+        self.run.started()
 
-    def client_close_reason(self) -> str | None:
-        return self._client.close_reason if self._client else None
-
-    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Initial breakpoints that the adapter rejects become unverified, not a failed start."""
+    async def _handshake(self, plan: AdapterStart, initial: list[dict[str, Any]]) -> None:
+        """Everything after `initialize`, up to the program running (or stopped on entry): launch/attach (sent,
+        not awaited: adapters answer it only after configuration) → `initialized` event → breakpoints →
+        configurationDone → the launch/attach response. Whichever way it fails, the error says which."""
+        request, link = plan.request, self.link
+        summoned = startup.summon_process(link.client, plan.summon) if plan.summon else None
+        started = link.send(request, plan.arguments)
+        await startup.first_of(link.initialized.wait(), started, summoned, closed=link.wait_closed(),
+                               failed=self.start_failed.wait(), limit=self.profile.launch_timeout,
+                               what=f"'{request}' / initialized", why=self._why_not_started)
+        for spec in initial:
+            self.register(spec)
+        self.stops.hold_at_entry(self.target)
+        await self.breakpoints.sync_everything(self.tolerant_request)
+        for command, arguments in self.profile.configuration:
+            await self.tolerant_request(command, arguments)
+        if self.capabilities.get("supportsConfigurationDoneRequest"):
+            await link.request("configurationDone")
         try:
-            return await self.request(command, arguments)
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
-            count = len(arguments.get("breakpoints") or [])
-            return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
+            await link.client.wait(request, started, self.profile.launch_timeout)
+        except Failure as exc:
+            raise self._why_not_started(exc) from None
+        connected = self.run.process.get("systemProcessId")
+        if plan.summon is not None and connected is not None and connected != plan.summon.process_id:
+            raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {connected} connected to the adapter instead of "
+                             f"process {plan.summon.process_id}; not debugging it")
+
+    def _why_not_started(self, exc: BaseException | None) -> BaseException:
+        """A start that failed (`exc`, or None: the adapter gone or its failure only printed), in words."""
+        if exc is None:
+            if self.start_failed.is_set():
+                return DebugError(ErrorCode.ADAPTER_FAILED, f"{self.profile.name} could not start: "
+                                  f"{startup.failure_lines(self.output.read(0, 20_000).text)}")
+            return DebugError(ErrorCode.ADAPTER_FAILED, self.link.close_reason or "adapter gone")
+        return startup.explained(exc, self.profile.build_failure_markers, self.output.read(0, 8000).text)
 
     async def ended(self, most: float = 1.0) -> None:
         """Once the program has ended, wait (a little) until its last output is in."""
@@ -280,26 +380,20 @@ class DebugSession:
 
     async def _release_adapter(self) -> None:
         """The debuggee is gone: let the adapter go too, once the output it still forwards is in."""
-        if self._client is not None and not self._client.closed:
+        if self.link.connected:
             await self.output.quiet(0.05, 1.0)
-        if self._client is not None and not self._client.closed:
-            with contextlib.suppress(DebugError):
-                await self._client.request("disconnect", {"terminateDebuggee": True}, timeout=0.5)
-        if self._client is not None:
-            await self._client.close()
+        await self.link.disconnect(terminate=True, timeout=0.5)
+        await self.link.close()
 
     async def close(self, by: str | None = None) -> None:
         """End the debuggee (unless attached) and the adapter; reap every child process. `by`: the call
         doing it, for the calls still waiting on this session to say instead of the exit code it causes."""
-        if self.state != "terminated" and by is not None:
-            self.ended_by = by
+        if by is not None:
+            self.run.ending(by)
         self.recorder.cancel()
-        client = self._client
-        if client is not None and not client.closed and self.capabilities:  # it answered `initialize`
-            with contextlib.suppress(DebugError):
-                await client.request("disconnect", {"terminateDebuggee": self.launched}, timeout=3)
-        if client is not None:
-            await client.close()
+        if self.capabilities:  # it answered `initialize`
+            await self.link.disconnect(terminate=self.launched, timeout=3)
+        await self.link.close()
         if self._closing is not None:
             with contextlib.suppress(BaseException):
                 await self._closing
@@ -309,41 +403,31 @@ class DebugSession:
             self._pipe, pipe = None, self._pipe
             pipe.close()
         reaper.forget(self._guarded)
-        if self.state != "terminated":
-            self.state = "terminated"
-            self.notify()
+        self.run.ended()
 
-    # -- waiting -----------------------------------------------------------------------------
+    async def let_go_of_entry(self) -> None:
+        """The program ended before its entry function ran: forget the stand-in breakpoint of `stopOnEntry`."""
+        if (bp := self.stops.give_up_entry()) is not None:
+            await self._drop_stand_in(bp)
+
+    async def _drop_stand_in(self, bp: Breakpoint) -> None:
+        if self.breakpoints.discard(bp) and self.state != "terminated":
+            with contextlib.suppress(Failure):
+                await self.remove_breakpoints([bp])
 
     async def wait_for_stop(self, since: int, timeout: float) -> bool:
         """Wait until a stop after stop number `since`, or the end; False if `timeout` ran out."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while self.stop_count <= since and self.state != "terminated":
-            remaining = deadline - asyncio.get_running_loop().time()
-            if remaining <= 0:
-                return False
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
-        return True
+        return await self.run.wait_for_stop(since, timeout)
 
     # -- execution ---------------------------------------------------------------------------
 
-    def held(self) -> bool:
-        """The adapter still owes an answer past its timeout (see owed.py)."""
-        return self._owing() is not None
-
-    def _owing(self) -> Owed | None:
-        if self._owed is not None and self._owed.paid:
-            self._owed = None
-        return self._owed
-
     def require_paused(self) -> StopInfo:
         if self.state == "terminated":
-            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+            raise DebugError(ErrorCode.TERMINATED, self.ended_text())
         if self.state != "paused" or self.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
-        if (owed := self._owing()) is not None:
-            raise owed.refusal(self.profile.name)
+        if (owed := self.link.owing()) is not None:
+            raise owed.refusal(self.profile.name, "this call")
         return self.stop_info
 
     def thread(self, thread_id: int | None) -> int:
@@ -367,11 +451,11 @@ class DebugSession:
     async def resume(self, thread_id: int | None) -> int:
         """Send `continue`; returns the stop count to wait beyond."""
         if self.state == "running":
-            if self.quirks.stepping() and self.stop_info is not None and self.has_client:
+            if self.run.stepping and self.stop_info is not None and self.has_client:
                 # a step that has not landed: every thread goes on and the step is given up. Not awaited:
                 # debugpy answers a `continue` only once some thread resumes, which a running one never does
-                unlogged(self.client.send("continue", {"threadId": self.thread(None)}))
-                self.quirks.moved("continue")
+                unlogged(self.link.send("continue", {"threadId": self.thread(None)}))
+                self.run.continuing_past_step()
             return self.stop_count
         self.require_paused()
         single = thread_id is not None
@@ -381,43 +465,20 @@ class DebugSession:
                              "(no supportsSingleThreadExecutionRequests); omit threadId")
         return await self._move("continue", {"threadId": await self.known_thread(thread_id), "singleThread": single})
 
-    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None) -> int:
-        info = self.require_paused()
-        command = {"over": "next", "in": "stepIn", "out": "stepOut"}[mode]
-        thread = await self.known_thread(thread_id)
-        if thread != info.thread_id:
-            await self._check_steppable(thread)
-        return await self._move(command, {"threadId": thread})
-
-    async def _check_steppable(self, thread: int) -> None:
-        """Refuse a step that the thread could not take now (the profile's `step_ready_check`): sent, it
-        would leave the program held, neither stopped nor running, until the thread ran again."""
-        check = self.profile.step_ready_check
-        if check is None:
-            return
-        body, _ = await self.evaluate_own(check.format(thread=int(thread)), await focused_frame_id(self))
-        if body.get("result") == "False":  # refused, it cannot tell: step as asked
-            stopped = self.stop_info.thread_id if self.stop_info else None
-            raise DebugError(ErrorCode.NOT_SUPPORTED, f"thread {thread} is not stopped at a line of code but blocked "
-                             "inside a native call (waiting on a lock, a future's result, I/O): "
-                             f"{self.profile.name} would carry out the step only once that call returns, and "
-                             "hold every other thread until then, so the program would hang. Step the thread "
-                             f"that stopped ({stopped}), or set a breakpoint where thread {thread} goes on and "
-                             "`continue`")
+    async def step(self, mode: Literal["over", "in", "out"], thread: int) -> int:
+        """Step `thread` (a known one: see `known_thread`); returns the stop count to wait beyond."""
+        self.require_paused()
+        return await self._move({"over": "next", "in": "stepIn", "out": "stepOut"}[mode], {"threadId": thread})
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
         self.recorder.moving = True
         await self.recorder.settle()
-        since = self.stop_count
-        self.state = "running"
-        self.quirks.moved(command)
-        self.notify()
+        since = self.run.moving(command)
         try:
             await self.request(command, arguments)
-        except DebugError:
-            if self.stop_count == since and self.state == "running":
-                self.state = "paused"
+        except Failure:
+            if self.run.move_refused(since):
                 self.recorder.moving = False
             raise
         return since
@@ -425,7 +486,7 @@ class DebugSession:
     async def pause(self, thread_id: int | None) -> int:
         since = self.stop_count
         if self.state == "terminated":
-            raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+            raise DebugError(ErrorCode.TERMINATED, self.ended_text())
         if self.state == "paused":
             return since - 1
         thread = thread_id
@@ -436,13 +497,13 @@ class DebugSession:
             thread = next((t["id"] for t in threads if t.get("id", 0) > 0), threads[0]["id"])
         else:
             thread = await self.known_thread(thread)
-        self.quirks.pausing = True
+        self.run.pause_asked()
         try:
             await self.request("pause", {"threadId": thread})
-        except DebugError:
-            self.quirks.pausing = False
+        except Failure:
+            self.run.pause_refused()
             raise
-        self._paused_thread = thread
+        self.run.pause_sent(thread)
         return since
 
     @property
@@ -455,14 +516,14 @@ class DebugSession:
         stop. The files on the program's stacks count as its own from now to the next `continue` (or until
         `timeout` passes without a stop), so the stop shows the library code it stopped in. False
         where the files could not be told, or the program stopped meanwhile: the caller waits on."""
-        pid = self.process.get("systemProcessId")
+        pid = self.run.process.get("systemProcessId")
         files = await asyncio.to_thread(self.profile.running_files, pid) if isinstance(pid, int) else []
         if not files or self.stop_count > since or self.state != "running":
             return False
         await self.breakpoints.own_code_for_now(self.tolerant_request, files)
         landed = False
         try:  # asked again: the library frames already running were told not to trace themselves
-            await self.request("pause", {"threadId": self._paused_thread})
+            await self.request("pause", {"threadId": self.run.paused_thread})
             landed = await self.wait_for_stop(since, timeout) and self.state == "paused"
             return landed
         finally:
@@ -474,7 +535,7 @@ class DebugSession:
         step from a library frame, the files no longer the program's own, ran to the next line of the program's
         and reported that, one frame, while the thread was still in the library's loop; at the next `continue`."""
         if self.has_client and self.breakpoints.own_for_now:
-            with contextlib.suppress(DebugError):
+            with contextlib.suppress(Failure):
                 await self.breakpoints.own_code_as_before(self.tolerant_request)
 
     # -- breakpoints -------------------------------------------------------------------------
@@ -487,10 +548,10 @@ class DebugSession:
         bp, before = self.breakpoints.change(bp_id, changes)
         if self.state == "terminated":
             bp.message = hints.KEPT_FOR_RESTART
-        elif self._client is not None and not self._client.closed:
+        elif self.has_client:
             try:
                 await self.breakpoints.sync(self.tolerant_request, [bp])
-            except DebugError:
+            except Failure:
                 bp.__dict__.update(before.__dict__)
                 raise
         return bp
@@ -500,105 +561,24 @@ class DebugSession:
         if self.state == "terminated":  # kept for `restart`
             if temporary:
                 self.breakpoints.discard(bp)
-                raise DebugError(ErrorCode.TERMINATED, self._ended_text())
+                raise DebugError(ErrorCode.TERMINATED, self.ended_text())
             bp.message = hints.KEPT_FOR_RESTART
             return bp
         try:
             await self.breakpoints.sync(self.tolerant_request, [bp])
-        except DebugError:
+        except Failure:
             self.breakpoints.discard(bp)
             raise
         return bp
 
     async def remove_breakpoints(self, removed: list[Breakpoint]) -> None:
-        if self._client is not None and not self._client.closed:
+        if self.has_client:
             await self.breakpoints.sync(self.tolerant_request, removed)
 
-    # -- inspection --------------------------------------------------------------------------
+    async def _place_function(self, name: str) -> tuple[str, str | None]:
+        return await asyncio.to_thread(self.profile.function_place, name, self.target)
 
-    async def context(self, *, thread_id: int | None = None, frame_id: int | None = None,
-                      max_frames: int = 20, consume_output: bool = False, with_threads: bool = True,
-                      scopes: frozenset[str] = frozenset(), threads_from: int = 0) -> Context:
-        """`scopes`: names of scopes to list that a stop only names (Python's Globals, registers);
-        `threads_from`: the first thread listed, by its place in the program's list (a page past the first)."""
-        ctx = None
-        if self.state == "paused" and self.stop_info is not None:
-            try:
-                ctx = await paused_context(self, self.stop_info, thread_id, frame_id, max_frames, with_threads,
-                                           scopes, threads_from)
-            except DebugError:
-                if self.state != "terminated":  # ended meanwhile (a `stop`): say so instead
-                    raise
-        if ctx is None:
-            ctx = Context(state=self.state)
-            if self.state == "terminated":
-                ctx = Context(state="terminated", exitCode=self.exit_code, description=self._ended_text())
-        take = self.output.take_new if consume_output else self.output.peek_new
-        out = take(self.limits.output_chars)
-        if out.text or out.truncated:
-            ctx.output = out
-        said = (self.adapter_output.take_new if consume_output else self.adapter_output.peek_new)(
-            self.limits.adapter_output_chars)
-        if said.text:
-            ctx.adapterOutput = said
-        return ctx
-
-    async def console_text(self, command: str, frame_id: int, limit: int) -> Output:
-        """What a debugger command (`console_prefix`) printed on the adapter's console, where it goes
-        (cdt-gdb-adapter answers the command itself with a line end only)."""
-        start = self.adapter_output.size
-        await self.request("evaluate", {"expression": command, "frameId": frame_id, "context": "repl"})
-        await self.adapter_output.quiet(0.05, 0.5)
-        return self.adapter_output.take_from(start, limit)
-
-    async def unlisted_variables(self, frame_id: int, why: str) -> list[dict[str, Any]] | None:
-        """A scope the adapter would not list (`why`), read through the debugger's own commands where the profile
-        has them (`list_commands`): their names, and each one's value as `evaluate` gives it. None if not."""
-        profile = self.profile
-        if profile.unlisted_scope is None or not profile.unlisted_scope.search(why):
-            return None
-        printed: dict[str, str] = {}  # gdb's text of each value: `{5, 0}` where `evaluate` says `[2]`
-        for command in profile.list_commands:
-            name = None
-            for line in (await self.console_text(command, frame_id, 100_000)).text.splitlines():
-                if found := _PRINTED.match(line):
-                    name = found.group(1)
-                    printed.setdefault(name, found.group(2))
-                elif name is not None and line.strip():  # a value printed over several lines
-                    printed[name] += " " + line.strip()
-        variables = []
-        for name, value in printed.items():
-            body, refused = await self.evaluate_own(name, frame_id)
-            if refused is None and body.get("result") not in profile.failed_evaluations:
-                variables.append({"name": name, "value": value, "type": body.get("type"),
-                                  "variablesReference": body.get("variablesReference") or 0})
-        return variables or None
-
-    async def evaluate_own(self, expression: str, frame_id: int, context: str | None = None) -> tuple[dict[str, Any], str | None]:
-        """An `evaluate` of dap2mcp's own (a check, a setting, a name looked up): the adapter's answer and None,
-        or `{}` and its reason where the adapter refused the expression; a session gone or timed out raises."""
-        try:
-            return await self.request("evaluate", {"expression": expression, "frameId": frame_id,
-                                                   "context": context or self.profile.evaluate_context}), None
-        except DebugError as exc:
-            if exc.code != ErrorCode.ADAPTER_ERROR:
-                raise
-            return {}, exc.message
-
-    async def limit_evaluations(self, frame_id: int, seconds: float) -> bool:
-        """Have the debugger interrupt an evaluation that runs past `seconds`, where it can (the profile's
-        `evaluation_limit`); False where it cannot. The setting stays in the debuggee: it is sent again only
-        when it changes."""
-        statement = self.profile.evaluation_limit
-        if statement is None:
-            return False
-        if self._evaluation_limit != seconds:
-            _, refused = await self.evaluate_own(statement.format(seconds=float(seconds)), frame_id)
-            if refused is not None:
-                log.info("cannot limit evaluations: %s", refused)
-                return False
-            self._evaluation_limit = seconds
-        return True
+    # -- what the program is -----------------------------------------------------------------
 
     def own_code(self, frame: Frame) -> bool:
         """Whether a frame is the program's own code, for the focus of a context (see `inspect.is_own`)."""
@@ -606,26 +586,20 @@ class DebugSession:
 
     def check_frame(self, frame_id: int) -> int:
         self.require_paused()
-        if frame_id not in self.known_frames:
+        if frame_id not in self.frames:
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
                              f"unknown frameId {frame_id}; use a frame id from `context` at this stop")
         return frame_id
 
-    def _ended_text(self) -> str:
-        if self.start_failure is not None:
-            return f"the program could not be started: {self.start_failure}"
-        if (signum := events.last_signal(self)) and self.exit_code == processes.killed_by(signum[1]):
-            return f"the program was killed by signal {signum[0]} (exit code {self.exit_code}, as a shell reports it)"
-        if self.exit_code is not None:
-            return f"the program exited with code {self.exit_code}"
-        if self._client is not None and self._client.close_reason and self.state == "terminated":
-            return f"the debug session ended: {self._client.close_reason}"
+    def ended_text(self) -> str:
+        """How the program ended, in words."""
+        run = self.run
+        if run.start_failure is not None:
+            return f"the program could not be started: {run.start_failure}"
+        if (signum := run.last_signal()) and run.exit_code == killed_by(signum[1]):
+            return f"the program was killed by signal {signum[0]} (exit code {run.exit_code}, as a shell reports it)"
+        if run.exit_code is not None:
+            return f"the program exited with code {run.exit_code}"
+        if self.link.close_reason and run.state == "terminated":
+            return f"the debug session ended: {self.link.close_reason}"
         return "the program has terminated"
-
-
-
-def _parent(process: psutil.Process) -> int | None:
-    try:
-        return process.ppid()
-    except psutil.Error:
-        return None

@@ -1,0 +1,74 @@
+"""The debuggee's processes as the operating system sees them: whether the program still runs, its pid where
+the adapter does not say, and the child processes it started (which run without the debugger)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import psutil
+
+from .. import processes
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from ..adapters import AdapterProfile, Target
+    from .run import Run
+
+
+class ProgramProcesses:
+    def __init__(self, profile: AdapterProfile, target: Callable[[], Target], run: Run,
+                 adapter: Callable[[], asyncio.subprocess.Process | None]) -> None:
+        self._profile = profile
+        self._target = target
+        self._run = run
+        self._adapter = adapter
+        self._children_named: set[int] = set()
+        """The program's child processes that a result has already named as running undebugged."""
+
+    def runs(self) -> bool:
+        """Whether the debuggee still runs, where that can be told (the program may print gdb's end text)."""
+        if (pid := self._target().process_id) is not None:
+            return processes.pid_alive(pid)
+        adapter = self._adapter()
+        if adapter is None or self._profile.inferior_depth is None:
+            return False
+        return bool(processes.running_below(adapter.pid, self._profile.inferior_depth))
+
+    def pids(self) -> list[int]:
+        """The launched program's process id: as the adapter names it, else found at `inferior_depth` below
+        the adapter (the shallowest there: the program, not what it started)."""
+        if pid := self._run.process.get("systemProcessId"):
+            return [int(pid)]
+        adapter = self._adapter()
+        if adapter is None or self._profile.inferior_depth is None:
+            return []
+        below = processes.running_below(adapter.pid, self._profile.inferior_depth)
+        pids = {p.pid for p in below}
+        return [p.pid for p in below if _parent(p) not in pids]
+
+    def new_children(self) -> list[str]:
+        """The processes the program has started, not named before, as `pid (command)`: they run without the
+        debugger (debugpy's `subProcess` is off), so their breakpoints never stop."""
+        found = []
+        for pid in self.pids():
+            with contextlib.suppress(psutil.Error):
+                program = psutil.Process(pid)
+                for child in program.children(recursive=True):
+                    if child.pid not in self._children_named:
+                        self._children_named.add(child.pid)
+                        with contextlib.suppress(psutil.Error):
+                            command = child.cmdline()
+                            said = "the program again" if command == program.cmdline() else \
+                                " ".join(command)[:100] or child.name()
+                            found.append(f"{child.pid} ({said})")
+        return found
+
+
+def _parent(process: psutil.Process) -> int | None:
+    try:
+        return process.ppid()
+    except psutil.Error:
+        return None

@@ -1,0 +1,212 @@
+"""Where a program is in its run, and what goes with where it is: the stop, how many stops so far, the frames
+valid at the current stop, how it ended. This module alone writes them; the session tells it what the
+adapter said (its events) and what an agent asked (a move, a pause, the end).
+
+    starting ─▶ running ⇄ paused ─▶ terminated
+                                 (from any state)
+
+Nothing here sends a request or waits on the adapter: each adapter's difference that the run state
+decides (a stray stop to step past, a pause's stop under another name) is a question answered from
+the state alone, so a scripted transcript of events drives it as the adapter would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import signal
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..processes import killed_by
+from .models import State, StopInfo
+
+STEPS = ("next", "stepIn", "stepOut")
+
+
+class FrameTable:
+    """Frame ids handed out since the last stop, with each one's thread and place in its stack: a `frameId`
+    alone names its thread, and cdt-gdb-adapter numbers the frames anew at every stackTrace, so an id of an
+    earlier answer is found by its place. Emptied at every stop (by the run state, which owns it)."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[int, int]] = {}
+
+    def __contains__(self, frame_id: object) -> bool:
+        return frame_id in self._known
+
+    def get(self, frame_id: int) -> tuple[int, int] | None:
+        """The thread and the place in its stack of a frame handed out at this stop."""
+        return self._known.get(frame_id)
+
+    def note(self, thread: int, frames: Iterable[tuple[int, int]]) -> None:
+        """Frames of `thread` handed out now: (frame id, place in the stack) each."""
+        self._known.update((frame_id, (thread, index)) for frame_id, index in frames)
+
+    def top_of(self, thread: int) -> int | None:
+        """The id handed out for `thread`'s innermost frame, if one was."""
+        return next((frame for frame, (owner, place) in self._known.items() if owner == thread and place == 0), None)
+
+    def _clear(self) -> None:
+        self._known.clear()
+
+
+class Run:
+    def __init__(self, *, stray_step_stops: bool = False) -> None:
+        self._stray_step_stops = stray_step_stops
+        """The adapter finishes a step cut short by a breakpoint at the next `continue` (lldb-dap)."""
+        self.state: State = "starting"
+        self.stop_info: StopInfo | None = None
+        self.stop_count = 0
+        self.frames = FrameTable()
+        self.exit_code: int | None = None
+        self.ended_by: str | None = None
+        """The call that ended the program before it ended by itself (`stop`, a new `debug`)."""
+        self.start_failure: str | None = None
+        """Why a `restart` could not start the program; the session stays, ended, for the next `restart`."""
+        self.signalled: int | None = None
+        """The signal `stop` sent the program to end it (ending.py), by which its exit code is read."""
+        self.process: dict[str, Any] = {}
+        """The adapter's `process` event: the debuggee's name and system pid."""
+        self.last_move = ""
+        """The request that last let the program run (`continue`, `next`, ...)."""
+        self.pausing = False
+        """A `pause` was requested and its stop has not come yet."""
+        self.paused_thread: int | None = None
+        """The thread the last `pause` asked to stop."""
+        self.on_change: Callable[[], None] = lambda: None
+        """Told after every change (the session passes it on to whoever shows the state)."""
+        self._changed = asyncio.Event()
+
+    # -- what the agent's calls do ---------------------------------------------------------------
+
+    def started(self) -> None:
+        if self.state == "starting":
+            self.state = "running"
+            self.notify()
+
+    def moving(self, command: str) -> int:
+        """The program runs from now (`command` sent or about to be), so waiters see the next stop; returns the
+        stop count to wait beyond."""
+        since = self.stop_count
+        self.state = "running"
+        self.last_move = command
+        self.notify()
+        return since
+
+    def move_refused(self, since: int) -> bool:
+        """The adapter refused the move: the program is where it was, unless it stopped meanwhile."""
+        if self.stop_count == since and self.state == "running":
+            self.state = "paused"
+            return True
+        return False
+
+    def continuing_past_step(self) -> None:
+        """A `continue` gives up a step not yet landed (the program is already running)."""
+        self.last_move = "continue"
+
+    @property
+    def stepping(self) -> bool:
+        """The program last moved by a step (not yet ended by a stop, while it runs)."""
+        return self.last_move in STEPS
+
+    def pause_asked(self) -> None:
+        self.pausing = True
+
+    def pause_sent(self, thread: int) -> None:
+        self.paused_thread = thread
+
+    def pause_refused(self) -> None:
+        self.pausing = False
+
+    def ending(self, by: str) -> None:
+        """A call (`stop`, a new `debug`) ends the program: calls still waiting say so, not its exit code."""
+        if self.state != "terminated":
+            self.ended_by = by
+
+    def could_not_start(self, reason: str) -> None:
+        self.start_failure = reason
+
+    def signalling(self, signum: int) -> None:
+        self.signalled = signum
+
+    # -- what the adapter says -------------------------------------------------------------------
+
+    def stray_step(self, body: dict[str, Any]) -> bool:
+        """A step stop nobody asked for: lldb-dap finishes a `next` that a breakpoint cut short at the next
+        `continue`, and reports that as a step (True: the program should just go on). A pause's own stop is
+        not one: lldb names it after a step still under way."""
+        return self._stray_step_stops and body.get("reason") == "step" and self.last_move == "continue" \
+            and not self.pausing
+
+    def take_pause(self) -> bool:
+        """Whether the stop now being read is the one a `pause` asked for (then no longer awaited)."""
+        pausing, self.pausing = self.pausing, False
+        return pausing
+
+    def stopped(self, info: StopInfo) -> None:
+        self.stop_info = info
+        self.state = "paused"
+        self.stop_count += 1
+        self.frames._clear()
+        self.notify()
+
+    def continued(self, body: dict[str, Any]) -> None:
+        if self.state == "paused":
+            self.state = "running"
+            self.notify()
+
+    def exited(self, body: dict[str, Any]) -> None:
+        """The adapter's exit code, read as a shell reports it."""
+        code = body.get("exitCode")
+        signum = self.last_signal()
+        # lldb gives a program killed by a signal the signal's number as its status (11 for SIGSEGV), which
+        # reads as exit(11): the last stop was that signal, so say it as a shell does, 128 + the number
+        self.exit_code = killed_by(code) if signum is not None and signum[1] == code else code
+        if self.signalled is not None and code in (-self.signalled, 256 - self.signalled):
+            self.exit_code = killed_by(self.signalled)  # debugpy: the status as Python has it, or its byte
+        self.notify()
+
+    def exit_printed(self, code: int) -> None:
+        """The exit code the adapter printed (gdb's "exited with code 01"), where it sends no `exited` event."""
+        self.exit_code = code
+        self.notify()
+
+    def on_process(self, body: dict[str, Any]) -> None:
+        self.process = dict(body)
+
+    def ended(self) -> bool:
+        """The program is gone; True if that is news."""
+        if self.state == "terminated":
+            return False
+        self.state = "terminated"
+        self.notify()
+        return True
+
+    def last_signal(self) -> tuple[str, int] | None:
+        """The signal the program last stopped on (name and number), if its last stop was one."""
+        info = self.stop_info
+        found = re.match(r"signal (SIG[A-Z0-9]+)", info.description or "") if info is not None else None
+        try:
+            return (found.group(1), signal.Signals[found.group(1)].value) if found else None
+        except KeyError:
+            return None
+
+    # -- waiting ----------------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+        self.on_change()
+
+    async def wait_for_stop(self, since: int, timeout: float) -> bool:
+        """Wait until a stop after stop number `since`, or the end; False if `timeout` ran out."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.stop_count <= since and self.state != "terminated":
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        return True

@@ -1,0 +1,113 @@
+"""What an adapter's `stopped` event means, in the agent's terms: why the program stopped (a requested pause is
+`pause` whatever the adapter calls it, a panic hook's breakpoint is an exception), at which of the agent's
+breakpoints, and on which thread where the adapter leaves that out.
+
+The differences between adapters are data on the profile; this module holds the one piece of state that
+reading them needs, the stand-in breakpoint for `stopOnEntry`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Failure
+from .models import StopInfo
+from .run import Run
+
+if TYPE_CHECKING:
+    from ..adapters import AdapterProfile, Target
+    from .breakpoints import Breakpoint
+    from .inspect import Requester
+    from .registry import BreakpointRegistry
+
+
+class Stops:
+    def __init__(self, profile: AdapterProfile, registry: BreakpointRegistry, run: Run) -> None:
+        self._profile = profile
+        self._registry = registry
+        self._run = run
+        self._entry: Breakpoint | None = None
+        self._spent: Breakpoint | None = None
+
+    def read(self, body: dict[str, Any]) -> StopInfo:
+        """The stop a (complete) `stopped` event describes."""
+        reason, description = self._reason(body)
+        if (caught := self._registry.caught_by(body.get("hitBreakpointIds") or [])) is not None:
+            reason, description = "exception", caught.label  # the message is read from the output, with the context
+        previous = self._run.stop_info
+        info = StopInfo(reason=reason, thread_id=body.get("threadId") or (previous.thread_id if previous else None),
+                        description=description, hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []))
+        if self._at_entry(info):
+            info.reason = "entry"
+            self._spent, self._entry = self._entry, None
+        return info
+
+    def _reason(self, body: dict[str, Any]) -> tuple[str, str | None]:
+        """The stop's reason and description in the agent's terms: a requested pause is `pause`, whatever
+        signal or exception the adapter calls it (lldb: SIGSTOP); gdb's signal names are exceptions."""
+        profile = self._profile
+        reason = str(body.get("reason", "unknown"))
+        description = body.get("description") or body.get("text")
+        if profile.stop_text_detail and body.get("description") and (text := body.get("text")):
+            description = f"{body['description']}: {str(text).strip(chr(34))}"  # Delve quotes the text
+        if description and profile.own_numbering is not None and profile.own_numbering.fullmatch(str(description)):
+            description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
+        if self._run.take_pause() and (reason in ("pause", "exception", "signal", "step") or reason.startswith("SIG") or (
+                reason == "breakpoint" and not self._registry.hit(body.get("hitBreakpointIds") or []))):
+            return "pause", description  # lldb, with a step under way: `step` ("trace") or its own breakpoint
+        if reason.startswith("SIG"):
+            return "exception", description or f"signal {reason}"
+        return reason, description
+
+    # -- stops the adapter under-describes ---------------------------------------------------------
+
+    def incomplete(self, body: dict[str, Any]) -> bool:
+        """Delve names no thread after a pause; cdt-gdb-adapter never names the breakpoint it stopped at."""
+        if not body.get("threadId"):
+            return True
+        return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
+                and bool(self._registry.all()))
+
+    async def complete(self, body: dict[str, Any], adapter: Requester) -> dict[str, Any]:
+        """What the stop left out, filled in with a request or two (as far as the adapter answers them)."""
+        body = dict(body)
+        try:
+            if not body.get("threadId"):
+                threads = (await adapter.request("threads")).get("threads") or []
+                current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
+                body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
+            if body.get("threadId") and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
+                stack = await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})
+                top = (stack.get("stackFrames") or [{}])[0]
+                body["hitBreakpointIds"] = self._registry.adapter_ids_at(
+                    (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
+        except Failure:
+            pass
+        return body
+
+    # -- stopOnEntry -------------------------------------------------------------------------------
+
+    def hold_at_entry(self, target: Target) -> None:
+        """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
+        stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
+        if target.main and target.stop_on_entry:
+            self._entry = self._registry.register({"function": target.main}, target.cwd, temporary=True)
+
+    def _at_entry(self, info: StopInfo) -> bool:
+        """The stop at the entry stand-in is the entry stop; the stand-in has done its work (`take_spent`)."""
+        bp = self._entry
+        if bp is None:
+            return False
+        if bp.adapter_id is None:  # lldb-dap keeps one breakpoint per name: an agent's on main took its place
+            return any(other.adapter_id in info.hit_breakpoint_ids for other in self._registry.sharing(bp))
+        return bp.adapter_id in info.hit_breakpoint_ids
+
+    def take_spent(self) -> Breakpoint | None:
+        """The stand-in whose stop came: to be removed from the registry and the adapter."""
+        bp, self._spent = self._spent, None
+        return bp
+
+    def give_up_entry(self) -> Breakpoint | None:
+        """The stand-in of a program that ended before its entry function ran: to be removed."""
+        bp, self._entry = self._entry, None
+        return bp

@@ -367,8 +367,10 @@ async def test_connect_to_something_that_is_not_a_debug_adapter_fails_at_once() 
 
 
 def test_concurrent_builds_of_one_source_all_succeed() -> None:
+    compiler = COMPILERS[".c"]
+
     async def builds() -> list[str]:
-        return await asyncio.gather(*(asyncio.to_thread(build, "lldb", COMPILERS[".c"], str(INVOICE_C))
+        return await asyncio.gather(*(asyncio.to_thread(build, compiler.tool.require("lldb"), compiler.argv, str(INVOICE_C))
                                       for _ in range(4)))
 
     outputs = asyncio.run(builds())

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import DebugError, ErrorCode
 from ..processes import killed_by
+from .build import build
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -396,9 +397,8 @@ class AdapterProfile:
         compiler = self.compilers.get(os.path.splitext(program)[1].lower()) if target.mode == "source" else None
         if compiler is None:
             return replace(target, program=program), None
-        from .build import build  # only the native profiles compile
-
-        return replace(target, program=build(self.name, compiler, program)), compiler.tool.commands[0]
+        built = build(compiler.tool.require(self.name), compiler.argv, program)
+        return replace(target, program=built), compiler.tool.commands[0]
 
     def ready(self, target: Target) -> tuple[Target, str | None]:
         """`prepare`, and the program's own entry function found (for an executable, among its symbols):

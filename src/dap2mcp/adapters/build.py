@@ -17,7 +17,6 @@ from pathlib import Path
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from .base import Compiler
 
 BUILD_TIMEOUT = 180.0
 MESSAGE_CHARS = 4000
@@ -34,14 +33,16 @@ def output_for(source: str) -> Path:
     return cache_dir() / "build" / key / Path(source).stem
 
 
-def build(profile: str, compiler: Compiler, source: str) -> str:
+def build(compiler: str, arguments: tuple[str, ...], source: str) -> str:
+    """`source` compiled by the executable `compiler` with `arguments` ({source} and {output} filled in);
+    returns the executable's path."""
     if not os.path.isfile(source):
         raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {source}")
     output = output_for(source)
     output.parent.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(dir=output.parent, prefix=output.name + ".", suffix=".partial")
     os.close(handle)
-    command = [compiler.tool.require(profile), *(a.format(source=source, output=partial) for a in compiler.argv)]
+    command = [compiler, *(a.format(source=source, output=partial) for a in arguments)]
     try:
         code, text = _run(command, cwd=os.path.dirname(source))
         if code != 0:

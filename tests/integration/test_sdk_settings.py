@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 
 from dap2mcp.server import build_server
+from dap2mcp.server.sdk import OpenTelemetryMiddleware
 
 from conftest import INVOICE, marker
 

@@ -9,7 +9,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
-from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
@@ -31,7 +30,7 @@ from .. import __version__, reaper
 from ..errors import DebugError, ErrorCode, Failure
 from ..session.debugger import Debugger
 from ..session.models import inline_refs
-from . import resources
+from . import resources, sdk
 from .failures import coded
 from .notices import LogRelay, request_session
 from .results import failure
@@ -57,6 +56,7 @@ class DebugServer(MCPServer[Any]):
     relay: LogRelay
     debugger: Debugger
     updates: ResourceUpdates
+    tools_by_name: dict[str, Tool]
 
     async def list_tools(self) -> list[MCPTool]:
         tools = await super().list_tools()
@@ -81,7 +81,7 @@ class DebugServer(MCPServer[Any]):
         self.updates.seen(request_session(context))
         with self.relay.call(context):
             try:
-                _refuse_unknown(name, arguments, self._tool_manager.get_tool(name))
+                _refuse_unknown(name, arguments, self.tools_by_name.get(name))
                 return await super().call_tool(name, arguments, context)
             except Failure as exc:
                 return failure(coded(exc))
@@ -135,21 +135,23 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
             with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSE_LIMIT):
                 await debugger.close()
 
+    tools: list[Tool] = []
+    register_tools(tools, debugger)
+    register_snapshot_tools(tools, debugger)
     updates = ResourceUpdates(tuple(item.uri for item in resources.LISTED),
                               fingerprint=lambda uri: resources.fingerprint(debugger, uri),
                               listed=lambda: debugger.has_session)
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
-                         log_level="WARNING", subscriptions=updates.bus)
+                         log_level="WARNING", subscriptions=updates.bus, tools=tools)
     server.relay, server.debugger, server.updates = LogRelay(), debugger, updates
-    lowlevel = server._lowlevel_server
+    server.tools_by_name = {tool.name: tool for tool in tools}
+    lowlevel = sdk.lowlevel(server)
     lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
     lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
-    _advertise_list_changes(lowlevel)
-    lowlevel.middleware[:] = [_WhileTraced(m) if isinstance(m, OpenTelemetryMiddleware) else m for m in lowlevel.middleware]
+    sdk.advertise_list_changes(server, NotificationOptions(resources_changed=True))  # 2025-11-25 says false otherwise
+    server.middleware[:] = [_WhileTraced(m) if isinstance(m, sdk.OpenTelemetryMiddleware) else m for m in server.middleware]
     debugger.notice, debugger.changed = server.relay.emit, updates.poke
-    register_tools(server, debugger)
-    register_snapshot_tools(server, debugger)
     return server
 
 
@@ -158,24 +160,13 @@ class _WhileTraced:
     a step about 0.1 ms even when nothing takes it, which is the usual case: no provider is set unless the
     server runs under `opentelemetry-instrument` or an embedding program sets one, at any time."""
 
-    def __init__(self, spans: OpenTelemetryMiddleware) -> None:
+    def __init__(self, spans: sdk.OpenTelemetryMiddleware) -> None:
         self._spans = spans
 
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
         if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
             return await call_next(ctx)
         return await self._spans(ctx, call_next)
-
-
-def _advertise_list_changes(lowlevel: Any) -> None:
-    """The SDK says `listChanged: false` for 2025-11-25 unless told otherwise when it builds the
-    initialize result; every transport asks the low-level server for those options, so tell it there."""
-    build = lowlevel.create_initialization_options
-
-    def with_list_changes(notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any) -> Any:
-        return build(notification_options or NotificationOptions(resources_changed=True), *args, **kwargs)
-
-    lowlevel.create_initialization_options = with_list_changes
 
 
 __all__ = ["CallToolResult", "DebugServer", "build_server"]

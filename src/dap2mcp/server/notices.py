@@ -22,6 +22,8 @@ from mcp.server.mcpserver import Context
 from mcp.types import EmptyResult, LoggingLevel, SetLevelRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from .sdk import connection_of
+
 log = logging.getLogger(__name__)
 
 LEVELS: tuple[str, ...] = get_args(LoggingLevel)
@@ -35,12 +37,6 @@ def request_session(context: Context[Any, Any] | None) -> Any:
         return context.request_context.session if context is not None else None
     except Exception:  # a context outside a request has no session
         return None
-
-
-def connection_of(session: Any) -> Any:
-    """What lasts across a client's requests, where the SDK makes a session object per request (it has
-    no public accessor); None for a session without one."""
-    return getattr(session, "_connection", None)
 
 
 class LogRelay:

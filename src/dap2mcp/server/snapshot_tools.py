@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult
 from pydantic import Field
 
@@ -28,9 +28,9 @@ def _ref(role: str) -> Any:
     return Annotated[str, Field(min_length=1, max_length=200, description=f"{role}: {_REFS}.")]
 
 
-def register_snapshot_tools(server: MCPServer[Any], debugger: Debugger) -> None:
+def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
     def tool(name: str, title: str, **hints: bool) -> Any:
-        return tool_decorator(server, name, title, **hints)
+        return tool_decorator(tools, name, title, **hints)
 
     @tool("snapshot_create", "Create State Snapshot")
     async def snapshot_create(

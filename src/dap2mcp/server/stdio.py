@@ -37,6 +37,8 @@ from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 from mcp_types import RequestId
 
+from . import sdk
+
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
@@ -50,7 +52,7 @@ FLUSH_LIMIT = 5.0
 
 
 async def serve(server: MCPServer[Any]) -> None:
-    lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs, given other streams
+    lowlevel = sdk.lowlevel(server)  # what MCPServer.run_stdio_async runs, given other streams
     wire_in, wire_out = _take_wire()
     owed = _Owed()
     async with anyio.create_task_group() as group:

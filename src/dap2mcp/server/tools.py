@@ -6,7 +6,8 @@ import contextlib
 import shlex
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -96,8 +97,9 @@ def annotations(*, read_only: bool = False, destructive: bool = False, idempoten
                            idempotent_hint=idempotent, open_world_hint=False)
 
 
-def tool_decorator(server: MCPServer[Any], name: str, title: str | None = None, **hints: bool) -> Any:
-    """Register a tool; its docstring, as one paragraph, is the description an agent reads.
+def tool_decorator(tools: list[Tool], name: str, title: str | None = None, **hints: bool) -> Any:
+    """Add a tool to `tools`, which the server is built with; its docstring, as one paragraph, is the
+    description an agent reads.
 
     The output schema is published from the result model in the return annotation. The SDK would also
     check each result against that model, but every result is dumped from an instance of it (`results.ok`),
@@ -105,16 +107,17 @@ def tool_decorator(server: MCPServer[Any], name: str, title: str | None = None, 
     which the SDK reads live, and the schema stays."""
     def register(fn: Any) -> Any:
         description = " ".join((fn.__doc__ or "").split())
-        server.tool(name=name, title=title, description=description, annotations=annotations(**hints),
-                    structured_output=True)(fn)
-        server._tool_manager.get_tool(name).fn_metadata.output_model = None  # type: ignore[union-attr]
+        tool = Tool.from_function(fn, name=name, title=title, description=description,
+                                  annotations=annotations(**hints), structured_output=True)
+        tool.fn_metadata.output_model = None
+        tools.append(tool)
         return fn
     return register
 
 
-def register_tools(server: MCPServer[Any], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
+def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
     def tool(name: str, **hints: bool) -> Any:
-        return tool_decorator(server, name, **hints)
+        return tool_decorator(tools, name, **hints)
 
     @tool("debug", destructive=True)
     async def debug(

@@ -21,7 +21,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChang
 from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .notices import connection_of
+from .sdk import connection_of
 
 log = logging.getLogger(__name__)
 

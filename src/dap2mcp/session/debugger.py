@@ -178,7 +178,7 @@ class Debugger:
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:
         old = self.session
-        old.recorder.moving = True  # snapshots being taken finish and are carried; no new ones start
+        old.recorder.hold_new()  # snapshots being taken finish and are carried; no new ones start
         await old.recorder.settle()
         try:
             return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
@@ -187,7 +187,7 @@ class Debugger:
                                     progress=progress)
         except BaseException:
             if self._session is old:  # refused before the old session was given up: it carries on
-                old.recorder.moving = False
+                old.recorder.allow_new()
             raise
 
     async def close(self) -> None:

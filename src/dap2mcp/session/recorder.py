@@ -91,19 +91,27 @@ class StopRecorder:
         self._pending_cycle = 0
         self._view_fresh = False
         self._creating: set[asyncio.Future[Any]] = set()
-        self.moving = False
+        self._moving = False
         """Set while the program is being resumed (or the session replaced): no new snapshot may start."""
         self.recorded: Callable[[], None] = lambda: None
         """Called when a stop snapshot is in the store."""
         self._compared: tuple[Snapshot, Snapshot, Changes] | None = None
         """The last two stop snapshots compared, and what changed between them."""
 
+    def hold_new(self) -> None:
+        """The program is about to move (or the session to be replaced): no new snapshot may start."""
+        self._moving = True
+
+    def allow_new(self) -> None:
+        """The move did not happen: snapshots of the stop may be taken again."""
+        self._moving = False
+
     # -- the stop snapshot -------------------------------------------------------------------
 
     def on_stop(self, cycle: int, thread_id: int | None, reason: str) -> None:
         """Start fetching the stop's view now, before anything can change the program's state."""
         self._pending_cycle = cycle
-        self.moving = False
+        self._moving = False
         self.store.current_cycle = cycle
         self._view_fresh = True
         if thread_id is None:
@@ -209,7 +217,7 @@ class StopRecorder:
                      label: str | None) -> tuple[Snapshot, str | None]:
         """Capture a frame at `depth`. The program cannot move meanwhile: `settle` waits for this."""
         self.store.check_room()
-        if self.moving:
+        if self._moving:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is being resumed; take the snapshot at the next stop")
         task = asyncio.ensure_future(self._capture(thread_id, frame_index, depth))
         self._creating.add(task)

@@ -472,14 +472,14 @@ class DebugSession:
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
-        self.recorder.moving = True
+        self.recorder.hold_new()
         await self.recorder.settle()
         since = self.run.moving(command)
         try:
             await self.request(command, arguments)
         except Failure:
             if self.run.move_refused(since):
-                self.recorder.moving = False
+                self.recorder.allow_new()
             raise
         return since
 

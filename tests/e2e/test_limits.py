@@ -1,8 +1,8 @@
 """Every limit and option README.md documents, held by a test that fails when the limit is loosened or
 the option ignored: which end of the output is kept, the error-message clip, the source resource's cap,
 the `changes` cap, each hit-condition form under each adapter, a result no text format can write, where
-builds go, INTERNAL, SIGHUP on stdio. Through the real server over stdio and real adapters. (The
-50-thread cap is held by tests/e2e/test_native_set_and_step.py, 81 threads under lldb.)"""
+builds go, INTERNAL, SIGHUP on stdio, the 50-thread cap. Through the real server over stdio and real
+adapters."""
 
 from __future__ import annotations
 
@@ -170,8 +170,8 @@ async def test_each_hit_condition_form_stops_on_the_hits_it_names_or_is_refused(
         for line, form in lines.items():
             condition, _ = HIT_FORMS[form]
             if form in taken:
-                set_ = await tools.ok("breakpoint", file=str(program), line=line, hitCondition=condition)
-                assert set_["verified"] and set_["hitCondition"] == condition, set_
+                placed = await tools.ok("breakpoint", file=str(program), line=line, hitCondition=condition)
+                assert placed["verified"] and placed["hitCondition"] == condition, placed
             else:
                 message = await tools.error("breakpoint", "NOT_SUPPORTED", file=str(program), line=line,
                                             hitCondition=condition)
@@ -314,3 +314,26 @@ def test_sighup_ends_the_stdio_server_cleanly_with_its_adapter_and_program(progr
     while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive, f"left behind: {alive}"
+
+
+# -- the thread cap -------------------------------------------------------------------------------
+
+THREADS_LISTED = 50  # README: a context lists at most 50 threads, `threadsNext` pages on; so does debugger://threads
+
+
+async def test_61_python_threads_are_listed_50_at_a_time_in_context_and_the_resource():
+    """As tests/e2e/test_native_set_and_step.py does for 81 threads under lldb: a thread pool's sixty
+    workers and the main thread, under debugpy."""
+    program = PROGRAMS / "limits_threads.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program),
+                       breakpoints=[{"file": str(program), "line": marker(program, "crowded")}])
+        first = await tools.ok("context")
+        assert first["threadsTotal"] == 61 and len(first["threads"]) == THREADS_LISTED, first["threadsTotal"]
+        assert first["threadsNext"] == THREADS_LISTED
+        rest = await tools.ok("context", threadsOffset=first["threadsNext"])
+        assert len(rest["threads"]) == 11 and "threadsNext" not in rest and rest["threadsTotal"] == 61
+        assert len({t["id"] for t in first["threads"] + rest["threads"]}) == 61
+        listed = await tools.read_json("debugger://threads")
+        assert len(listed["threads"]) == THREADS_LISTED and listed["threadsTotal"] == 61 and listed["truncated"] is True
+        await tools.ok("stop")

@@ -302,6 +302,14 @@ class AdapterProfile:
     """A pattern for what the adapter writes before each log message (Delve: `> [Go 1]: `, the goroutine)."""
     log_percent_formats: bool = False
     """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
+    hit_counts: tuple[tuple[str, str, int], ...] | None = None
+    """Where the adapter reads a hit condition only as a number of hits to pass over, the forms it can take:
+    (the operator an agent writes, "" for a bare N; the operator sent; what is added to N). Others it would
+    drop without a word and stop at every hit (lldb-dap 19), or never set the breakpoint (cdt-gdb-adapter),
+    so they are refused. None: it takes every form as written (debugpy)."""
+    function_conditions: bool = True
+    """It sets a function breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops both, without a
+    word, and stops at every call)."""
     conditions_combine: bool = True
     """Whether a condition and a hit condition on one breakpoint must both hold (as DAP means)."""
     steady_ids: bool = False

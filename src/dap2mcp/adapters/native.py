@@ -208,6 +208,7 @@ LLDB = NativeProfile(
     answers_in_turn=True,
     lists_all_children=True,
     function_answers_unordered=True,
+    hit_counts=((">=", "", 0), (">", "", 1)),  # lldb-dap 19 takes a bare N as "pass over N - 1 hits", no other form
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL, FORMATTERS]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
@@ -248,6 +249,9 @@ GDB = NativeProfile(
     # its text, not its NULs
     fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL", "set print null-stop on"]},
     stdin_redirect="< /dev/null",
+    # cdt-gdb-adapter 1.7: a bare N stops once, at the Nth hit; "> N" at every hit after the Nth
+    hit_counts=(("", "", 0), ("==", "", 0), (">", "> ", 0), (">=", "> ", -1)),
+    function_conditions=False,
     output_to_fifo=True,
     assignment="{target} = {value}",
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on

@@ -9,6 +9,7 @@ import toons
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict
 
+from ..dap.framing import valid_unicode
 from ..errors import DebugError
 from ..session.models import BreakpointView, Context, Opt, lean_schema
 from ..snapshots import Snapshot
@@ -121,14 +122,14 @@ def _tables(node: Any) -> Any:
 
 def as_text(payload: dict[str, Any]) -> str:
     if _text_format == "toon":
-        try:
-            return toons.dumps(_tables(payload))
-        except ValueError:  # a string TOON's encoder cannot take (a lone surrogate): JSON escapes it
-            pass
+        return toons.dumps(_tables(payload))
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
 def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
+    # A lone surrogate (psutil reads a command line that is not UTF-8 with surrogate escapes) can be
+    # written neither as TOON nor as the UTF-8 JSON of the wire: the whole answer failed with a JSON-RPC error.
+    payload = valid_unicode(payload)
     text = as_text(payload)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
 

@@ -148,6 +148,9 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
             need("supportsExceptionOptions", "exception types on exception breakpoints")
     elif options.exception_types:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
+    if kind == "function" and (options.condition or options.hit_condition) and not profile.function_conditions:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop the condition and hit condition of a function "
+                         "breakpoint and stop at every call: put the breakpoint on a line of the function instead")
     if options.condition and kind != "exception":
         need("supportsConditionalBreakpoints", "conditional breakpoints")
         _check_expression(options.condition, "condition", profile)
@@ -157,6 +160,7 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
         if not hit or int(hit.group(2)) == 0:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hit_condition!r} is not one of "
                              "'N', '== N', '>= N', '> N', '<= N', '< N', '% N' with N a positive number")
+        hit_condition_sent(options.hit_condition, profile)
         if options.condition and not profile.conditions_combine:
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would stop when either the condition or the hit "
                              "condition holds, not both; put the count in the condition instead")
@@ -167,6 +171,22 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
         _check_log_message(options.log_message, profile)
     if options.max_notifications is not None and not options.log_message:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
+
+
+def hit_condition_sent(text: str, profile: AdapterProfile) -> str:
+    """A checked hit condition as the adapter reads it (see `AdapterProfile.hit_counts`)."""
+    if profile.hit_counts is None:
+        return text
+    hit = _HIT_CONDITION.match(text)
+    assert hit is not None, "checked by check_options"
+    given, count = hit.group(1) or "", int(hit.group(2))
+    for form, sent, added in profile.hit_counts:
+        if form == given:
+            return f"{sent}{count + added}"
+    forms = ", ".join(f"'{form} N'" if form else "'N'" for form, _, _ in profile.hit_counts)
+    raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} counts hits only as a number of hits to pass over, so "
+                     f"its hit conditions are {forms} ('N' is '== N'); not {text.strip()!r}: count in a condition "
+                     "instead, or stop at every hit")
 
 
 def _check_expression(text: str, what: str, profile: AdapterProfile) -> None:

@@ -19,7 +19,15 @@ from typing import Any
 from ..adapters import AdapterProfile
 from ..adapters.base import FunctionFilter
 from ..errors import DebugError, ErrorCode
-from .breakpoints import Breakpoint, Kind, Options, check_exception_filter, check_options, resolve_source_line
+from .breakpoints import (
+    Breakpoint,
+    Kind,
+    Options,
+    check_exception_filter,
+    check_options,
+    hit_condition_sent,
+    resolve_source_line,
+)
 from .edits import follow, read_lines
 from .models import BreakpointView
 
@@ -400,7 +408,7 @@ class BreakpointRegistry:
         if bp.condition:
             out["condition"] = bp.condition
         if bp.hit_condition:
-            out["hitCondition"] = bp.hit_condition
+            out["hitCondition"] = hit_condition_sent(bp.hit_condition, self._profile)
         if bp.log_message:
             message = bp.log_message
             if self._profile.log_percent_formats and "{" in message:

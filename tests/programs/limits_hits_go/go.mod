@@ -1,0 +1,3 @@
+module example.com/limits_hits
+
+go 1.19

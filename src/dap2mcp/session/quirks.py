@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import DebugError, ErrorCode
 from .inspect import to_frame
+from .specs import BreakpointSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -190,7 +191,7 @@ class Quirks:
         stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
         session = self._session
         if session.target.main and session.target.stop_on_entry:
-            self._entry = session.register({"function": session.target.main}, temporary=True)
+            self._entry = session.register(BreakpointSpec(function=session.target.main), temporary=True)
 
     def on_stop(self, info: StopInfo) -> None:
         """The stop at the entry stand-in is the entry stop; the stand-in has done its work."""

@@ -35,6 +35,7 @@ from .quirks import Quirks
 from .recorder import StopRecorder
 from .registry import BreakpointRegistry
 from .sources import SourceAllowList
+from .specs import BreakpointChange, BreakpointSpec
 from .startup import handshake, initialize, open_transport
 
 log = logging.getLogger(__name__)
@@ -236,7 +237,7 @@ class DebugSession:
             await self.close()
             raise
 
-    async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
+    async def start(self, initial: list[BreakpointSpec] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         if self._client is None:
             await self.connect()
@@ -479,10 +480,10 @@ class DebugSession:
 
     # -- breakpoints -------------------------------------------------------------------------
 
-    def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
+    def register(self, spec: BreakpointSpec, temporary: bool = False) -> Breakpoint:
         return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)
 
-    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
+    async def update_breakpoint(self, bp_id: int, changes: BreakpointChange) -> Breakpoint:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
         bp, before = self.breakpoints.change(bp_id, changes)
         if self.state == "terminated":
@@ -495,7 +496,7 @@ class DebugSession:
                 raise
         return bp
 
-    async def add_breakpoint(self, spec: dict[str, Any], *, temporary: bool = False) -> Breakpoint:
+    async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False) -> Breakpoint:
         bp = self.register(spec, temporary)
         if self.state == "terminated":  # kept for `restart`
             if temporary:

@@ -17,6 +17,7 @@ from .. import processes
 from ..background import unlogged
 from ..dap import connect_tcp, spawn_listening, spawn_stdio
 from ..errors import DebugError, ErrorCode
+from .specs import BreakpointSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -63,7 +64,7 @@ async def initialize(session: DebugSession, client: DapClient) -> None:
 
 
 async def handshake(session: DebugSession, client: DapClient, plan: AdapterStart,
-                    initial: list[dict[str, Any]]) -> None:
+                    initial: list[BreakpointSpec]) -> None:
     """Everything after `initialize`, up to the program running (or stopped on entry)."""
     request = plan.request
     summoned = _summon(client, plan.summon) if plan.summon else None

@@ -45,6 +45,7 @@ from mcp.client.stdio import StdioServerParameters
 from dap2mcp.adapters import DEBUGPY, Target
 from dap2mcp.dap import DapClient
 from dap2mcp.session.link import CLIENT_CAPABILITIES, open_transport
+from dap2mcp.session.specs import BreakpointSpec
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
 from wire_client import WireClient
@@ -187,7 +188,7 @@ async def timeline(rounds: int, python: str | None) -> None:
 
     async def in_process() -> None:
         target = Target(mode="source", path=str(PROGRAM), cwd=str(HERE), python=python)
-        ctx = await server.debug(target, adapter=None, breakpoints=[{"file": str(PROGRAM), "line": line}],
+        ctx = await server.debug(target, adapter=None, breakpoints=[BreakpointSpec(file=str(PROGRAM), line=line)],
                                  timeout=TIMEOUT)
         if ctx.state != "paused":
             raise RuntimeError(f"dap2mcp: debug did not stop at the breakpoint: {ctx.state}")

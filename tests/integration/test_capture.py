@@ -8,6 +8,7 @@ from typing import Any
 
 from dap2mcp.adapters import Target
 from dap2mcp.session import Debugger
+from dap2mcp.session.specs import BreakpointSpec
 
 from conftest import PROGRAMS, marker
 
@@ -18,7 +19,7 @@ async def test_the_capture_helper_matches_request_by_request_in_one_request():
     debugger = Debugger()
     try:
         await debugger.debug(Target(mode="source", path=str(SHAPES)), adapter=None,
-                             breakpoints=[{"file": str(SHAPES), "line": marker(SHAPES, "here")}], timeout=30)
+                             breakpoints=[BreakpointSpec(file=str(SHAPES), line=marker(SHAPES, "here"))], timeout=30)
         session = debugger.session
         recorder = session.recorder
         sent: Counter[str] = Counter()
@@ -80,7 +81,7 @@ async def test_frames_that_rebind_exec_or_locals_are_captured_without_the_helper
     debugger = Debugger()
     try:
         await debugger.debug(Target(mode="source", path=str(HOSTILE)), adapter=None,
-                             breakpoints=[{"file": str(HOSTILE), "line": marker(HOSTILE, "shadow")}], timeout=30)
+                             breakpoints=[BreakpointSpec(file=str(HOSTILE), line=marker(HOSTILE, "shadow"))], timeout=30)
         helped, plain, sent = await capture_both(debugger, 2)
         assert "evaluate" not in sent  # the helper would have called the program's own `exec`
         assert helped.roots == plain.roots and 'data["value"][1]' in helped.nodes
@@ -93,7 +94,7 @@ async def test_long_values_are_clipped_in_the_debuggee_and_an_oversized_reply_fa
     debugger = Debugger()
     try:
         await debugger.debug(Target(mode="source", path=str(HOSTILE)), adapter=None,
-                             breakpoints=[{"file": str(HOSTILE), "line": marker(HOSTILE, "long")}], timeout=30)
+                             breakpoints=[BreakpointSpec(file=str(HOSTILE), line=marker(HOSTILE, "long"))], timeout=30)
         helped, plain, sent = await capture_both(debugger, 1)  # 100 values of 40,000 characters
         assert sent["evaluate"] == 1 and helped.roots == plain.roots
         assert helped.nodes['texts["t0"]'].flags == ("valueTruncated",)

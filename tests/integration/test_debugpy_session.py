@@ -8,6 +8,7 @@ from dap2mcp.adapters import Target
 from dap2mcp.adapters.python import DEBUGPY
 from dap2mcp.dap import DapClient, spawn_stdio
 from dap2mcp.session import Debugger
+from dap2mcp.session.specs import BreakpointSpec, Location
 
 from conftest import INVOICE, PROGRAMS, marker
 
@@ -18,7 +19,7 @@ async def test_everything_an_agent_sees_is_bounded():
     debugger = Debugger()
     try:
         ctx = await debugger.debug(Target(mode="source", path=str(DEEP)), adapter=None,
-                                   breakpoints=[{"file": str(DEEP), "line": marker(DEEP, "deep")}], timeout=30)
+                                   breakpoints=[BreakpointSpec(file=str(DEEP), line=marker(DEEP, "deep"))], timeout=30)
         assert ctx.state == "paused"
         assert len(ctx.frames) == 20 and ctx.totalFrames is not None and ctx.totalFrames > 40
         assert ctx.framesTruncated is True
@@ -28,7 +29,7 @@ async def test_everything_an_agent_sees_is_bounded():
         small = await debugger.context(None, None, max_frames=3)
         assert [f.function for f in small.frames] == ["marker", "recurse", "recurse"]
 
-        ctx = await debugger.continue_(None, {"file": str(DEEP), "line": marker(DEEP, "wide")}, timeout=30)
+        ctx = await debugger.continue_(None, Location(file=str(DEEP), line=marker(DEEP, "wide")), timeout=30)
         scope = ctx.scopes[0]
         assert scope.total == 60 and len(scope.variables) == 50 and scope.truncated is True
     finally:
@@ -40,7 +41,7 @@ async def test_breakpoints_are_verified_and_moved_lines_reported():
     try:
         await debugger.debug(Target(mode="source", path=str(INVOICE), stop_on_entry=True), adapter=None,
                              breakpoints=[], timeout=30)
-        view = await debugger.add_breakpoint({"file": str(INVOICE), "line": marker(INVOICE, "loop")})
+        view = await debugger.add_breakpoint(BreakpointSpec(file=str(INVOICE), line=marker(INVOICE, "loop")))
         assert view.verified is True and view.line == marker(INVOICE, "loop")
         views = debugger.session.breakpoints.views()
         assert [v.id for v in views] == [view.id]

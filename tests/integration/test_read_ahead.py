@@ -18,6 +18,7 @@ from dap2mcp.dap.trace import TRACE_ENV
 from dap2mcp.session import Debugger
 from dap2mcp.session.models import Context
 from dap2mcp.session.recorder import DEFAULT_FRAMES
+from dap2mcp.session.specs import BreakpointSpec
 
 from conftest import PROGRAMS, marker
 
@@ -102,7 +103,7 @@ async def test_a_stop_read_ahead_shows_what_a_plain_read_shows(program: Path, ad
     debugger = Debugger()
     try:
         ctx = await debugger.debug(Target(mode="source", path=str(program)), adapter=adapter,
-                                   breakpoints=[{"file": str(program), "line": marker(program, "top")}], timeout=180)
+                                   breakpoints=[BreakpointSpec(file=str(program), line=marker(program, "top"))], timeout=180)
         functions = []
         for turn in range(STOPS):
             assert ctx.location is not None

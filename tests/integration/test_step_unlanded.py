@@ -8,6 +8,7 @@ import dataclasses
 from dap2mcp.adapters import Target
 from dap2mcp.errors import DebugError
 from dap2mcp.session import Debugger
+from dap2mcp.session.specs import BreakpointSpec
 
 from conftest import PROGRAMS, marker
 
@@ -18,8 +19,8 @@ async def test_continue_gives_up_a_step_the_blocked_thread_never_took_and_runs_e
     debugger = Debugger()
     try:
         ctx = await debugger.debug(Target(mode="source", path=str(POOL)), adapter=None, timeout=30,
-                                   breakpoints=[{"file": str(POOL), "line": marker(POOL, "job")},
-                                                {"file": str(POOL), "line": marker(POOL, "report")}])
+                                   breakpoints=[BreakpointSpec(file=str(POOL), line=marker(POOL, "job")),
+                                                BreakpointSpec(file=str(POOL), line=marker(POOL, "report"))])
         assert ctx.state == "paused" and ctx.location is not None and ctx.location.function == "checksum"
         session = debugger.session
         # as with an adapter that cannot tell whether a thread can take a step: the step is sent

@@ -7,6 +7,7 @@ from typing import Any
 
 from dap2mcp.adapters.python import DEBUGPY
 from dap2mcp.session.registry import BreakpointRegistry
+from dap2mcp.session.specs import BreakpointSpec
 
 
 def own_files(sent: list[tuple[str, dict[str, Any]]]) -> list[str]:
@@ -27,7 +28,7 @@ async def test_a_breakpoint_set_while_a_pause_lands_in_library_code_keeps_both_a
     decoder = tmp_path / "decoder.py"
     decoder.write_text("import re\n\ndef decode(s):\n    return s\n")
     await registry.own_code_for_now(request, ["/lib/server.py"])
-    bp = registry.register({"file": str(decoder), "line": 3}, None)
+    bp = registry.register(BreakpointSpec(file=str(decoder), line=3), None)
     await registry.sync(request, [bp])
     assert own_files(sent) == [str(decoder), "/lib/server.py"]
     await registry.own_code_as_before(request)

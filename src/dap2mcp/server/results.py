@@ -21,6 +21,8 @@ class Ok(BaseModel):
     success: Literal[True] = True
 
 
+# The published output schemas of the execution tools and of `breakpoint`: what an agent sees is the session's
+# own model (a Context, a BreakpointView), which `ok` sends with `success` added; these are never built.
 class ContextResult(Ok, Context):
     pass
 

@@ -9,87 +9,33 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, Debugger
+from ..session.specs import (
+    PATH_CHARS,
+    TEXT_CHARS,
+    BreakpointChange,
+    BreakpointSpec,
+    Condition,
+    Enabled,
+    ExceptionFilter,
+    ExceptionTypes,
+    File,
+    Function,
+    HitCondition,
+    Line,
+    Location,
+    LogMessage,
+    MaxNotifications,
+)
 from . import results as r
-
-PATH_CHARS = 4096
-"""Longer is no path (Linux's PATH_MAX); refused rather than echoed back in answers the client must read."""
-TEXT_CHARS = 10_000
-"""The same for names, conditions and log messages."""
 
 Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait for a stop before returning state 'running'.")]
 ThreadId = Annotated[int | None, Field(description="Thread id (default: the thread that stopped).")]
 FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
-
-
-File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
-Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
-Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Function name (instead of file and line); in Python a library function with its module, e.g. json.loads."))]
-ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
-ExceptionTypes = Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
-    "With exception: only these exception types (e.g. ['ValueError'])."))]
-Condition = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")]
-HitCondition = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth)."))]
-LogMessage = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop."))]
-MaxNotifications = Annotated[int | None, Field(ge=1, description=(
-    "A tracepoint logs at most this many times, then turns itself off."))]
-Enabled = Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")]
-
-
-class Location(BaseModel):
-    """`{file, line}` or `{function}`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    file: File = None
-    line: Line = None
-    function: Function = None
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> Location:
-        if self.function and (self.file or self.line):
-            raise ValueError("give either function, or file and line, not both")
-        if not self.function and not (self.file and self.line):
-            raise ValueError("give file and line, or function")
-        return self
-
-
-class BreakpointSpec(BaseModel):
-    """One breakpoint, as both `debug`'s `breakpoints` and the `breakpoint` tool take it: a place
-    (`{file, line}`, `{function}`) or an exception filter, with the same options."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    file: File = None
-    line: Line = None
-    function: Function = None
-    exception: ExceptionFilter = None
-    exceptionTypes: ExceptionTypes = None
-    condition: Condition = None
-    hitCondition: HitCondition = None
-    logMessage: LogMessage = None
-    maxNotifications: MaxNotifications = None
-    enabled: Enabled = None
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> BreakpointSpec:
-        if self.exception:
-            if self.file or self.line or self.function:
-                raise ValueError("give exception, or a place (file and line, function), not both")
-        else:
-            Location(file=self.file, line=self.line, function=self.function)
-        return self
-
-    def spec(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
 
 
 def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
@@ -173,9 +119,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
                             just_my_code=justMyCode)
-        specs = [b.spec() for b in breakpoints or []]
-        return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=specs, timeout=timeout,
-                                             progress=_progress(ctx)))
+        return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],
+                                                       timeout=timeout, progress=_progress(ctx)))
 
     @tool("stop", destructive=True, idempotent=True)
     async def stop(
@@ -219,18 +164,16 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
         condition or a log message (a tracepoint, which logs without stopping); or change one by `id`.
         Returns its id, whether the adapter verified it, and its hit count."""
-        options = {k: v for k, v in {"exceptionTypes": exceptionTypes, "condition": condition,
-                                     "hitCondition": hitCondition, "logMessage": logMessage,
-                                     "maxNotifications": maxNotifications, "enabled": enabled}.items()
-                   if v is not None}
+        options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
+                   "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
         if id is not None:
             if file or line or function or exception:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
-            view = await debugger.update_breakpoint(id, options)
-            return r.ok(r.BreakpointResult(**view.model_dump()), files_from=debugger.files_from)
-        spec = BreakpointSpec(file=file, line=line, function=function, exception=exception, **options).spec()
-        view = await debugger.add_breakpoint(spec)
-        return r.ok(r.BreakpointResult(**view.model_dump()), files_from=debugger.files_from)
+            view = await debugger.update_breakpoint(id, BreakpointChange(**options))
+        else:
+            view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, function=function,
+                                                                exception=exception, **options))
+        return r.ok(view, files_from=debugger.files_from)  # a BreakpointView is a BreakpointResult but for `success`
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
     async def clear_breakpoints(
@@ -254,8 +197,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         """Resume the paused program until it stops again (a breakpoint, an exception, or `to`: run to
         {file, line} or {function}), ends, or `timeout` passes. Returns the context at the stop, the exit code and
         final output at the end, or `state: running` (then `wait` or `pause`)."""
-        spec = to.model_dump(exclude_none=True) if to else None
-        return _context(debugger, await debugger.continue_(threadId, spec, timeout))
+        return _context(debugger, await debugger.continue_(threadId, to, timeout))
 
     @tool("step")
     async def step(

@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Any
 
 from ..adapters import AdapterProfile
 from ..errors import DebugError, ErrorCode
 from .models import BreakpointView
-
-Kind = Literal["line", "function", "exception"]
+from .specs import BreakpointChange, Kind
 
 _HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
 _EXPRESSION = re.compile(r"\{([^{}]*)\}")
@@ -116,19 +115,20 @@ class Options:
     exception_types: tuple[str, ...] = field(default=())
 
     @staticmethod
-    def of(spec: dict[str, Any], base: Options | None = None) -> Options:
-        """The options an agent's spec gives; what it leaves out stays as in `base`."""
+    def of(change: BreakpointChange, base: Options | None = None) -> Options:
+        """The options an agent gave (a new breakpoint's, or a change by id); what it leaves out stays as in
+        `base`."""
         base = base or Options()
 
-        def pick(key: str, current: Any) -> Any:
-            return spec.get(key, current)
+        def pick(given: Any, current: Any) -> Any:
+            return current if given is None else given
 
-        return Options(condition=pick("condition", base.condition) or None,
-                       hit_condition=pick("hitCondition", base.hit_condition) or None,
-                       log_message=pick("logMessage", base.log_message) or None,
-                       max_notifications=pick("maxNotifications", base.max_notifications),
-                       enabled=pick("enabled", base.enabled) is not False,
-                       exception_types=tuple(pick("exceptionTypes", base.exception_types) or ()))
+        return Options(condition=pick(change.condition, base.condition) or None,
+                       hit_condition=pick(change.hitCondition, base.hit_condition) or None,
+                       log_message=pick(change.logMessage, base.log_message) or None,
+                       max_notifications=pick(change.maxNotifications, base.max_notifications),
+                       enabled=pick(change.enabled, base.enabled) is not False,
+                       exception_types=tuple(pick(change.exceptionTypes, base.exception_types) or ()))
 
 
 def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], profile: AdapterProfile) -> None:

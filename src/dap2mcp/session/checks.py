@@ -10,17 +10,18 @@ from .. import processes
 from ..adapters import AdapterProfile, Target
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Options, check_options, resolve_source_line
+from .specs import BreakpointSpec
 
 
-def check_start(target: Target, breakpoints: list[dict[str, Any]]) -> None:
+def check_start(target: Target, breakpoints: list[BreakpointSpec]) -> None:
     if target.mode == "attach" and (target.process_id is None or not processes.pid_alive(target.process_id)):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no running process with id {target.process_id}")
     if target.mode == "attach" and target.process_id in processes.own_family():
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"process {target.process_id} is this debugger or runs it; "
                          "stopping it would stop the debugger too")
     for spec in breakpoints:
-        if spec.get("file"):
-            resolve_source_line(str(spec["file"]), int(spec.get("line") or 0), target.cwd)
+        if spec.file:
+            resolve_source_line(spec.file, spec.line or 0, target.cwd)
     if target.mode not in ("source", "binary"):
         return
     if target.cwd is not None and not os.path.isdir(target.cwd):
@@ -54,10 +55,9 @@ class _Capable(dict[str, Any]):
         return True
 
 
-def check_breakpoints(breakpoints: list[dict[str, Any]], profile: AdapterProfile) -> None:
+def check_breakpoints(breakpoints: list[BreakpointSpec], profile: AdapterProfile) -> None:
     """The options of `debug`'s breakpoints that no adapter could take (a hit condition that is no count,
     a condition that is no expression, maxNotifications without logMessage), refused before the session
     is given up. What this adapter lacks is known only once it has started, and refused then."""
     for spec in breakpoints:
-        kind = "exception" if spec.get("exception") else "function" if spec.get("function") else "line"
-        check_options(kind, Options.of(spec), _Capable(), profile)
+        check_options(spec.kind, Options.of(spec.options), _Capable(), profile)

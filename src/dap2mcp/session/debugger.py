@@ -27,6 +27,7 @@ from .console import console_command
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
+from .specs import BreakpointChange, BreakpointSpec, Location
 from .startup import injections_finished
 
 DEFAULT_WAIT = 30.0
@@ -110,7 +111,7 @@ class Debugger:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[dict[str, Any]],
+    async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[BreakpointSpec],
                     timeout: float, carried: list[Breakpoint] | None = None, snapshots: list[Snapshot] | None = None,
                     replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
         """`carried` and `snapshots` come from the session a `restart` is `replacing`. `timeout` counts from
@@ -203,9 +204,9 @@ class Debugger:
 
     # -- execution ---------------------------------------------------------------------------
 
-    async def continue_(self, thread_id: int | None, to: dict[str, Any] | None, timeout: float) -> Context:
+    async def continue_(self, thread_id: int | None, to: Location | None, timeout: float) -> Context:
         session = self.session
-        temp = await session.add_breakpoint(to, temporary=True) if to else None
+        temp = await session.add_breakpoint(BreakpointSpec.at(to), temporary=True) if to else None
         try:
             sharing = session.breakpoints.sharing(temp) if temp is not None else []
             # an agent's breakpoint on the function answers for the temporary one (lldb-dap keeps one per
@@ -322,10 +323,10 @@ class Debugger:
 
     # -- breakpoints -------------------------------------------------------------------------
 
-    async def add_breakpoint(self, spec: dict[str, Any]) -> BreakpointView:
+    async def add_breakpoint(self, spec: BreakpointSpec) -> BreakpointView:
         return (await self.session.add_breakpoint(spec)).view()
 
-    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> BreakpointView:
+    async def update_breakpoint(self, bp_id: int, changes: BreakpointChange) -> BreakpointView:
         return (await self.session.update_breakpoint(bp_id, changes)).view()
 
     async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:

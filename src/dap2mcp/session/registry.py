@@ -21,7 +21,6 @@ from ..adapters.base import FunctionFilter
 from ..errors import DebugError, ErrorCode
 from .breakpoints import (
     Breakpoint,
-    Kind,
     Options,
     check_exception_filter,
     check_options,
@@ -30,6 +29,7 @@ from .breakpoints import (
 )
 from .edits import follow, read_lines
 from .models import BreakpointView
+from .specs import BreakpointChange, BreakpointSpec, Kind
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -117,38 +117,38 @@ class BreakpointRegistry:
             raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {bp_id}")
         return bp
 
-    def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, **place: Any) -> Breakpoint:
+    def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, file: str | None = None,
+            line: int | None = None, function: str | None = None, exception: str | None = None,
+            source: tuple[str, ...] | None = None) -> Breakpoint:
         bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), kind=kind, temporary=temporary,
-                        **place)
+                        file=file, line=line, function=function, exception=exception, source=source)
         bp.apply(options or Options())
         self._items[bp.id] = bp
         return bp
 
-    def register(self, spec: dict[str, Any], cwd: str | None, *, temporary: bool = False) -> Breakpoint:
+    def register(self, spec: BreakpointSpec, cwd: str | None, *, temporary: bool = False) -> Breakpoint:
         """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
-        options, capabilities, profile = Options.of(spec), self._capabilities(), self._profile
+        options, capabilities, profile = Options.of(spec.options), self._capabilities(), self._profile
         adapter = profile.name
-        if spec.get("exception"):
-            check_exception_filter(str(spec["exception"]), {"exceptionBreakpointFilters": self.filters()}, adapter)
+        if spec.exception:
+            check_exception_filter(spec.exception, {"exceptionBreakpointFilters": self.filters()}, adapter)
             check_options("exception", options, capabilities, profile)
-            return self.new("exception", options, exception=str(spec["exception"]))
-        if spec.get("function"):
+            return self.new("exception", options, exception=spec.exception)
+        if spec.function:
             if not capabilities.get("supportsFunctionBreakpoints"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints")
             check_options("function", options, capabilities, profile)
-            return self.new("function", options, temporary=temporary, function=str(spec["function"]))
-        file, line = spec.get("file"), spec.get("line")
-        if not file or line is None:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a breakpoint needs file and line, function, or exception")
+            return self.new("function", options, temporary=temporary, function=spec.function)
+        file, line = spec.file or "", spec.line or 0  # a spec with neither exception nor function has both
         check_options("line", options, capabilities, profile)
-        path = resolve_source_line(str(file), int(line), cwd)
+        path = resolve_source_line(file, line, cwd)
         if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and not bp.lost
-                                            and bp.file == path and bp.line == int(line)), None)):
+                                            and bp.file == path and bp.line == line), None)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "
                              f"adapter keeps one per line); change it with `breakpoint` and id {same.id}")
-        return self.new("line", options, temporary=temporary, file=path, line=int(line), source=read_lines(path))
+        return self.new("line", options, temporary=temporary, file=path, line=line, source=read_lines(path))
 
-    def change(self, bp_id: int, changes: dict[str, Any]) -> tuple[Breakpoint, Breakpoint]:
+    def change(self, bp_id: int, changes: BreakpointChange) -> tuple[Breakpoint, Breakpoint]:
         """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""
         bp = self.get(bp_id)
         merged = Options.of(changes, bp.options)

@@ -47,6 +47,7 @@ from .recorder import StopRecorder
 from .registry import BreakpointRegistry
 from .run import FrameTable, Run
 from .sources import SourceAllowList
+from .specs import BreakpointChange, BreakpointSpec
 from .stops import Stops
 
 log = logging.getLogger(__name__)
@@ -316,7 +317,7 @@ class DebugSession:
             await self.close()
             raise
 
-    async def start(self, initial: list[dict[str, Any]] | None = None) -> None:
+    async def start(self, initial: list[BreakpointSpec] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""
         if not self.link.opened:
             await self.connect()
@@ -336,7 +337,7 @@ class DebugSession:
                                                                             lambda: self.has_client))
         self.run.started()
 
-    async def _handshake(self, plan: AdapterStart, initial: list[dict[str, Any]]) -> None:
+    async def _handshake(self, plan: AdapterStart, initial: list[BreakpointSpec]) -> None:
         """Everything after `initialize`, up to the program running (or stopped on entry): launch/attach (sent,
         not awaited: adapters answer it only after configuration) → `initialized` event → breakpoints →
         configurationDone → the launch/attach response. Whichever way it fails, the error says which."""
@@ -540,10 +541,10 @@ class DebugSession:
 
     # -- breakpoints -------------------------------------------------------------------------
 
-    def register(self, spec: dict[str, Any], temporary: bool = False) -> Breakpoint:
+    def register(self, spec: BreakpointSpec, temporary: bool = False) -> Breakpoint:
         return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)
 
-    async def update_breakpoint(self, bp_id: int, changes: dict[str, Any]) -> Breakpoint:
+    async def update_breakpoint(self, bp_id: int, changes: BreakpointChange) -> Breakpoint:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
         bp, before = self.breakpoints.change(bp_id, changes)
         if self.state == "terminated":
@@ -556,7 +557,7 @@ class DebugSession:
                 raise
         return bp
 
-    async def add_breakpoint(self, spec: dict[str, Any], *, temporary: bool = False) -> Breakpoint:
+    async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False) -> Breakpoint:
         bp = self.register(spec, temporary)
         if self.state == "terminated":  # kept for `restart`
             if temporary:

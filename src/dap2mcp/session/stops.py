@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Failure
 from .models import StopInfo
 from .run import Run
+from .specs import BreakpointSpec
 
 if TYPE_CHECKING:
     from ..adapters import AdapterProfile, Target
@@ -91,7 +92,7 @@ class Stops:
         """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
         stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
         if target.main and target.stop_on_entry:
-            self._entry = self._registry.register({"function": target.main}, target.cwd, temporary=True)
+            self._entry = self._registry.register(BreakpointSpec(function=target.main), target.cwd, temporary=True)
 
     def _at_entry(self, info: StopInfo) -> bool:
         """The stop at the entry stand-in is the entry stop; the stand-in has done its work (`take_spent`)."""

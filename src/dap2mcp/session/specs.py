@@ -1,0 +1,120 @@
+"""A breakpoint as an agent asks for one, parsed once where the request comes in and passed as it is
+from there to the checks, the registry and the `Breakpoint` it becomes.
+
+The models are the tools' input schema too (their field names, bounds and descriptions are what an
+agent reads), so a value that exists here is one the tools accepted: the session need not check
+again what the spec's own validators refuse.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+PATH_CHARS = 4096
+"""Longer is no path (Linux's PATH_MAX); refused rather than echoed back in answers the client must read."""
+TEXT_CHARS = 10_000
+"""The same for names, conditions and log messages."""
+
+File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
+Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
+Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Function name (instead of file and line); in Python a library function with its module, e.g. json.loads."))]
+ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
+ExceptionTypes = Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
+    "With exception: only these exception types (e.g. ['ValueError'])."))]
+Condition = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")]
+HitCondition = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth)."))]
+LogMessage = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop."))]
+MaxNotifications = Annotated[int | None, Field(ge=1, description=(
+    "A tracepoint logs at most this many times, then turns itself off."))]
+Enabled = Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")]
+
+Kind = Literal["line", "function", "exception"]
+
+_FROZEN = ConfigDict(extra="forbid", frozen=True)
+
+
+def _one_place(file: str | None, line: int | None, function: str | None) -> None:
+    """The place rule `continue`'s `to` and a breakpoint share; its messages are what an agent is told."""
+    if function and (file or line):
+        raise ValueError("give either function, or file and line, not both")
+    if not function and not (file and line):
+        raise ValueError("give file and line, or function")
+
+
+class Location(BaseModel):
+    """`{file, line}` or `{function}`."""
+
+    model_config = _FROZEN
+
+    file: File = None
+    line: Line = None
+    function: Function = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Location:
+        _one_place(self.file, self.line, self.function)
+        return self
+
+
+class BreakpointChange(BaseModel):
+    """The options of a breakpoint, as `breakpoint` with `id` changes them: each one given replaces the
+    breakpoint's, each left out (None) stays as it is. An empty condition, hit condition or log message,
+    or empty exceptionTypes, removes it."""
+
+    model_config = _FROZEN
+
+    exceptionTypes: ExceptionTypes = None
+    condition: Condition = None
+    hitCondition: HitCondition = None
+    logMessage: LogMessage = None
+    maxNotifications: MaxNotifications = None
+    enabled: Enabled = None
+
+
+class BreakpointSpec(BaseModel):
+    """One breakpoint, as both `debug`'s `breakpoints` and the `breakpoint` tool take it: a place
+    (`{file, line}`, `{function}`) or an exception filter, with the same options."""
+
+    model_config = _FROZEN
+
+    file: File = None
+    line: Line = None
+    function: Function = None
+    exception: ExceptionFilter = None
+    exceptionTypes: ExceptionTypes = None
+    condition: Condition = None
+    hitCondition: HitCondition = None
+    logMessage: LogMessage = None
+    maxNotifications: MaxNotifications = None
+    enabled: Enabled = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> BreakpointSpec:
+        if self.exception:
+            if self.file or self.line or self.function:
+                raise ValueError("give exception, or a place (file and line, function), not both")
+        else:
+            _one_place(self.file, self.line, self.function)
+        return self
+
+    @classmethod
+    def at(cls, location: Location) -> BreakpointSpec:
+        """A plain breakpoint at `location` (`continue`'s `to`, a stop on entry's `main`)."""
+        return cls(file=location.file, line=location.line, function=location.function)
+
+    @property
+    def kind(self) -> Kind:
+        return "exception" if self.exception else "function" if self.function else "line"
+
+    @property
+    def options(self) -> BreakpointChange:
+        """What a new breakpoint adds to its place: the same options a change by id carries."""
+        return BreakpointChange(exceptionTypes=self.exceptionTypes, condition=self.condition,
+                                hitCondition=self.hitCondition, logMessage=self.logMessage,
+                                maxNotifications=self.maxNotifications, enabled=self.enabled)

@@ -1,0 +1,62 @@
+"""A breakpoint spec is parsed once, where the tools take it in, and the session trusts it from there
+(pure: the session layer's own models and registry on debugpy's profile, no adapter)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from dap2mcp.adapters.python import DEBUGPY
+from dap2mcp.session.registry import BreakpointRegistry
+from dap2mcp.session.specs import BreakpointChange, BreakpointSpec, Location
+
+NOT_BOTH = "give either function, or file and line, not both"
+NO_PLACE = "give file and line, or function"
+EXCEPTION_OR_PLACE = "give exception, or a place (file and line, function), not both"
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ({}, NO_PLACE), ({"file": "app.py"}, NO_PLACE), ({"line": 3}, NO_PLACE), ({"file": "", "line": 3}, NO_PLACE),
+    ({"function": "main", "line": 3}, NOT_BOTH), ({"function": "main", "file": "app.py"}, NOT_BOTH),
+    ({"exception": "raised", "file": "app.py"}, EXCEPTION_OR_PLACE),
+    ({"exception": "raised", "function": "main"}, EXCEPTION_OR_PLACE), ({"exception": "raised", "line": 2}, EXCEPTION_OR_PLACE),
+])
+def test_a_spec_the_tools_refuse_cannot_be_made_in_the_session_either(given: dict[str, Any], said: str):
+    """What `debug`, `breakpoint` and `continue` answer INVALID_ARGUMENT (`...: Value error, <said>`) is
+    refused by the model itself, so the session holds no spec the tools would not have taken."""
+    with pytest.raises(ValidationError) as refused:
+        BreakpointSpec(**given)
+    assert [e["msg"] for e in refused.value.errors()] == [f"Value error, {said}"]
+    if "exception" not in given:
+        with pytest.raises(ValidationError) as refused:
+            Location(**given)
+        assert [e["msg"] for e in refused.value.errors()] == [f"Value error, {said}"]
+
+
+def test_a_spec_is_the_same_value_wherever_it_goes():
+    """The checks, the session and the registry are all handed the one value the agent sent."""
+    spec = BreakpointSpec(file="app.py", line=3, condition="i == 7")
+    with pytest.raises(ValidationError):
+        spec.condition = "i == 8"  # type: ignore[misc]
+    assert spec.kind == "line" and BreakpointSpec(exception="raised").kind == "exception"
+    assert BreakpointSpec.at(Location(function="json.loads")) == BreakpointSpec(function="json.loads")
+
+
+def test_a_change_by_id_keeps_what_it_leaves_out_and_an_empty_option_removes_it(tmp_path):
+    program = tmp_path / "app.py"
+    program.write_text("total = 0\nfor i in range(10):\n    total += i\n")
+    capabilities = {"supportsConditionalBreakpoints": True, "supportsHitConditionalBreakpoints": True,
+                    "supportsLogPoints": True}  # as debugpy's `initialize` answers
+    registry = BreakpointRegistry(DEBUGPY, [], capabilities=lambda: capabilities)
+    bp = registry.register(BreakpointSpec(file=str(program), line=3, condition="i > 2"), None)
+
+    registry.change(bp.id, BreakpointChange(enabled=False))
+    assert (bp.condition, bp.enabled) == ("i > 2", False)
+    registry.change(bp.id, BreakpointChange(condition="", hitCondition="% 2"))
+    assert (bp.condition, bp.hit_condition, bp.enabled) == (None, "% 2", False)
+    registry.change(bp.id, BreakpointChange(logMessage="i={i}", maxNotifications=3, enabled=True))
+    assert (bp.log_message, bp.max_notifications, bp.hit_condition, bp.enabled) == ("i={i}", 3, "% 2", True)
+    registry.change(bp.id, BreakpointChange(hitCondition=""))
+    assert (bp.log_message, bp.max_notifications, bp.hit_condition) == ("i={i}", 3, None)

@@ -28,6 +28,7 @@ from .breakpoints import (
     resolve_source_line,
 )
 from .edits import follow, read_lines
+from .hints import KEPT_FOR_RESTART
 from .models import BreakpointView
 from .specs import BreakpointChange, BreakpointSpec, Kind
 
@@ -156,6 +157,14 @@ class BreakpointRegistry:
         before = replace(bp)
         bp.apply(merged)
         return bp, before
+
+    def undo_change(self, bp: Breakpoint, before: Breakpoint) -> None:
+        """The adapter would not take a change (`change`): the breakpoint is as it was."""
+        bp.__dict__.update(before.__dict__)
+
+    def kept_for_restart(self, bp: Breakpoint) -> None:
+        """A breakpoint set or changed with no program running: it applies from the next `restart`."""
+        bp.message = KEPT_FOR_RESTART
 
     def discard(self, bp: Breakpoint) -> bool:
         """Forget one breakpoint, hidden or not; False if it was already gone."""

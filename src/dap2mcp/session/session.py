@@ -34,7 +34,7 @@ from ..errors import DebugError, ErrorCode, Failure
 from ..processes import killed_by
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
-from . import hints, startup
+from . import startup
 from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
@@ -548,12 +548,12 @@ class DebugSession:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
         bp, before = self.breakpoints.change(bp_id, changes)
         if self.state == "terminated":
-            bp.message = hints.KEPT_FOR_RESTART
+            self.breakpoints.kept_for_restart(bp)
         elif self.has_client:
             try:
                 await self.breakpoints.sync(self.tolerant_request, [bp])
             except Failure:
-                bp.__dict__.update(before.__dict__)
+                self.breakpoints.undo_change(bp, before)
                 raise
         return bp
 
@@ -563,7 +563,7 @@ class DebugSession:
             if temporary:
                 self.breakpoints.discard(bp)
                 raise DebugError(ErrorCode.TERMINATED, self.ended_text())
-            bp.message = hints.KEPT_FOR_RESTART
+            self.breakpoints.kept_for_restart(bp)
             return bp
         try:
             await self.breakpoints.sync(self.tolerant_request, [bp])

@@ -426,8 +426,7 @@ class Debugger:
                              f"{session.profile.name} does not support disassembly (no supportsDisassembleRequest)")
         info = session.require_paused()
         if memory_reference is None:
-            frames = (await session.request("stackTrace", {"threadId": session.thread(info.thread_id),
-                                                           "levels": 1})).get("stackFrames")
+            frames = await session.stack(session.thread(info.thread_id))
             memory_reference = (frames or [{}])[0].get("instructionPointerReference")
             if not memory_reference:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")

@@ -110,10 +110,9 @@ async def _capture_threads(session: DebugSession) -> dict[str, Any]:
 
     async def top(thread_id: int) -> dict[str, Any] | None:
         try:
-            body = await session.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": 1})
+            frames = await session.stack(thread_id)
         except Failure:
             return None
-        frames = body.get("stackFrames") or []
         if not frames:
             return None
         source = frames[0].get("source") or {}

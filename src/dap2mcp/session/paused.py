@@ -104,10 +104,9 @@ async def _where_threads_are(session: DebugSession, threads: list[Thread]) -> No
     """`Thread.at` for each listed thread: the first frame of the program's own on its stack, read together."""
     async def own_frame(thread: Thread) -> None:
         try:
-            body = await session.request("stackTrace", {"threadId": thread.id, "startFrame": 0, "levels": THREAD_FRAMES})
+            frames = [to_frame(raw) for raw in await session.stack(thread.id, THREAD_FRAMES)]
         except AdapterRefused:
             return  # a goroutine that ended meanwhile: named as the adapter named it
-        frames = [to_frame(raw) for raw in body.get("stackFrames") or []]
         if (own := next((f for f in frames if session.own_code(f)), None)) is not None:
             thread.at = Location(file=own.file, line=own.line, function=own.function)
 
@@ -132,8 +131,7 @@ async def focused_frame_id(session: DebugSession) -> int:
     if (view := _stop_view(session, info)) is not None and view.focus is not None:
         return view.focus.id
     thread = session.thread(None)
-    body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})
-    frames = body.get("stackFrames") or []
+    frames = await session.stack(thread)
     if not frames:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
     session.frames.note(thread, [(int(frames[0]["id"]), 0)])
@@ -178,8 +176,7 @@ async def step_in(session: DebugSession, thread_id: int | None) -> StepIn | None
     top = session.frames.top_of(thread)
     with contextlib.suppress(Failure):
         if top is None:
-            body = await session.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})
-            top = int((body.get("stackFrames") or [{}])[0]["id"])
+            top = int((await session.stack(thread) or [{}])[0]["id"])
         calls = await _calls(session, top)
         return StepIn(top, calls) if calls else None
     return None
@@ -214,8 +211,7 @@ async def entered_sourceless(session: DebugSession, thread_id: int | None) -> st
             or session.stop_info.reason != "step":
         return None
     with contextlib.suppress(Failure, LookupError, TypeError, ValueError):
-        body = await session.request("stackTrace", {"threadId": session.thread(thread_id), "startFrame": 0, "levels": 1})
-        top = to_frame((body.get("stackFrames") or [])[0])
+        top = to_frame((await session.stack(session.thread(thread_id)))[0])
         return None if session.own_code(top) else top.function or "?"
     return None
 

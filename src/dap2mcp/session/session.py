@@ -268,6 +268,11 @@ class DebugSession:
         await self.answers.shape(command, arguments, body, timeout)
         return body
 
+    async def stack(self, thread: int, levels: int = 1, start: int = 0) -> list[dict[str, Any]]:
+        """`levels` frames of `thread`'s stack from `start` (0: the innermost), as the agent reads them."""
+        body = await self.request("stackTrace", {"threadId": thread, "startFrame": start, "levels": levels})
+        return list(body.get("stackFrames") or [])
+
     async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Breakpoints that the adapter rejects become unverified ones, not a failed call or start."""
         try:

@@ -228,9 +228,14 @@ class Scripted:
     session: DebugSession
     sent: list[Sent] = field(default_factory=list)
     """Every request the session sent, in order, with its state and stop count as it sent it."""
+    said: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Every event the adapter sent, as it sent it, before the session read it."""
 
     def requests(self, command: str) -> list[Sent]:
         return [s for s in self.sent if s.command == command]
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [body for event, body in self.said if event == name]
 
 
 @asynccontextmanager
@@ -251,6 +256,13 @@ async def scripted_session(name: str, adapter: str, path: Path, monkeypatch: pyt
         return send(client, command, arguments)
 
     monkeypatch.setattr(DapClient, "send", noted)
+    on_event = DapClient.on_event
+
+    def heard(client: DapClient, handler: Any) -> None:
+        on_event(client, lambda event, body: scripted.said.append((event, dict(body))))
+        on_event(client, handler)
+
+    monkeypatch.setattr(DapClient, "on_event", heard)
     trace = tmp_path / "trace.jsonl"
     player: ScriptedAdapter | None = None
     if recording:

@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 
+from dap2mcp import processes
 from dap2mcp.adapters import PROFILES, Target
 from dap2mcp.adapters.base import Tool
 from dap2mcp.dap import DapClient, Transport
@@ -275,7 +276,11 @@ async def scripted_session(name: str, adapter: str, path: Path, monkeypatch: pyt
             assert player is not None
             return await player.transport()
 
+        async def started(argv: Any, **options: Any) -> None:
+            raise AssertionError(f"a played transcript starts no process: {argv}")
+
         monkeypatch.setattr(link, "open_transport", reach)
+        monkeypatch.setattr(processes, "spawn", started)
         # the adapter is never started, so it need not be installed: the profile's plan only names its command
         monkeypatch.setattr(Tool, "require", lambda tool, profile: tool.commands[0])
     try:

@@ -12,7 +12,8 @@ How a transcript is played (one JSON line per DAP message, as `DAP2MCP_DAP_TRACE
 - Requests that move the program or the session (`MOVES`: launch, configurationDone, continue, next, pause,
   disconnect, ...) are the script's gates, played in order: the stand-in waits until the session sends that
   request, then sends what the adapter sent after it (its response, the events) up to the next gate. A move
-  the transcript does not have next is refused ("not in the transcript") and noted in `diverged`.
+  the transcript does not have next is refused (saying which one it has) and noted in `diverged`; the
+  session's fixture fails on any, and when a move of the transcript was never sent.
 - Any other request (initialize, setBreakpoints, threads, stackTrace, variables, ...) is answered at once
   with the adapter's response to the same command sent between the same two gates, in the order they were
   sent; once those are used up, with the last such answer before (a stack asked for again is the same stack).

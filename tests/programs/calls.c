@@ -15,7 +15,7 @@ static int middle(int a) {
 static int top(void) {
     int total = 0; /* marker: top */
     for (int k = 0; k < 100; k++) {
-        total += middle(k);
+        total += middle(k); /* marker: call */
     }
     return total;
 }

@@ -15,6 +15,7 @@ from scripted_adapter import scripted_session
 from dap2mcp.session.models import StopInfo
 from dap2mcp.session.run import Run
 from dap2mcp.session.session import DebugSession
+from dap2mcp.session.specs import BreakpointSpec
 
 from conftest import PROGRAMS, ROOT, marker
 
@@ -46,7 +47,7 @@ async def test_lldb_a_next_cut_short_by_a_breakpoint_is_stepped_past_at_the_next
     call, leaf = marker(program, "call"), marker(program, "leaf")
     async with scripted_session("lldb-stray-step", "lldb", program, monkeypatch, tmp_path) as run:
         s = run.session
-        await s.start([{"file": str(program), "line": call}, {"file": str(program), "line": leaf}])
+        await s.start([BreakpointSpec(file=str(program), line=call), BreakpointSpec(file=str(program), line=leaf)])
         ids = adapter_ids(s)
         at_call = await stopped(s, 0)
         assert (at_call.reason, at_call.hit_breakpoint_ids) == ("breakpoint", [ids[call]])
@@ -74,7 +75,7 @@ async def test_lldb_a_pause_is_a_pause_whatever_lldb_names_its_stop(monkeypatch,
     spin = marker(program, "spin")
     async with scripted_session("lldb-pause", "lldb", program, monkeypatch, tmp_path) as run:
         s = run.session
-        await s.start([{"file": str(program), "line": spin}])
+        await s.start([BreakpointSpec(file=str(program), line=spin)])
         assert (await stopped(s, 0)).reason == "breakpoint"
         await s.remove_breakpoints(s.breakpoints.take([s.breakpoints.all()[0].id]))
         since = await s.step("over", s.thread(None))  # `k++` of `for (;;)`: the step never ends
@@ -119,7 +120,7 @@ async def test_gdb_a_breakpoint_stop_is_given_the_breakpoint_gdb_does_not_name_a
     line = marker(program, "print")
     async with scripted_session("gdb-breakpoint-exit", "gdb", program, monkeypatch, tmp_path) as run:
         s = run.session
-        await s.start([{"file": str(program), "line": line}])
+        await s.start([BreakpointSpec(file=str(program), line=line)])
         at = await stopped(s, 0)
         assert [body.get("hitBreakpointIds") for body in run.events("stopped")] == [None]
         assert (at.reason, at.hit_breakpoint_ids) == ("breakpoint", [adapter_ids(s)[line]])
@@ -193,7 +194,7 @@ async def test_debugpy_breakpoint_step_and_exit(monkeypatch, tmp_path):
     program = PROGRAMS / "exits.py"
     async with scripted_session("debugpy-step-exit", "debugpy", program, monkeypatch, tmp_path) as run:
         s = run.session
-        await s.start([{"file": str(program), "line": 5}])
+        await s.start([BreakpointSpec(file=str(program), line=5)])
         at = await stopped(s, 0)
         assert (at.reason, at.hit_breakpoint_ids) == ("breakpoint", [adapter_ids(s)[5]])
         since = await s.step("over", s.thread(None))

@@ -150,9 +150,9 @@ async def _evaluated(session: DebugSession, expression: str, frame: int) -> dict
     """An evaluation's answer; a result the adapter gives for an expression it could not evaluate is its error."""
     body = await session.request("evaluate", {"expression": expression, "frameId": frame,
                                                "context": session.profile.evaluate_context})
-    if body.get("result") in session.profile.failed_evaluations:
-        raise DebugError(ErrorCode.ADAPTER_ERROR, f"{body['result']} (an unknown name, a value of another type, "
-                         "or not an expression)")
+    if body.get("result") in session.profile.failed_evaluations:  # gdb's refusal, written as a result
+        raise AdapterRefused("evaluate", f"{body['result']} (an unknown name, a value of another type, "
+                             "or not an expression)")
     return body
 
 

@@ -250,9 +250,9 @@ class StopRecorder:
         try:
             per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
         except AdapterRefused as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
-            raise DebugError(ErrorCode.ADAPTER_ERROR, f"the adapter would not list the variables of frame {frame_index} "
-                             f"(`{frame.function}`): {exc.message.rstrip('.')}; nothing was saved. `evaluate` with "
-                             "that frame's id from `context` may still read them") from exc
+            raise AdapterRefused(exc.command, f"the adapter would not list the variables of frame {frame_index} "
+                                 f"(`{frame.function}`): {exc.message.rstrip('.')}; nothing was saved. `evaluate` with "
+                                 "that frame's id from `context` may still read them") from exc
         top = merge_scopes(list(per_scope), self._hidden)
         known: dict[int, list[dict[str, Any]]] = {}
         usable = self._helper and not HELPER_NAMES & {str(v.get("name")) for v in top}

@@ -9,6 +9,7 @@ gives those theirs in one place (`server/failures.py`) and turns every failure i
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self
 
 
 class ErrorCode(StrEnum):
@@ -36,6 +37,14 @@ class Failure(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    def said_more(self, more: str) -> Self:
+        """The same failure, of the same type, with `more` after its message (a hint for what to do now)."""
+        again = type(self).__new__(type(self))
+        again.__dict__.update(self.__dict__)  # the subclass's fields (a code, the refused command)
+        again.message = f"{self.message}; {more}"
+        again.args = (again.message,)
+        return again
 
 
 class DebugError(Failure):

@@ -135,3 +135,32 @@ async def test_breakpoints_do_not_follow_an_edit_the_restart_does_not_run(tmp_pa
         assert again["location"]["line"] == line and again["breakpointIds"] == [1], again
         assert "breakpointNotes" not in again, again
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_restart_the_adapter_refuses_to_launch_says_the_adapters_reason_and_keeps_the_session(
+        adapter: str, tmp_path: Path) -> None:
+    """The executable replaced by one the debugger cannot load (a build gone wrong): the adapter refuses the
+    launch, after the old program has been ended. The agent gets the adapter's reason with what to do next,
+    and a `restart` once the executable is good again runs with the same breakpoints."""
+    source = ROOT / "examples" / "c" / "invoice.c"
+    program = tmp_path / "invoice"
+    subprocess.run(["cc", "-g", "-O0", "-o", str(program), str(source)], check=True)
+    good = program.read_bytes()
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="binary", path=str(program), adapter=adapter, timeout=60,
+                               breakpoints=[{"file": str(source), "line": marker(source, "loop")}])
+        assert first["state"] == "paused" and first["breakpointIds"] == [1], first
+        program.unlink()  # the running executable cannot be written over
+        program.write_bytes(b"\x7fELF" + b"\0" * 60)
+        program.chmod(0o755)
+        message = await tools.error("restart", "ADAPTER_ERROR", timeout=60)
+        assert str(program) in message and message.endswith("fix the cause and `restart` again"), message
+        ended = await tools.ok("context")
+        assert ended["state"] == "terminated" and "could not be started" in ended["description"], ended
+        program.unlink()
+        program.write_bytes(good)
+        program.chmod(0o755)
+        again = await tools.ok("restart", timeout=60)
+        assert again["state"] == "paused" and again["breakpointIds"] == [1], again
+        await tools.ok("stop")

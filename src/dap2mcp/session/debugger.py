@@ -139,7 +139,7 @@ class Debugger:
                     if self._session is session:
                         if carried is not None and isinstance(exc, Failure):  # e.g. a build error in Delve's launch
                             session.run.could_not_start(exc.message)
-                            raise DebugError(exc.code, f"{exc.message}; {hints.RESTART_AGAIN}") from exc
+                            raise exc.said_more(hints.RESTART_AGAIN) from exc
                         self._session = None
                         self.changed()
                     raise

@@ -6,7 +6,7 @@ import contextlib
 import dataclasses
 
 from dap2mcp.adapters import Target
-from dap2mcp.errors import DebugError
+from dap2mcp.errors import Failure
 from dap2mcp.session import Debugger
 from dap2mcp.session.specs import BreakpointSpec
 
@@ -29,9 +29,9 @@ async def test_continue_gives_up_a_step_the_blocked_thread_never_took_and_runs_e
         main = next(t.id for t in threads if t.name == "MainThread")
         held = await debugger.step("over", main, timeout=1)
         assert held.state == "running"  # the main thread is in future.result(): it takes the step only later
-        with contextlib.suppress(DebugError):  # the stop at `report` may be gone before it is read (below)
+        with contextlib.suppress(Failure):  # the stop at `report` may be gone before it is read (below)
             await debugger.continue_(None, None, timeout=20)
-        with contextlib.suppress(DebugError):
+        with contextlib.suppress(Failure):
             await debugger.wait(20)  # where the given-up step took it on from there
         # every thread ran: the job finished and the main thread got its result. pydevd still holds the given-up
         # step for the main thread and carries it out at that thread's next stop, so it runs on from there

@@ -15,7 +15,8 @@ class AdapterFailure(Failure):
 
 
 class AdapterRefused(AdapterFailure):
-    """The adapter answered the request with `success: false`; `message` is its reason."""
+    """The adapter answered the request with `success: false`; `message` is its reason (perhaps explained by
+    the session, or an answer the adapter wrote as a result where it means a refusal: gdb's failed evaluation)."""
 
     def __init__(self, command: str, message: str) -> None:
         super().__init__(message)
@@ -27,8 +28,7 @@ class AdapterGone(AdapterFailure):
 
 
 class AdapterTimedOut(AdapterFailure):
-    """No answer within the time given; the request stays pending and may still be answered. Also raised,
-    with its own `message`, for a request not sent because it would only wait behind one still unanswered."""
+    """No answer within the time given; the request stays pending and may still be answered."""
 
     def __init__(self, command: str, timeout: float, message: str | None = None) -> None:
         super().__init__(message or f"debug adapter did not answer '{command}' within {timeout:g}s")

@@ -7,13 +7,14 @@ import json
 import re
 from typing import Any
 
+from ..text import valid_unicode
+
 Message = dict[str, Any]
 
 _HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r\n$")
 _MAX_HEADER = 8192
 _MAX_BODY = 64 * 1024 * 1024
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class FramingError(Exception):
@@ -56,22 +57,6 @@ async def read_message(reader: asyncio.StreamReader) -> Message | None:
     if _SURROGATE_ESCAPE.search(body):
         message = valid_unicode(message)
     return message
-
-
-def valid_unicode(node: Any) -> Any:
-    """`node` with each lone surrogate in its strings replaced by U+FFFD.
-
-    JSON may escape half a surrogate pair on its own, and Python decodes it to a string that no
-    UTF-8 encoder takes: debugpy sends a byte of the program's output that is not UTF-8 (`\\xff`)
-    as `\\udcff`, and such a string would make every answer holding it fail to serialize.
-    """
-    if isinstance(node, str):
-        return _LONE_SURROGATE.sub("\ufffd", node)
-    if isinstance(node, dict):
-        return {valid_unicode(key): valid_unicode(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [valid_unicode(item) for item in node]
-    return node
 
 
 def _content_length(header: bytes) -> int:

@@ -9,10 +9,10 @@ import toons
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict
 
-from ..dap.framing import valid_unicode
 from ..errors import DebugError
 from ..session.models import BreakpointView, Context, Opt, lean_schema
 from ..snapshots import Snapshot
+from ..text import valid_unicode
 
 
 class Ok(BaseModel):

@@ -251,12 +251,12 @@ class Debugger:
             ctx = await self._result(session, timed_out=False, look_for_children=False)
             ctx.hint = ctx.hint or hints.OUT_OF_LIBRARY
             return ctx
-        watch = await paused.step_in(session, thread_id) if mode == "in" else None
+        watch = await paused.step_in(session, thread) if mode == "in" else None
         since = await session.step(mode, thread)
         finished = await session.wait_for_stop(since, left())
         left_out: list[str] = []  # calls into code without source here, stepped out of as lldb would not enter them
         while mode == "in" and finished and len(left_out) < STEP_IN_LEAVES \
-                and (entered := await paused.entered_sourceless(session, thread_id)):
+                and (entered := await paused.entered_sourceless(session, thread)):
             left_out.append(entered)
             for command in ("out", "in"):  # back to the calling line, then on as the step would have gone
                 since = await session.step(command, thread)
@@ -588,7 +588,7 @@ async def _standing_limit(session: DebugSession, frame: int, timeout: float) -> 
             await session.own.limit(frame, EVALUATE_TIMEOUT)
 
 
-def _evaluation_failure(exc: DebugError, adapter: str, timeout: float, interrupts: bool, ran_out: bool) -> DebugError:
+def _evaluation_failure(exc: Failure, adapter: str, timeout: float, interrupts: bool, ran_out: bool) -> Failure:
     """What an `evaluate` that failed tells the agent: above all, whether it ran out of time and what became
     of the evaluation then."""
     if isinstance(exc, AdapterTimedOut) and interrupts:

@@ -83,7 +83,7 @@ def _breakpoints(session: DebugSession) -> dict[str, Any]:
 
 
 class ThreadList:
-    """The threads as of the last stop they were read at, one per session (`THREAD_LISTS`)."""
+    """The threads as of the last stop they were read at: one per session, which the debugger keeps."""
 
     def __init__(self) -> None:
         self.cache: dict[str, Any] | None = None
@@ -94,7 +94,7 @@ class ThreadList:
         return self.cache
 
 
-async def _threads(session: DebugSession, listed: ThreadList) -> dict[str, Any]:
+async def threads(session: DebugSession, listed: ThreadList) -> dict[str, Any]:
     cache = await listed.now(session)
     if cache is None:
         return {"threads": [], "stale": True, "capturedAt": None}
@@ -151,6 +151,3 @@ FINGERPRINTS = {
 """A cheap stand-in for each document's content, asking the adapter nothing: when it differs from the last
 one compared, the document changed."""
 
-
-async def threads(session: DebugSession, listed: ThreadList) -> dict[str, Any]:
-    return await _threads(session, listed)

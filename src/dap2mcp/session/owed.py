@@ -12,6 +12,14 @@ from typing import Any
 from ..dap.errors import AdapterTimedOut
 
 
+class StillOwed(AdapterTimedOut):
+    """A request not sent, since it would only wait behind an answer the adapter still owes: it fails as
+    a timeout would, at once, saying which answer is owed and for how long."""
+
+    def __init__(self, command: str, owed_for: float, message: str) -> None:
+        super().__init__(command, owed_for, message)
+
+
 @dataclass(frozen=True)
 class Owed:
     what: str
@@ -32,13 +40,14 @@ class Owed:
     def paid(self) -> bool:
         return self.pending.done()
 
-    def refusal(self, adapter: str, command: str) -> AdapterTimedOut:
-        """What `command`, not sent, fails with: it would have waited out its timeout behind the owed answer."""
+    def refusal(self, adapter: str, command: str) -> StillOwed:
+        """What `command`, not sent, fails with: it would have waited out its timeout behind the owed answer
+        ('' for a call refused before it chose a request: one that needs the stopped thread)."""
         ran = asyncio.get_running_loop().time() - self.since
         if self.holds_every_request:
-            return AdapterTimedOut(command, ran, f"{adapter} has not answered {self.what} for {ran:.0f}s (a value it "
+            return StillOwed(command, ran, f"{adapter} has not answered {self.what} for {ran:.0f}s (a value it "
                               "cannot read?), and it answers requests one at a time: this call would wait behind it. "
                               "Try again later, or `stop` or `restart` the program")
-        return AdapterTimedOut(command, ran, f"{self.what} still runs in the program ({ran:.0f}s so far, inside a call "
+        return StillOwed(command, ran, f"{self.what} still runs in the program ({ran:.0f}s so far, inside a call "
                           f"that could not be interrupted), and {adapter} answers nothing for the stopped thread until "
                           "it ends: try again later, or `stop` or `restart` the program")

@@ -80,7 +80,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         await _where_threads_are(session, ctx.threads)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
-    session.frames.note(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
+    session.run.frames_handed_out(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)
     if any(bp.temporary and not bp.exception for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"
@@ -134,7 +134,7 @@ async def focused_frame_id(session: DebugSession) -> int:
     frames = await session.stack(thread)
     if not frames:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-    session.frames.note(thread, [(int(frames[0]["id"]), 0)])
+    session.run.frames_handed_out(thread, [(int(frames[0]["id"]), 0)])
     return int(frames[0]["id"])
 
 

@@ -28,7 +28,7 @@ STEPS = ("next", "stepIn", "stepOut")
 class FrameTable:
     """Frame ids handed out since the last stop, with each one's thread and place in its stack: a `frameId`
     alone names its thread, and cdt-gdb-adapter numbers the frames anew at every stackTrace, so an id of an
-    earlier answer is found by its place. Emptied at every stop (by the run state, which owns it)."""
+    earlier answer is found by its place. Written by the run state alone, which empties it at every stop."""
 
     def __init__(self) -> None:
         self._known: dict[int, tuple[int, int]] = {}
@@ -40,8 +40,7 @@ class FrameTable:
         """The thread and the place in its stack of a frame handed out at this stop."""
         return self._known.get(frame_id)
 
-    def note(self, thread: int, frames: Iterable[tuple[int, int]]) -> None:
-        """Frames of `thread` handed out now: (frame id, place in the stack) each."""
+    def _note(self, thread: int, frames: Iterable[tuple[int, int]]) -> None:
         self._known.update((frame_id, (thread, index)) for frame_id, index in frames)
 
     def top_of(self, thread: int) -> int | None:
@@ -151,6 +150,11 @@ class Run:
         self.stop_count += 1
         self.frames._clear()
         self.notify()
+
+    def frames_handed_out(self, thread: int, frames: Iterable[tuple[int, int]]) -> None:
+        """Frames of `thread` an answer hands out at this stop: (frame id, place in the stack) each, valid
+        until the next stop."""
+        self.frames._note(thread, frames)
 
     def continued(self, body: dict[str, Any]) -> None:
         if self.state == "paused":

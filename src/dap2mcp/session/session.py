@@ -3,11 +3,15 @@ events do to them.
 
     Link            the adapter connection, `initialize`, capabilities, requests      (link.py)
     Run             running / paused / ended, the stop, the frames valid at it       (run.py)
+    Stops           a `stopped` event in the agent's terms                           (stops.py)
+    Answers         the adapter's answers shaped for the agent                       (answers.py)
     BreakpointRegistry  the agent's breakpoints and the adapter's view of them        (registry.py)
     OutputBuffer    the program's output; another for the adapter's own words         (output.py)
     StopRecorder    a snapshot of every stop                                          (recorder.py)
+    OwnEvaluations  evaluations dap2mcp makes for itself                              (own_evaluations.py)
+    ProgramProcesses  the debuggee's processes, its children among them               (program.py)
 
-Events come from the link and are dispatched by name through one table (`_EVENTS`); each handler hands
+Events come from the link and are dispatched by name through one table (`self._events`); each handler hands
 what the event says to the piece that owns it. Nothing here holds a lock across a wait: a `continue`
 waiting for a stop and a `pause` or `context` issued meanwhile all proceed, and all wake on the same
 change of the run state.
@@ -41,6 +45,7 @@ from .inspect import Limits, is_own
 from .link import Link
 from .models import Frame, State, StopInfo
 from .output import OutputBuffer, TracebackCutter
+from .owed import StillOwed
 from .own_evaluations import OwnEvaluations
 from .program import ProgramProcesses
 from .recorder import StopRecorder
@@ -259,6 +264,8 @@ class DebugSession:
         ones the agent may read. `holds`: see `Link.request`."""
         try:
             body = await self.link.request(command, arguments, timeout, holds=holds)
+        except StillOwed:  # not sent: nothing waited for the adapter
+            raise
         except Failure as exc:  # the adapter's "No more messages" would read as the request's own failure
             if self.ended_by is None or (isinstance(exc, DebugError) and exc.code == ErrorCode.TERMINATED):
                 raise
@@ -347,8 +354,9 @@ class DebugSession:
         not awaited: adapters answer it only after configuration) → `initialized` event → breakpoints →
         configurationDone → the launch/attach response. Whichever way it fails, the error says which."""
         request, link = plan.request, self.link
-        summoned = startup.summon_process(link.client, plan.summon) if plan.summon else None
-        started = link.send(request, plan.arguments)
+        client = link.client  # held: a launch refused by an adapter that then exits still says why, not TERMINATED
+        summoned = startup.summon_process(client, plan.summon) if plan.summon else None
+        started = client.send(request, plan.arguments)
         await startup.first_of(link.initialized.wait(), started, summoned, closed=link.wait_closed(),
                                failed=self.start_failed.wait(), limit=self.profile.launch_timeout,
                                what=f"'{request}' / initialized", why=self._why_not_started)
@@ -359,9 +367,9 @@ class DebugSession:
         for command, arguments in self.profile.configuration:
             await self.tolerant_request(command, arguments)
         if self.capabilities.get("supportsConfigurationDoneRequest"):
-            await link.request("configurationDone")
+            await client.request("configurationDone")
         try:
-            await link.client.wait(request, started, self.profile.launch_timeout)
+            await client.wait(request, started, self.profile.launch_timeout)
         except Failure as exc:
             raise self._why_not_started(exc) from None
         connected = self.run.process.get("systemProcessId")
@@ -433,7 +441,7 @@ class DebugSession:
         if self.state != "paused" or self.stop_info is None:
             raise DebugError(ErrorCode.NOT_PAUSED, "the program is running; use `pause` first")
         if (owed := self.link.owing()) is not None:
-            raise owed.refusal(self.profile.name, "this call")
+            raise owed.refusal(self.profile.name, "")
         return self.stop_info
 
     def thread(self, thread_id: int | None) -> int:

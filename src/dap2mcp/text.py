@@ -1,0 +1,24 @@
+"""Text any output may hold: strings decoded from JSON can hold what no UTF-8 encoder takes."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_unicode(node: Any) -> Any:
+    """`node` with each lone surrogate in its strings replaced by U+FFFD.
+
+    JSON may escape half a surrogate pair on its own, and Python decodes it to a string that no
+    UTF-8 encoder takes: debugpy sends a byte of the program's output that is not UTF-8 (`\\xff`)
+    as `\\udcff`, and such a string would make every answer holding it fail to serialize.
+    """
+    if isinstance(node, str):
+        return _LONE_SURROGATE.sub("\ufffd", node)
+    if isinstance(node, dict):
+        return {valid_unicode(key): valid_unicode(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [valid_unicode(item) for item in node]
+    return node

@@ -205,9 +205,8 @@ async def test_tracepoint_messages_and_conditions_are_checked_before_they_are_se
         await start(tools, args=["5"])
         for bad in ("v={i", "v=}", "{{i}}", "{}", "{i =}", "{1 +}"):
             await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), logMessage=bad)
-        for bad in ("i ==", "1 +", ""):
-            if bad:
-                await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), condition=bad)
+        for bad in ("i ==", "1 +"):
+            await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), condition=bad)
         await tools.error("breakpoint", "INVALID_ARGUMENT", **at(COUNTER, "loop"), hitCondition="% 0")
         message = await tools.error("breakpoint", "NOT_SUPPORTED", **at(COUNTER, "loop"), condition="i > 2",
                                     hitCondition="% 2")
@@ -217,6 +216,21 @@ async def test_tracepoint_messages_and_conditions_are_checked_before_they_are_se
         await tools.ok("continue")
         text = (await tools.ok("output"))["text"]
         assert re.findall(r"rate 50% at \d+", text) == [f"rate 50% at {n}" for n in range(1, 6)]
+
+
+async def test_an_empty_condition_is_no_condition_and_takes_one_away():
+    """As an editor's emptied condition box: not a bad condition, but none."""
+    async with stdio_tools() as tools:
+        await start(tools, args=["5"])
+        plain = await tools.ok("breakpoint", **at(COUNTER, "loop"), condition="")
+        assert "condition" not in plain, plain
+        assert locals_of(await tools.ok("continue"))["i"] == "1"
+        await tools.ok("breakpoint", id=plain["id"], condition="i == 4")
+        assert locals_of(await tools.ok("continue"))["i"] == "4"
+        cleared = await tools.ok("breakpoint", id=plain["id"], condition="")
+        assert "condition" not in cleared, cleared
+        assert locals_of(await tools.ok("continue"))["i"] == "5"
+        await tools.ok("stop")
 
 
 async def test_a_program_cannot_forge_tracepoint_messages():

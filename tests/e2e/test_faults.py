@@ -112,9 +112,8 @@ async def test_adapter_frozen_with_sigstop_times_out_and_stop_still_ends_it() ->
         await watch.tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
         adapter = _adapter(watch, "debugpy.adapter")
         adapter.send_signal(signal.SIGSTOP)
-        started = time.monotonic()
-        await watch.tools.error("step", "TIMEOUT", mode="over")
-        assert time.monotonic() - started < 20
+        message = await watch.tools.error("step", "TIMEOUT", mode="over")
+        assert message == "debug adapter did not answer 'next' within 10s"  # the request's own limit, not the call's
         await watch.tools.error("evaluate", "TIMEOUT", expression="1")  # still frozen, still an answer
         before = watch.list_changes
         stopped = await watch.tools.ok("stop")

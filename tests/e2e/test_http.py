@@ -13,9 +13,11 @@ import httpx2
 import psutil
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 from mcp.types import LoggingMessageNotificationParams
 
-from conftest import PROGRAMS, Tools, cmdline_of, connect, free_port, http_server, http_transport, marker
+from conftest import PROGRAMS, Tools, cmdline_of, connect, free_port, http_server, marker
 
 COUNTER = PROGRAMS / "counter.py"
 MODES = ["legacy", "2026-07-28"]
@@ -55,9 +57,17 @@ async def test_a_token_is_required_on_every_request_when_set():
         assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
         assert "Authorization: Bearer" in refused.json()["message"]
         assert post(url, {"Authorization": "Bearer s3cret"}).status_code == 200
-        with pytest.raises(Exception):  # noqa: B017 - the SDK's client surfaces the 401 as its own error type
-            async with Client(http_transport(url), mode="legacy") as client:
-                await client.list_tools()
+        statuses: list[int] = []
+
+        async def note(response: httpx2.Response) -> None:
+            statuses.append(response.status_code)
+
+        async with httpx2.AsyncClient(event_hooks={"response": [note]}) as http:
+            with pytest.raises(ExceptionGroup) as failed:  # the SDK's client fails in its task group
+                async with Client(streamable_http_client(url, http_client=http), mode="legacy") as client:
+                    await client.list_tools()
+        assert failed.group_contains(MCPError, match="error response"), failed.value
+        assert statuses and set(statuses) == {401}, statuses  # refused for the token, and nothing answered
         async with connect("http", "legacy", url, token="s3cret") as client:
             assert len((await client.list_tools()).tools) == 21
 

@@ -99,11 +99,9 @@ async def test_pause_and_context_work_while_continue_waits():
         waiting = asyncio.create_task(tools.ok("continue", timeout=20))
         await asyncio.sleep(0.5)
         assert (await tools.ok("context"))["state"] == "running"
-        started = time.monotonic()
         paused = await tools.ok("pause")
-        resumed = await asyncio.wait_for(waiting, 5)
-        assert time.monotonic() - started < 5
-        assert paused["state"] == resumed["state"] == "paused"
+        resumed = await asyncio.wait_for(waiting, 15)  # a hang guard below the continue's 20 s, not a measure
+        assert paused["state"] == resumed["state"] == "paused"  # a continue that missed the pause times out "running"
         assert resumed["reason"] == "pause"
         await tools.ok("stop")
 
@@ -190,7 +188,7 @@ async def test_attach_by_process_id_breaks_inside_and_detach_leaves_it_running()
         async with stdio_tools() as tools:
             started = time.monotonic()
             ctx = await tools.ok("debug", mode="attach", processId=proc.pid, timeout=2)
-            assert time.monotonic() - started < 15
+            assert time.monotonic() - started < 60  # a hang guard, not a measure: the attach takes 2 to 4 s
             assert ctx["state"] == "running" and ctx["hint"].startswith("attached; the program runs on"), ctx
             bp = await tools.ok("breakpoint", file=str(SPIN), line=tick)
             assert bp["verified"]

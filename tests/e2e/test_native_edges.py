@@ -359,9 +359,8 @@ async def test_connect_to_something_that_is_not_a_debug_adapter_fails_at_once() 
     threading.Thread(target=greet, daemon=True).start()
     try:
         async with stdio_tools() as tools:
-            started = time.monotonic()
             message = await tools.error("debug", "ADAPTER_FAILED", mode="connect", address=f"127.0.0.1:{port}")
-            assert time.monotonic() - started < 10 and "debug adapter" in message, message
+            assert "not a DAP message header (is the peer a debug adapter?)" in message, message  # not a timeout
     finally:
         listener.close()
 
@@ -479,10 +478,8 @@ async def test_pauses_after_a_step_that_never_ends_all_stop_under_lldb() -> None
         assert (await tools.ok("pause"))["state"] == "paused"
         assert (await tools.ok("step", mode="over", timeout=1))["state"] == "running"
         for turn in range(6):
-            started = time.monotonic()
-            paused = await tools.ok("pause", timeout=10)
+            paused = await tools.ok("pause", timeout=30)  # under a second normally; a pause that waits it out answers "running"
             assert (paused["state"], paused.get("reason")) == ("paused", "pause"), (turn, paused)
-            assert time.monotonic() - started < 5, (turn, paused)
             assert (await tools.ok("continue", timeout=0.3))["state"] == "running"
         await tools.ok("stop")
 

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import time
+from pathlib import Path
+
+from dap2mcp.dap.trace import TRACE_ENV
 
 from conftest import INVOICE, PROGRAMS, locals_of, marker, shown, stdio_tools
 
 SPIN = PROGRAMS / "spin.py"
 LOOP = marker(INVOICE, "loop")
+
+
+def requests_sent() -> list[str]:
+    """The DAP requests this test's server has sent to debug adapters, from its trace (set up by conftest)."""
+    trace = Path(os.environ[TRACE_ENV])
+    entries = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+    return [entry["message"]["command"] for entry in entries if entry["dir"] == "sent"]
 
 
 async def test_debuggee_may_start_python_subprocesses():
@@ -17,7 +29,8 @@ async def test_debuggee_may_start_python_subprocesses():
         end = await tools.ok("debug", mode="source", path=str(PROGRAMS / "child.py"))
         assert end["state"] == "terminated" and end["exitCode"] == 0
         assert "child output: child says hi rc 0" in end["output"]["text"]
-        assert time.monotonic() - started < 15
+        # a hang guard, not a measure: a few seconds normally; the hang was waiting on the child for good
+        assert time.monotonic() - started < 60
 
 
 async def test_concurrent_debug_calls_leave_one_working_session():
@@ -37,12 +50,13 @@ async def test_a_bad_debug_call_keeps_the_current_session():
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(INVOICE), breakpoints=[{"file": str(INVOICE), "line": LOOP}])
         await tools.error("debug", "FILE_NOT_FOUND", mode="source", path=str(PROGRAMS / "typo.py"))
-        started = time.monotonic()
+        assert requests_sent().count("initialize") == 1  # the session's adapter
         await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
                           breakpoints=[{"file": str(INVOICE), "line": 999}])
         await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python="/bin/false")
         await tools.error("debug", "INVALID_ARGUMENT", mode="attach", processId=-5)
-        assert time.monotonic() - started < 10, "bad input must be refused before anything starts"
+        sent = requests_sent()
+        assert sent.count("initialize") == 1, ("bad input must be refused before any adapter starts", sent)
         ctx = await tools.ok("context")
         assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP
         await tools.ok("stop")

@@ -16,6 +16,9 @@ def at(path, name: str) -> dict[str, object]:
 
 
 async def test_stop_while_a_stop_is_being_recorded_leaves_the_server_answering():
+    """The `continue` either reports the stop it reached (recorded before the `stop`) or says that `stop`
+    ended the program: never the kill's exit code as if the program had ended by itself."""
+    work = marker(CROWDED, "work")
     async with stdio_tools() as tools:
         for delay in (0.2, 0.5, 1.0):
             await tools.ok("debug", mode="source", path=str(CROWDED), stopOnEntry=True)
@@ -27,7 +30,12 @@ async def test_stop_while_a_stop_is_being_recorded_leaves_the_server_answering()
 
             moved, stopped = await asyncio.gather(tools("continue"), stop_soon())
             assert stopped["state"] == "terminated"
-            assert moved["success"] or moved["error"]["code"] in ("TERMINATED", "NO_SESSION"), moved
+            if moved["success"]:
+                assert (moved["state"], moved.get("location", {}).get("line"), moved.get("cycle")) == ("paused", work, 2), moved
+            elif moved["error"]["code"] == "TERMINATED":
+                assert "another call (`stop`) ended the session" in moved["error"]["message"], moved
+            else:  # the `stop` came first
+                assert moved["error"]["code"] == "NO_SESSION", moved
         listed = await tools.client.list_tools()  # the server is still there
         assert any(t.name == "snapshot_create" for t in listed.tools)
         ctx = await tools.ok("debug", mode="source", path=str(SHOP), breakpoints=[at(SHOP, "start")])
@@ -100,6 +108,9 @@ async def test_an_object_replaced_by_another_shows_within_a_run():
 
 
 async def test_a_snapshot_begun_while_the_program_resumes_is_refused_or_whole():
+    """Taken whole at the stop it was asked at or at the next one (when the resume waited for it, or it
+    for the resume), or refused as taken while the program runs; the `continue` reaches the next stop."""
+    work = marker(CROWDED, "work")
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(CROWDED), breakpoints=[at(CROWDED, "work")])
         whole = (await tools.ok("snapshot_create", depth=2))["snapshot"]["variableCount"]
@@ -109,27 +120,39 @@ async def test_a_snapshot_begun_while_the_program_resumes_is_refused_or_whole():
                 return await tools("snapshot_create", depth=2)
 
             moved, made = await asyncio.gather(tools("continue"), create_soon())
-            assert moved["success"], moved
+            assert moved["success"] and (moved["state"], moved["location"]["line"], moved["cycle"]) == \
+                ("paused", work, 2), moved
             if made["success"]:
-                assert made["snapshot"]["variableCount"] == whole
+                assert made["snapshot"]["variableCount"] == whole and made["snapshot"]["cycle"] in (1, 2), made
+                assert made["snapshot"]["functionName"] == "work", made
             else:
                 assert made["error"]["code"] == "NOT_PAUSED", made
-            if moved["state"] != "paused":
-                break
+                assert made["error"]["message"].startswith(("the program is being resumed", "the program moved on",
+                                                            "Cannot create snapshot while process is running")), made
             await tools.ok("restart")
 
 
 async def test_a_snapshot_taken_alongside_restart_is_carried_or_refused():
+    """Taken whole at the old run's stop and kept across the restart, or refused with nothing saved."""
     async with stdio_tools() as tools:
-        await tools.ok("debug", mode="source", path=str(SHOP), breakpoints=[at(SHOP, "start")])
+        first = await tools.ok("debug", mode="source", path=str(SHOP), breakpoints=[at(SHOP, "start")])
+        whole = (await tools.ok("snapshot_create", depth=2))["snapshot"]
+        kept = [whole["id"]]
         for delay in (0.0, 0.05, 0.15):
             async def restart_soon(delay: float = delay) -> dict:
                 await asyncio.sleep(delay)
                 return await tools.ok("restart")
 
-            made, _ = await asyncio.gather(tools("snapshot_create", depth=2), restart_soon())
+            made, again = await asyncio.gather(tools("snapshot_create", depth=2), restart_soon())
+            assert (again["state"], again["location"], again["cycle"]) == ("paused", first["location"], 1), again
             listed = [s["id"] for s in (await tools.ok("snapshot_list"))["snapshots"]]
             if made["success"]:
-                assert made["snapshot"]["id"] in listed
+                taken = made["snapshot"]
+                assert (taken["cycle"], taken["functionName"], taken["variableCount"]) == \
+                    (1, whole["functionName"], whole["variableCount"]), taken
+                kept.append(taken["id"])
             else:
                 assert made["error"]["code"] in ("NOT_PAUSED", "TERMINATED"), made
+                assert "nothing was saved" in made["error"]["message"] or made["error"]["message"].startswith(
+                    ("the program is being resumed", "Cannot create snapshot", "the debug session has ended")), made
+            assert listed == kept, (listed, kept)  # what was taken is carried; nothing half-taken is

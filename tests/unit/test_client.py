@@ -25,7 +25,9 @@ from dap2mcp.errors import ErrorCode, Failure
 from dap2mcp.processes import pid_alive
 from dap2mcp.server.failures import coded
 
-BOUND = 2.0  # no single wait in these tests may take longer than this
+BOUND = 10.0
+"""A hang guard, not a measure: every wait here takes milliseconds (the start of a child Python the
+longest), so a bound far above that fails only on a hang, not on a busy machine."""
 
 
 class Peer:
@@ -282,10 +284,10 @@ async def test_unanswered_request_times_out(wire: tuple[DapClient, Peer]) -> Non
     start = time.monotonic()
     with pytest.raises(Failure) as info:
         await asyncio.wait_for(client.request("launch", {"program": "x"}, timeout=0.2), BOUND)
-    elapsed = time.monotonic() - start
     assert coded(info.value).code == ErrorCode.TIMEOUT
-    assert "launch" in info.value.message
-    assert 0.15 <= elapsed < 1.0
+    assert info.value.message == "debug adapter did not answer 'launch' within 0.2s"
+    # not given up early; a lower bound, which a busy machine can only make truer (no upper one: BOUND)
+    assert time.monotonic() - start >= 0.2 - 0.01  # asyncio may run a timer up to its clock's resolution early
     await peer.receive_request("launch")
     # A timeout is about one request, not the connection.
     assert not client.closed
@@ -317,19 +319,17 @@ async def test_a_waiter_that_gives_up_leaves_the_request_to_others(wire: tuple[D
 async def test_peer_eof_fails_all_pending_at_once(wire: tuple[DapClient, Peer]) -> None:
     client, peer = wire
     events = collect_events(client)
-    waiting = [
-        asyncio.create_task(client.request("launch", timeout=30)),
-        asyncio.create_task(client.request("threads", timeout=30)),
+    waiting = [  # timeouts far past BOUND: an answer within BOUND can only have come from the end of input
+        asyncio.create_task(client.request("launch", timeout=600)),
+        asyncio.create_task(client.request("threads", timeout=600)),
     ]
     sent = client.send("configurationDone")  # a fire-and-forget one too
     received = {(await peer.receive_request())["command"] for _ in range(3)}
     assert received == {"launch", "threads", "configurationDone"}
     assert not client.closed
 
-    start = time.monotonic()
     peer.eof()
     results = await asyncio.wait_for(asyncio.gather(*waiting, sent, return_exceptions=True), BOUND)
-    assert time.monotonic() - start < 1.0
     for result in results:
         assert isinstance(result, Failure), result
         assert coded(result).code == ErrorCode.ADAPTER_FAILED
@@ -341,17 +341,17 @@ async def test_peer_eof_fails_all_pending_at_once(wire: tuple[DapClient, Peer]) 
     assert [name for name, _ in events] == ["_closed"]
     assert events[0][1]["reason"] == client.close_reason
 
-    # Later sends fail at once, without touching the wire.
-    start = time.monotonic()
+    # Later sends fail at once, without touching the wire: already failed when handed back, and a request
+    # never suspends (a coroutine that ends at its first step raises StopIteration or its error there).
     late = client.send("threads")
     assert late.done()
     with pytest.raises(Failure) as info:
         await late
     assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
+    asking = client.request("threads", timeout=600)
     with pytest.raises(Failure) as info:
-        await client.request("threads", timeout=30)
+        asking.send(None)
     assert coded(info.value).code == ErrorCode.ADAPTER_FAILED
-    assert time.monotonic() - start < 0.5
 
 
 async def test_close_fails_pending_and_emits_closed_once(wire: tuple[DapClient, Peer]) -> None:
@@ -448,10 +448,10 @@ async def test_error_variables_of_wrong_type(wire: tuple[DapClient, Peer]) -> No
 # -- reverse requests --------------------------------------------------------------------------
 
 
-async def wait_for_output(chunks: list[tuple[str, str]], needle: str) -> str:
+async def wait_for_output(chunks: list[tuple[str, str]], needle: str, category: str = "stdout") -> str:
     deadline = time.monotonic() + BOUND
     while time.monotonic() < deadline:
-        text = "".join(t for c, t in chunks if c == "stdout")
+        text = "".join(t for c, t in chunks if c == category)
         if needle in text:
             return text
         await asyncio.sleep(0.01)
@@ -492,11 +492,7 @@ async def test_run_in_terminal_env_and_stderr(wire: tuple[DapClient, Peer]) -> N
     assert await wait_for_output(chunks, "v1")
     proc = client.terminal.processes[0]
     await asyncio.wait_for(proc.wait(), BOUND)
-    for _ in range(100):
-        if "err-text" in "".join(t for c, t in chunks if c == "stderr"):
-            break
-        await asyncio.sleep(0.01)
-    assert "err-text" in "".join(t for c, t in chunks if c == "stderr")
+    assert "err-text" in await wait_for_output(chunks, "err-text", "stderr")
 
 
 async def test_run_in_terminal_failure_is_answered(wire: tuple[DapClient, Peer]) -> None:

@@ -139,7 +139,8 @@ class ResourceUpdates:
         read it in between, so only a notification after the last change lets it see the final state."""
         del self._held[uri]
         self._seen[uri] = self._fingerprint(uri)
-        self._sent_at[uri] = asyncio.get_running_loop().time()
+        self._sent_at[uri] = now = asyncio.get_running_loop().time()
+        log.debug("notifying %s at %.6f", uri, now)  # the clock the window is kept by, for whoever checks it
         self._publish(ResourceUpdated(uri))
 
     def _publish(self, event: ResourcesListChanged | ResourceUpdated) -> None:

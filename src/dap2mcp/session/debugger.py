@@ -305,15 +305,15 @@ class Debugger:
     async def _result(self, session: DebugSession, *, timed_out: bool, again: str | None = None,
                       look_for_children: bool = True) -> Context:
         """`look_for_children`: a scan of the process table (~2 ms), left out of each `step`."""
-        if session.ended_by is not None:  # its exit code would be the kill's, read as a crash
-            raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended the session while this "
-                             "call waited on it, before the program was reported to have exited by itself")
+        _not_ended_by_another_call(session)
         await session.ended()  # an ending program's last output is still on its way
         # what the program wrote before it stopped may still be on its way (a flood is forwarded for seconds)
         complete = session.state != "paused" or await session.output.settle(OUTPUT_SETTLES)
         settled = session.output.size
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await paused.context(session, consume_output=True, with_threads=False)
+        if ctx.state == "terminated":  # ended while the stop was being read (a stop with 30,000 globals takes a while)
+            _not_ended_by_another_call(session)
         if not complete or session.output.size != settled:
             ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
@@ -527,6 +527,13 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+def _not_ended_by_another_call(session: DebugSession) -> None:
+    """A program another call ended would read as ending by itself, with the kill's exit code for a crash."""
+    if session.ended_by is not None:
+        raise DebugError(ErrorCode.TERMINATED, f"another call ({session.ended_by}) ended the session while this "
+                         "call waited on it, before the program was reported to have exited by itself")
 
 
 def _stepped(session: DebugSession, finished: bool) -> bool:

@@ -497,3 +497,20 @@ async def test_stop_on_entry_with_a_breakpoint_on_main_under_lldb_leaves_no_stan
         assert later["location"]["function"] == "main" and later["reason"] == "breakpoint", later
         assert "`to`" not in later.get("description", ""), later
         await tools.ok("stop")
+
+
+async def test_under_gdb_calls_behind_an_evaluation_still_running_are_refused_at_once_until_stop() -> None:
+    """gdb runs one command at a time: while a function an evaluation called still runs, `context` and `pause`
+    each waited out a 10 s timeout of their own and answered a bare "did not answer 'stackTrace'"; now they
+    are refused at once, naming the evaluation, and `stop` ends it all (found by an exploratory user)."""
+    async with stdio_tools() as tools:
+        paused = await tools.ok("debug", mode="source", path=str(INVOICE_C), adapter="gdb",
+                                breakpoints=[{"file": str(INVOICE_C), "line": marker(INVOICE_C, "loop")}])
+        assert paused["state"] == "paused", paused
+        slow = await tools.error("evaluate", "TIMEOUT", expression="(unsigned)sleep(60)", timeout=1)
+        assert "`pause`" not in slow and "`stop` or `restart`" in slow, slow
+        for tool, arguments in (("context", {}), ("pause", {"timeout": 5})):
+            refused = await tools.error(tool, "TIMEOUT", **arguments)
+            assert "sleep(60)" in refused and "one at a time" in refused, (tool, refused)
+        stopped = await tools.ok("stop")
+        assert stopped["state"] == "terminated", stopped

@@ -327,8 +327,9 @@ class AdapterProfile:
     """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
     million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
     answers_in_turn: bool = False
-    """The adapter answers one request at a time, in the order they came (lldb-dap): a request it has not
-    answered past its timeout (a value its formatters cannot read) holds every later one behind it."""
+    """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
+    answered past its timeout (a value its formatters cannot read, a called function still running) holds
+    every later one behind it."""
     plans_before_ready: bool = False
     """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
     `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs

@@ -249,6 +249,9 @@ GDB = NativeProfile(
     # its text, not its NULs
     fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL", "set print null-stop on"]},
     stdin_redirect="< /dev/null",
+    # gdb runs one command at a time: while a function an evaluation called runs (`sleep(25)`), nothing else is
+    # answered, so each request behind it would wait out a timeout of its own
+    answers_in_turn=True,
     # cdt-gdb-adapter 1.7: a bare N stops once, at the Nth hit; "> N" at every hit after the Nth
     hit_counts=(("", "", 0), ("==", "", 0), (">", "> ", 0), (">=", "> ", -1)),
     function_conditions=False,

@@ -606,8 +606,9 @@ def _evaluation_failure(exc: Failure, adapter: str, timeout: float, interrupts: 
     if isinstance(exc, AdapterTimedOut):
         return DebugError(ErrorCode.TIMEOUT, f"the evaluation did not finish within its timeout of {timeout:g}s; "
                           f"{adapter} cannot interrupt an evaluation (NOT_SUPPORTED here), so it may still run in the "
-                          "program and hold the adapter's next answers; `pause` or `stop` the program if it does not "
-                          "come back, and evaluate with a larger `timeout` if it only needs longer")
+                          "program and hold the adapter's next answers (calls that would wait behind it are refused "
+                          "at once, saying so, until it ends); `stop` or `restart` the program if it does not come "
+                          "back, and evaluate with a larger `timeout` if it only needs longer")
     if interrupts and ran_out and "KeyboardInterrupt" in exc.message:
         return DebugError(ErrorCode.TIMEOUT, f"the evaluation ran past its timeout of {timeout:g}s and was "
                           f"interrupted ({adapter} raised KeyboardInterrupt in the evaluating thread); the program is "

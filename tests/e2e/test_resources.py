@@ -9,7 +9,7 @@ import psutil
 import pytest
 from mcp import Client
 
-from conftest import PROGRAMS, Endpoint, Tools, connect, marker
+from conftest import PROGRAMS, Endpoint, Tools, connect, marker, stdio_tools
 
 COUNTER = PROGRAMS / "counter.py"
 SPIN = PROGRAMS / "spin.py"
@@ -87,3 +87,19 @@ async def test_threads_are_served_stale_from_the_last_stop_while_running(mode: s
         with pytest.raises(Exception, match="Unknown resource"):
             await client.read_resource("debugger://nothing")
         assert (await read(client, "debugger://session"))["state"] == "Running"  # still answering
+
+
+async def test_the_session_resource_names_the_program_and_its_directory_absolutely():
+    """Resources keep absolute paths: a program given relative to `cwd` is named whole, and a launch given no
+    `cwd` names the directory it ran in, not null (found by an exploratory user)."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=COUNTER.name, cwd=str(PROGRAMS), args=["2"],
+                       breakpoints=[{"file": COUNTER.name, "line": marker(COUNTER, "work")}])
+        session = await tools.read_json("debugger://session")
+        assert (session["executablePath"], session["workingDirectory"]) == (str(COUNTER), str(PROGRAMS)), session
+        await tools.ok("stop")
+        await tools.ok("debug", mode="source", path=str(COUNTER), args=["2"],
+                       breakpoints=[{"file": str(COUNTER), "line": marker(COUNTER, "work")}])
+        session = await tools.read_json("debugger://session")
+        assert session["workingDirectory"] and session["workingDirectory"].startswith("/"), session
+        await tools.ok("stop")

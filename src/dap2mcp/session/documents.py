@@ -40,7 +40,7 @@ def _session(session: DebugSession) -> dict[str, Any]:
     return {
         "processId": session.run.process.get("systemProcessId") or target.process_id,
         "processName": session.run.process.get("name") or target.module or target.path,
-        "executablePath": target.program or target.path or target.module,
+        "executablePath": target.program or (target.absolute(target.path) if target.path else target.module),
         "runtimeVersion": session.runtime,
         "state": session.state.capitalize(),
         "launchMode": "Launch" if session.launched else "Attach",
@@ -49,7 +49,7 @@ def _session(session: DebugSession) -> dict[str, Any]:
         "currentLocation": _location(session),
         "activeThreadId": info.thread_id if info is not None and session.state == "paused" else None,
         "commandLineArgs": list(target.args),
-        "workingDirectory": target.cwd,
+        "workingDirectory": target.files_from if session.launched else target.cwd,  # where the launch ran it
     }
 
 

@@ -514,3 +514,20 @@ async def test_under_gdb_calls_behind_an_evaluation_still_running_are_refused_at
             assert "sleep(60)" in refused and "one at a time" in refused, (tool, refused)
         stopped = await tools.ok("stop")
         assert stopped["state"] == "terminated", stopped
+
+
+async def test_delve_refuses_to_set_a_variable_of_an_outer_frame_rather_than_set_the_innermost_ones() -> None:
+    """Delve 1.20 sets a variable in the innermost frame whatever frame is named: `n` of `main` asked for, the
+    `n` of the function it called was changed, and the answer said it was done (found by an exploratory user)."""
+    program = PROGRAMS / "same_name_go" / "main.go"
+    async with stdio_tools() as tools:
+        paused = await tools.ok("debug", mode="source", path=str(program), timeout=120,
+                                breakpoints=[{"file": str(program), "line": marker(program, "inner")}])
+        inner, outer = paused["frames"][0], paused["frames"][1]
+        assert (inner["function"], outer["function"]) == ("main.inner", "main.main"), paused["frames"]
+        refused = await tools.error("set-variable", "NOT_SUPPORTED", name="n", value="100", frameId=outer["id"])
+        assert "innermost frame" in refused, refused
+        assert (await tools.ok("evaluate", expression="n", frameId=outer["id"]))["value"] == "5"
+        assert (await tools.ok("set-variable", name="n", value="100"))["value"] == "100"
+        end = await tools.ok("continue")
+        assert end["state"] == "terminated" and "5 200" in end["output"]["text"], end

@@ -345,6 +345,10 @@ class AdapterProfile:
     """A statement, run in the stopped frame before an `evaluate`, that has the debugger interrupt the
     evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without
     one, an evaluation that runs on cannot be stopped from here: its call answers TIMEOUT and it runs on."""
+    sets_in_top_frame_only: bool = False
+    """`setVariable` writes the innermost frame's variable whatever frame is named (Delve 1.20: go-delve/delve#3171,
+    fixed upstream after it): a write to an outer frame is refused rather than landing, reported as done, in
+    another variable of the same name."""
     step_ready_check: str | None = None
     """An expression, evaluated in the stopped frame, that is `False` when thread `{thread}` cannot take a step
     now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a

@@ -93,6 +93,7 @@ DELVE = DelveProfile(
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
     log_prefix=r"> \[Go \d+\]: ",
     threads_named_by_runtime=True,
+    sets_in_top_frame_only=True,
     # `dlv config` would change Delve's settings behind dap2mcp's back (substitutePath: the paths it shows,
     # stackTraceDepth, hideSystemGoroutines: the stacks and threads it reads); help, sources and the list pass
     console_prefix="dlv ",

@@ -394,6 +394,11 @@ class Debugger:
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
+        if session.profile.sets_in_top_frame_only and (place := paused.frame_place(session, frame)):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable in the innermost frame "
+                             f"only, whatever frame is named (go-delve/delve#3171), and frame {frame} is {place} "
+                             "frame(s) below it: `step out` until it is the innermost, then set it; `evaluate` reads "
+                             "it where it is")
         await session.recorder.settle()
         session.recorder.state_changed()
         return await assign.set_variable(session, name, value, frame)

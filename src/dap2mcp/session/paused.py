@@ -216,6 +216,16 @@ async def entered_sourceless(session: DebugSession, thread_id: int | None) -> st
     return None
 
 
+def frame_place(session: DebugSession, frame_id: int) -> int | None:
+    """Where a frame handed out at this stop is in its thread's stack (0: the innermost), if known."""
+    known = session.frames.get(frame_id)
+    if known is not None:
+        return known[1]
+    info = session.require_paused()
+    view = _stop_view(session, info)
+    return view.focus_index if view is not None and view.focus is not None and view.focus.id == frame_id else None
+
+
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:
     """How many frames of library code sit above the frame the current stop's context focused on."""
     info = session.require_paused()

@@ -1,0 +1,3 @@
+module example.com/same_name
+
+go 1.19

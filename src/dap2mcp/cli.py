@@ -48,10 +48,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return 0
     if options.command == "doctor":
-        from .adapters import PROFILES
+        from .adapters import PROFILES, UNPROFILED
         from .adapters.doctor import run
 
-        return run(list(PROFILES.values()))
+        return run(list(PROFILES.values()), UNPROFILED)
     if options.command == "demo":
         from .demo import run_demo
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ from mcp import StdioServerParameters
 from conftest import ROOT, Tools, connect, locals_of, marker, server_params
 
 DOCTOR = [sys.executable, "-m", "dap2mcp", "doctor"]
+JS_DEBUG = ROOT / "vendor" / "js-debug"
+VERIFY_JS_DEBUG = ROOT / "scripts" / "verify-js-debug.sh"
 
 
 def test_doctor_lists_every_language_with_versions() -> None:
@@ -21,10 +24,46 @@ def test_doctor_lists_every_language_with_versions() -> None:
     table = {(r[1], r[3]): r for r in rows if len(r) > 4}
     assert "(debugpy 1.8.22)" in " ".join(table[("debugpy", "debugpy")])  # the adapter dap2mcp runs, pinned
     for adapter, command in [("debugpy", "python3"), ("debugpy", "debugpy"), ("lldb", "lldb-dap-19"), ("gdb", "cdtDebugAdapter"),
-                             ("gdb", "gdb"), ("delve", "dlv"), ("delve", "go"), ("lldb", "rustc")]:
+                             ("gdb", "gdb"), ("delve", "dlv"), ("delve", "go"), ("lldb", "rustc"), ("node", "node")]:
         row = table[(adapter, command)]
         assert row[4] == "ok" and any(ch.isdigit() for ch in " ".join(row[6:])), row  # found, with a version
+    js_debug = table[("node", "js-debug")]  # installed by scripts/install.sh into the checkout
+    assert js_debug[4] == "ok" and js_debug[5] == str(JS_DEBUG / "vsDebugServer.js"), js_debug
+    assert " ".join(js_debug[6:]) == "(js-debug-dap v1.112.0)", js_debug
     assert "everything is installed" in done.stdout
+
+
+def _verify_js_debug(copy: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(VERIFY_JS_DEBUG), str(copy)], capture_output=True, text=True, timeout=60)
+
+
+def _changed_copy(tmp_path: Path, file: str) -> Path:
+    """A copy of the installed js-debug with one byte of `file` changed."""
+    assert (JS_DEBUG / "vsDebugServer.js").is_file(), f"{JS_DEBUG} is missing: run scripts/install.sh"
+    copy = tmp_path / file.replace("/", "_")
+    shutil.copytree(JS_DEBUG, copy)
+    data = bytearray((copy / file).read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (copy / file).write_bytes(bytes(data))
+    return copy
+
+
+def test_the_installers_check_passes_the_installed_js_debug(tmp_path: Path) -> None:
+    assert (JS_DEBUG / "vsDebugServer.js").is_file(), f"{JS_DEBUG} is missing: run scripts/install.sh"
+    done = _verify_js_debug(JS_DEBUG)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def test_the_installers_check_refuses_a_tampered_js_debug(tmp_path: Path) -> None:
+    # the entry script, against the checksums the package carries for it
+    done = _verify_js_debug(_changed_copy(tmp_path, "vsDebugServer.js"))
+    assert done.returncode == 1, done.stderr
+    assert "CHECKSUM MISMATCH" in done.stderr and "vsDebugServer.js has sha256" in done.stderr, done.stderr
+    # a file the package carries no checksum for, which runs inside every debugged program: against ours
+    for file in ("bootloader.js", "vendor/acorn.js"):
+        done = _verify_js_debug(_changed_copy(tmp_path, file))
+        assert done.returncode == 1, done.stderr
+        assert "CHECKSUM MISMATCH" in done.stderr and f"{file}: FAILED" in done.stderr, done.stderr
 
 
 def _path_without(*commands: str, tmp_path: Path) -> str:

@@ -9,10 +9,13 @@ from ..errors import DebugError, ErrorCode
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .go import DELVE
 from .native import GDB, LLDB, NATIVE_EXTENSIONS
+from .node import DOCTOR as NODE_TOOLS
 from .python import DEBUGPY
 
 PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE)}
 """By the names `debug`'s `adapter` argument takes. Where two profiles share an extension, the first wins."""
+UNPROFILED = (NODE_TOOLS,)
+"""Adapters `doctor` checks whose profile is still to come (see `node`)."""
 
 GO_BUILD_INFO = b"\xff Go buildinf:"
 
@@ -91,4 +94,4 @@ def _is_go(path: str) -> bool:
         return False
 
 
-__all__ = ["PROFILES", "AdapterProfile", "AdapterStart", "Target", "Tool", "select"]
+__all__ = ["PROFILES", "UNPROFILED", "AdapterProfile", "AdapterStart", "Target", "Tool", "select"]

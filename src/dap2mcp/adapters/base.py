@@ -108,10 +108,16 @@ class Tool:
     install: str = ""
     label: str = ""
     """Its name in `doctor`, where the command is not it (debugpy runs on this interpreter)."""
+    script: bool = False
+    """The command is a file that an interpreter runs (js-debug's `vsDebugServer.js`): found when it is there,
+    executable or not."""
 
     def find(self) -> str | None:
         for command in self.commands:
-            found = shutil.which(command) if os.path.sep not in command else (command if os.access(command, os.X_OK) else None)
+            if os.path.sep not in command:
+                found = shutil.which(command)
+            else:
+                found = command if os.access(command, os.R_OK if self.script else os.X_OK) else None
             if found:
                 return found
         return None

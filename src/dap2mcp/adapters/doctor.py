@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .base import AdapterProfile, Tool
+
+Unprofiled = tuple[str, str, Sequence[Tool]]
+"""An adapter installed before its profile exists, as `doctor` lists it: name, language, tools (js-debug)."""
 
 
 @dataclass(frozen=True)
@@ -20,13 +24,15 @@ class Finding:
     install: str
 
 
-def examine(profiles: list[AdapterProfile]) -> list[Finding]:
+def examine(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = ()) -> list[Finding]:
+    adapters: list[Unprofiled] = [
+        (p.name, p.language, list(p.tools) + list(dict.fromkeys(c.tool for c in p.compilers.values())))
+        for p in profiles]
     found: list[Finding] = []
-    for profile in profiles:
-        tools = list(profile.tools) + list(dict.fromkeys(c.tool for c in profile.compilers.values()))
+    for name, language, tools in [*adapters, *unprofiled]:
         for tool in tools:
             path = tool.find()
-            found.append(Finding(profile.name, profile.language, tool.role, tool.label or tool.commands[0], path,
+            found.append(Finding(name, language, tool.role, tool.label or tool.commands[0], path,
                                  _version(path, tool) if path else None, tool.install))
     return found
 
@@ -58,7 +64,7 @@ def render(findings: list[Finding]) -> str:
     return "\n".join(lines)
 
 
-def run(profiles: list[AdapterProfile]) -> int:
-    findings = examine(profiles)
+def run(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = ()) -> int:
+    findings = examine(profiles, unprofiled)
     print(render(findings), file=sys.stdout)
     return 0 if all(f.path for f in findings) else 1

@@ -1,0 +1,132 @@
+"""A program that runs elsewhere (a container, another machine), where its files have other paths than
+the agent's copy: `debug`'s `pathMappings` lets the agent give breakpoints and read locations by its own
+paths. The "elsewhere" is a temporary directory the program is copied to and run from; the agent's copy
+lies in another one, and nothing in the program's own run names the agent's paths."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from conftest import INVOICE, PROGRAMS, free_port, locals_of, marker, stdio_tools
+
+TICKER_C = PROGRAMS / "ticker.c"
+TICKER_GO = PROGRAMS / "ticker_go"
+
+
+def two_copies(tmp_path: Path, *sources: Path) -> tuple[Path, Path]:
+    """The agent's copy (`local`) and the directory the program runs from (`remote`), with the same files."""
+    local, remote = tmp_path / "checkout", tmp_path / "container" / "app"
+    for folder in (local, remote):
+        folder.mkdir(parents=True)
+        for source in sources:
+            shutil.copy(source, folder / source.name)
+    return local, remote
+
+
+async def connect_when_listening(tools, address: str, **arguments):
+    for _ in range(100):  # debugpy takes a moment to open its port
+        data = await tools("debug", mode="connect", address=address, **arguments)
+        if data["success"] or "cannot connect" not in data["error"]["message"]:
+            assert data["success"], data
+            return data
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"nothing listened at {address}")
+
+
+async def test_python_under_debugpy_listen_elsewhere_is_debugged_by_local_paths(tmp_path: Path) -> None:
+    local, remote = two_copies(tmp_path, INVOICE)
+    mine, theirs = local / INVOICE.name, remote / INVOICE.name
+    loop, line_total = marker(INVOICE, "loop"), marker(INVOICE, "line_total")
+    port = free_port()
+    listener = subprocess.Popen([sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client",
+                                 INVOICE.name], cwd=remote, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        async with stdio_tools() as tools:
+            ctx = await connect_when_listening(tools, f"127.0.0.1:{port}", cwd=str(local),
+                                               pathMappings=[{"local": ".", "remote": str(remote)}],
+                                               breakpoints=[{"file": INVOICE.name, "line": loop}])
+            # the breakpoint, given by the agent's path, stopped the program running from the other one
+            assert ctx["state"] == "paused" and ctx["location"]["line"] == loop, ctx
+            assert ctx["location"]["file"] == INVOICE.name and ctx["pathsRelativeTo"] == str(local)
+            assert all(frame["file"] == INVOICE.name for frame in ctx["frames"]), ctx["frames"]
+            assert locals_of(ctx)["total"] == "0.0"
+            views = (await tools.read_json("debugger://breakpoints"))["breakpoints"]
+            assert [(bp["file"], bp["verified"]) for bp in views] == [(str(mine), True)], views
+
+            ctx = await tools.ok("step", mode="in")
+            assert (ctx["location"]["file"], ctx["location"]["line"]) == (INVOICE.name, line_total), ctx
+            ctx = await tools.ok("step", mode="out")
+            assert ctx["location"]["file"] == INVOICE.name and ctx["location"]["line"] == loop, ctx
+
+            # the source resource serves the agent's file, which the adapter named; the program's own path
+            # was never named to the agent, so it is not served
+            served = await tools.client.read_resource(f"debugger://source/{mine}")
+            assert served.contents[0].text == mine.read_text()
+            with pytest.raises(MCPError, match="not referenced"):
+                await tools.client.read_resource(f"debugger://source/{theirs}")
+
+            await tools.ok("clear-breakpoints", all=True)
+            await tools.ok("breakpoint", file=INVOICE.name, line=marker(INVOICE, "print"))
+            ctx = await tools.ok("continue")
+            assert ctx["location"]["file"] == INVOICE.name and ctx["location"]["line"] == marker(INVOICE, "print"), ctx
+            await tools.ok("stop")
+    finally:
+        listener.kill()
+        listener.wait()
+
+
+@contextmanager
+def running(argv: list[str], cwd: Path) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline()  # it has started
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+async def attached_by_local_path(proc: subprocess.Popen[bytes], local: Path, remote: Path, source: Path,
+                                 function: str, caller: str) -> None:
+    """Attach to `proc`, built from `remote`, with a breakpoint on the agent's copy of `source` in `local`."""
+    mine, line = local / source.name, marker(source, "tick")
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="attach", processId=proc.pid,
+                             pathMappings=[{"local": str(local), "remote": str(remote)}],
+                             breakpoints=[{"file": str(mine), "line": line}])
+        assert ctx["state"] == "paused" and ctx["location"]["function"] == function, ctx
+        assert (ctx["location"]["file"], ctx["location"]["line"]) == (str(mine), line), ctx
+        served = await tools.client.read_resource(f"debugger://source/{mine}")
+        assert served.contents[0].text == mine.read_text()
+        before = int(locals_of(ctx)["n"])
+        ctx = await tools.ok("continue")
+        assert ctx["location"]["file"] == str(mine) and int(locals_of(ctx)["n"]) == before + 1, ctx
+        ctx = await tools.ok("step", mode="out")
+        assert ctx["location"]["file"] == str(mine) and ctx["location"]["function"] == caller, ctx
+        await tools.ok("stop")
+    assert proc.poll() is None, "detaching must leave the process running"
+
+
+async def test_go_process_built_elsewhere_is_attached_by_local_paths(tmp_path: Path) -> None:
+    """Delve's `substitutePath`: the executable's DWARF names the directory it was built in."""
+    local, remote = two_copies(tmp_path, *TICKER_GO.iterdir())
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "ticker", "."], cwd=remote, check=True)
+    with running([str(remote / "ticker")], cwd=remote) as proc:
+        await attached_by_local_path(proc, local, remote, TICKER_GO / "main.go", "main.tick", "main.main")
+
+
+async def test_c_process_built_elsewhere_is_attached_by_local_paths(tmp_path: Path) -> None:
+    """lldb-dap's `sourceMap`: the executable's debug information names the directory it was built in."""
+    local, remote = two_copies(tmp_path, TICKER_C)
+    subprocess.run(["cc", "-g", "-O0", "-o", "ticker", TICKER_C.name], cwd=remote, check=True)
+    with running([str(remote / "ticker")], cwd=remote) as proc:
+        await attached_by_local_path(proc, local, remote, TICKER_C, "tick", "main")

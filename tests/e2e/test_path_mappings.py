@@ -130,3 +130,54 @@ async def test_c_process_built_elsewhere_is_attached_by_local_paths(tmp_path: Pa
     subprocess.run(["cc", "-g", "-O0", "-o", "ticker", TICKER_C.name], cwd=remote, check=True)
     with running([str(remote / "ticker")], cwd=remote) as proc:
         await attached_by_local_path(proc, local, remote, TICKER_C, "tick", "main")
+
+
+async def test_bad_path_mappings_are_refused_and_the_session_goes_on(tmp_path: Path) -> None:
+    local, remote = two_copies(tmp_path, TICKER_C)
+    subprocess.run(["cc", "-g", "-O0", "-o", "ticker", TICKER_C.name], cwd=remote, check=True)
+    ok = [{"local": str(local), "remote": str(remote)}]
+    with running([str(remote / "ticker")], cwd=remote) as proc:
+        async with stdio_tools() as tools:
+            line = marker(TICKER_C, "tick")
+            ctx = await tools.ok("debug", mode="attach", processId=proc.pid, pathMappings=ok,
+                                 breakpoints=[{"file": str(local / TICKER_C.name), "line": line}])
+            assert ctx["location"]["line"] == line, ctx
+
+            async def refused(code: str, **arguments) -> str:
+                return await tools.error("debug", code, **{"mode": "attach", "processId": proc.pid, **arguments})
+
+            message = await refused("NOT_SUPPORTED", adapter="gdb", pathMappings=ok)
+            assert "cdt-gdb-adapter" in message and "lldb" in message
+            for blank in ({"local": "", "remote": str(remote)}, {"local": str(local), "remote": "  "}):
+                assert "pathMappings" in await refused("INVALID_ARGUMENT", pathMappings=[blank])
+            assert "remote" in await refused("INVALID_ARGUMENT", pathMappings=[{"local": str(local)}])
+            assert "pathMappings" in await refused("INVALID_ARGUMENT", pathMappings=ok * 33)
+            message = await refused("INVALID_ARGUMENT", pathMappings=[{"local": "no/such/dir", "remote": str(remote)}])
+            assert "no/such/dir" in message and "does not exist" in message
+            message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(local / TICKER_C.name),
+                                        pathMappings=ok)
+            assert "mode 'source'" in message
+
+            # none of those gave up the session: it is still paused where it was
+            ctx = await tools.ok("continue")
+            assert ctx["location"]["file"] == str(local / TICKER_C.name) and ctx["location"]["line"] == line, ctx
+            await tools.ok("stop")
+
+
+async def test_an_executable_built_elsewhere_is_launched_by_local_paths(tmp_path: Path) -> None:
+    """Mode `binary` takes mappings too: an executable from a build machine or a container's build names
+    the sources by the paths they had there. `restart` keeps them."""
+    local, remote = two_copies(tmp_path, TICKER_C)
+    subprocess.run(["cc", "-g", "-O0", "-o", "ticker", TICKER_C.name], cwd=remote, check=True)
+    mine, line = local / TICKER_C.name, marker(TICKER_C, "tick")
+    async with stdio_tools() as tools:
+        for start in ("debug", "restart"):
+            if start == "debug":
+                ctx = await tools.ok("debug", mode="binary", path=str(remote / "ticker"), adapter="lldb",
+                                     pathMappings=[{"local": str(local), "remote": str(remote)}],
+                                     breakpoints=[{"file": str(mine), "line": line}])
+            else:
+                ctx = await tools.ok("restart")
+            assert (ctx["location"]["file"], ctx["location"]["line"]) == (str(mine), line), (start, ctx)
+            assert locals_of(ctx)["n"] == "0"
+        await tools.ok("stop")

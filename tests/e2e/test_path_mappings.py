@@ -5,7 +5,9 @@ lies in another one, and nothing in the program's own run names the agent's path
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import json
 import shutil
 import subprocess
 import sys
@@ -16,8 +18,9 @@ from pathlib import Path
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from conftest import INVOICE, PROGRAMS, free_port, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, free_port, locals_of, marker, stdio_tools
 
+REPORT = PROGRAMS / "report_json.py"
 TICKER_C = PROGRAMS / "ticker.c"
 TICKER_GO = PROGRAMS / "ticker_go"
 
@@ -43,29 +46,34 @@ async def connect_when_listening(tools, address: str, **arguments):
 
 
 async def test_python_under_debugpy_listen_elsewhere_is_debugged_by_local_paths(tmp_path: Path) -> None:
-    local, remote = two_copies(tmp_path, INVOICE)
-    mine, theirs = local / INVOICE.name, remote / INVOICE.name
-    loop, line_total = marker(INVOICE, "loop"), marker(INVOICE, "line_total")
+    local, remote = two_copies(tmp_path, REPORT)
+    mine, theirs = local / REPORT.name, remote / REPORT.name
+    # the agent's copy of a library the program uses, mapped onto the directory the program imports it from
+    stdlib_json = Path(json.__file__).parent
+    shutil.copytree(stdlib_json, local / "lib" / "json")
+    encoder = local / "lib" / "json" / "encoder.py"
+    loop, line_total = marker(REPORT, "loop"), marker(REPORT, "line_total")
     port = free_port()
     listener = subprocess.Popen([sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client",
-                                 INVOICE.name], cwd=remote, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                 REPORT.name], cwd=remote, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         async with stdio_tools() as tools:
             ctx = await connect_when_listening(tools, f"127.0.0.1:{port}", cwd=str(local),
-                                               pathMappings=[{"local": ".", "remote": str(remote)}],
-                                               breakpoints=[{"file": INVOICE.name, "line": loop}])
+                                               pathMappings=[{"local": ".", "remote": str(remote)},
+                                                             {"local": "lib/json", "remote": str(stdlib_json)}],
+                                               breakpoints=[{"file": REPORT.name, "line": loop}])
             # the breakpoint, given by the agent's path, stopped the program running from the other one
             assert ctx["state"] == "paused" and ctx["location"]["line"] == loop, ctx
-            assert ctx["location"]["file"] == INVOICE.name and ctx["pathsRelativeTo"] == str(local)
-            assert all(frame["file"] == INVOICE.name for frame in ctx["frames"]), ctx["frames"]
-            assert locals_of(ctx)["total"] == "0.0"
+            assert ctx["location"]["file"] == REPORT.name and ctx["pathsRelativeTo"] == str(local)
+            assert all(frame["file"] == REPORT.name for frame in ctx["frames"]), ctx["frames"]
+            assert locals_of(ctx)["name"] == "'apples'"
             views = (await tools.read_json("debugger://breakpoints"))["breakpoints"]
             assert [(bp["file"], bp["verified"]) for bp in views] == [(str(mine), True)], views
 
             ctx = await tools.ok("step", mode="in")
-            assert (ctx["location"]["file"], ctx["location"]["line"]) == (INVOICE.name, line_total), ctx
+            assert (ctx["location"]["file"], ctx["location"]["line"]) == (REPORT.name, line_total), ctx
             ctx = await tools.ok("step", mode="out")
-            assert ctx["location"]["file"] == INVOICE.name and ctx["location"]["line"] == loop, ctx
+            assert ctx["location"]["file"] == REPORT.name and ctx["location"]["line"] == loop, ctx
 
             # the source resource serves the agent's file, which the adapter named; the program's own path
             # was never named to the agent, so it is not served
@@ -74,14 +82,27 @@ async def test_python_under_debugpy_listen_elsewhere_is_debugged_by_local_paths(
             with pytest.raises(MCPError, match="not referenced"):
                 await tools.client.read_resource(f"debugger://source/{theirs}")
 
+            # a breakpoint in the agent's copy of library code stops there (debugpy counts library code as the
+            # program's own only by the path the program names it by, which it does not map itself)
             await tools.ok("clear-breakpoints", all=True)
-            await tools.ok("breakpoint", file=INVOICE.name, line=marker(INVOICE, "print"))
+            await tools.ok("breakpoint", file="lib/json/encoder.py", line=first_statement(encoder, "JSONEncoder", "encode"))
             ctx = await tools.ok("continue")
-            assert ctx["location"]["file"] == INVOICE.name and ctx["location"]["line"] == marker(INVOICE, "print"), ctx
+            assert ctx["location"]["file"] == "lib/json/encoder.py" and ctx["location"]["function"] == "encode", ctx
+            assert [frame["file"] for frame in ctx["frames"]][-2:] == [REPORT.name, REPORT.name], ctx["frames"]
+            ctx = await tools.ok("step", mode="out")  # past json.dumps, library code nobody put a breakpoint in
+            assert (ctx["location"]["file"], ctx["location"]["line"]) == (REPORT.name, marker(REPORT, "dumps")), ctx
+            await tools.ok("clear-breakpoints", all=True)
             await tools.ok("stop")
     finally:
         listener.kill()
         listener.wait()
+
+
+def first_statement(path: Path, cls: str, method: str) -> int:
+    """The line of the first statement after the docstring of `cls.method` in `path` (a library's file)."""
+    [found] = [node for klass in ast.parse(path.read_text()).body if isinstance(klass, ast.ClassDef) and klass.name == cls
+               for node in klass.body if isinstance(node, ast.FunctionDef) and node.name == method]
+    return found.body[1].lineno
 
 
 @contextmanager

@@ -63,11 +63,22 @@ class Target:
         return os.path.abspath(os.path.join(self.files_from, os.path.expanduser(path)))
 
     def mapped(self, mappings: list[tuple[str, str]]) -> Target:
-        """This target with path mappings, each local path made absolute as a file argument is. Neither path
-        keeps a trailing separator: Delve substitutes prefixes as text, and `/src/` for `/src` would give
-        `/src//main.go`."""
-        pairs = tuple((self.absolute(local), _without_trailing_separator(remote)) for local, remote in mappings)
-        return replace(self, path_mappings=pairs)
+        """This target with path mappings, each local path made absolute as a file argument is, the longest
+        first: adapters take the first mapping that holds a path, so a directory mapped inside another
+        (a library's copy within the agent's checkout) must come before it, whatever order they were given in.
+        Neither path keeps a trailing separator: Delve substitutes prefixes as text, and `/src/` for `/src`
+        would give `/src//main.go`."""
+        pairs = [(self.absolute(local), _without_trailing_separator(remote)) for local, remote in mappings]
+        return replace(self, path_mappings=tuple(sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)))
+
+    def remote_path(self, path: str) -> str:
+        """A local file's path as the program names it, by the first mapping that holds it, as the adapter
+        maps it (the path itself where none does). The adapter translates what it is given; this is for what
+        it is not."""
+        for local, remote in self.path_mappings:
+            if path == local or path.startswith(os.path.join(local, "")):
+                return remote + path[len(local):]
+        return path
 
 
 def _without_trailing_separator(path: str) -> str:

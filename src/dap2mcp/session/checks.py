@@ -76,5 +76,5 @@ def check_path_mappings(target: Target, profile: AdapterProfile) -> None:
     for local, _ in target.path_mappings:
         if not os.path.exists(local):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"pathMappings: local path '{local}' does not exist here; "
-                             "local is the agent's copy of the program's files (a relative one is read from cwd)")
+                             "local is the agent's copy of the program's files")
     profile.path_map_arguments(target)  # NOT_SUPPORTED where the adapter has no mappings

@@ -131,7 +131,7 @@ class PathMapping(BaseModel):
     model_config = _FROZEN
 
     local: Annotated[str, Field(min_length=1, max_length=PATH_CHARS, description=(
-        "A directory (or file) here, as the agent names it; a relative one is read from `cwd`."))]
+        "A directory (or file) here, as the agent names it; a relative one is read as a relative breakpoint `file` is."))]
     remote: Annotated[str, Field(min_length=1, max_length=PATH_CHARS, description=(
         "The same directory (or file) as the running program names it."))]
 

@@ -46,6 +46,9 @@ class Target:
     library: tuple[str, ...] = ()
     """Directories of the language's own library (Go's GOROOT), found by `ready`: code there is not the
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
+    path_mappings: tuple[tuple[str, str], ...] = ()
+    """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
+    file or directory as the program names it (see `mapped`)."""
 
     def with_args(self, args: list[str] | None) -> Target:
         return self if args is None else replace(self, args=tuple(args))
@@ -58,6 +61,46 @@ class Target:
 
     def absolute(self, path: str) -> str:
         return os.path.abspath(os.path.join(self.files_from, os.path.expanduser(path)))
+
+    def mapped(self, mappings: list[tuple[str, str]]) -> Target:
+        """This target with path mappings, each local path made absolute as a file argument is, the longest
+        first: adapters take the first mapping that holds a path, so a directory mapped inside another
+        (a library's copy within the agent's checkout) must come before it, whatever order they were given in.
+        Neither path keeps a trailing separator: Delve substitutes prefixes as text, and `/src/` for `/src`
+        would give `/src//main.go`."""
+        pairs = [(self.absolute(local), _without_trailing_separator(remote)) for local, remote in mappings]
+        return replace(self, path_mappings=tuple(sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)))
+
+    def remote_path(self, path: str) -> str:
+        """A local file's path as the program names it, by the first mapping that holds it, as the adapter
+        maps it (the path itself where none does). The adapter translates what it is given; this is for what
+        it is not."""
+        for local, remote in self.path_mappings:
+            if path == local or path.startswith(os.path.join(local, "")):
+                return remote + path[len(local):]
+        return path
+
+
+def _without_trailing_separator(path: str) -> str:
+    return path.rstrip("/\\") or path[:1]
+
+
+@dataclass(frozen=True)
+class PathMapSpelling:
+    """How an adapter takes path mappings in its launch and attach arguments: under `key`, one item per
+    mapping, either an object whose `local` and `remote` name its fields (debugpy's `localRoot`, `remoteRoot`)
+    or, where they are numbers, a list with the paths at those places (lldb-dap's `[remote, local]`)."""
+
+    key: str
+    local: str | int
+    remote: str | int
+
+    def spell(self, local: str, remote: str) -> dict[str, str] | list[str]:
+        if isinstance(self.local, int) and isinstance(self.remote, int):
+            pair = ["", ""]
+            pair[self.local], pair[self.remote] = local, remote
+            return pair
+        return {str(self.local): local, str(self.remote): remote}
 
 
 @dataclass(frozen=True)
@@ -360,6 +403,21 @@ class AdapterProfile:
     now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
     `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
     thread until then."""
+
+    path_map: PathMapSpelling | None = None
+    """How the adapter takes `pathMappings` (see `PathMapSpelling`); None where it has no such argument."""
+    no_path_map: str = "this adapter has no path mappings"
+    """Why `pathMappings` is refused, where `path_map` is None."""
+
+    def path_map_arguments(self, target: Target) -> dict[str, Any]:
+        """The launch or attach arguments that carry the target's path mappings (none without mappings). The
+        adapter translates both ways: breakpoints go out by the remote path, frames and sources come back local,
+        so the session, its allow-list of sources and its results see local paths only."""
+        if not target.path_mappings:
+            return {}
+        if self.path_map is None:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: {self.no_path_map}")
+        return {self.path_map.key: [self.path_map.spell(local, remote) for local, remote in target.path_mappings]}
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-from .base import AdapterProfile, AdapterStart, Target, Tool
+from .base import AdapterProfile, AdapterStart, PathMapSpelling, Target, Tool
 from .build import output_for
 
 DLV = Tool("adapter", ("dlv",), version_argv=("version",), install="apt-get install -y delve")
@@ -27,7 +27,7 @@ class DelveProfile(AdapterProfile):
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [DLV.require(self.name), "dap", "--listen=127.0.0.1:0"]
-        common: dict[str, Any] = {"name": "dap2mcp", "type": "go"}
+        common: dict[str, Any] = {"name": "dap2mcp", "type": "go", **self.path_map_arguments(target)}
         if target.mode == "attach":
             return AdapterStart(argv, "attach", {**common, "request": "attach", "mode": "local",
                                                  "processId": target.process_id}, listen=LISTENING)
@@ -86,6 +86,7 @@ DELVE = DelveProfile(
     entry_function="main.main",
     inferior_depth=1,  # dlv runs the program it built as its own child
     steady_ids=True,
+    path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
     guesses_total_frames=True,
     stop_text_detail=True,
     lists_every_thread=False,

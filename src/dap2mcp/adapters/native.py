@@ -19,7 +19,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..program_pipe import make_fifo
-from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, Target, Tool, ValueShapes
+from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, PathMapSpelling, Target, Tool, ValueShapes
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -77,7 +77,8 @@ class NativeProfile(AdapterProfile):
     def plan(self, target: Target) -> AdapterStart:
         keys = self.launch_keys
         argv = [self.tools[0].require(self.name)]
-        common: dict[str, Any] = {"name": "dap2mcp", "type": self.adapter_id, **self.fixed}
+        common: dict[str, Any] = {"name": "dap2mcp", "type": self.adapter_id, **self.fixed,
+                                  **self.path_map_arguments(target)}
         if self.rust_commands and self.is_rust(target) and (etc := rust_etc()):
             common["initCommands"] = [*common.get("initCommands", ()), *(c.format(etc=etc) for c in self.rust_commands)]
         if target.mode == "attach":
@@ -205,6 +206,7 @@ LLDB = NativeProfile(
     program_categories=("stdout",),
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     steady_ids=True,
+    path_map=PathMapSpelling("sourceMap", local=1, remote=0),  # lldb's target.source-map: [as built, as here]
     answers_in_turn=True,
     lists_all_children=True,
     function_answers_unordered=True,
@@ -268,6 +270,8 @@ GDB = NativeProfile(
     unlisted_scope=re.compile(r'^No symbol ".+" in current context\.'),
     list_commands=(">info args", ">info locals"),
     stack_page=100,
+    no_path_map=("cdt-gdb-adapter 1.7 takes no path mapping argument (no sourceMap, no substitutePath); "
+                 "adapter lldb maps paths for C and C++"),
     refused_condition_kept=True,
     step_in_leaves_sourceless=True,
     disassembly_offset_counted_here=True,

@@ -22,7 +22,7 @@ import debugpy
 from .. import processes
 from ..errors import DebugError, ErrorCode
 from . import inject, python_names
-from .base import AdapterProfile, AdapterStart, Summon, Target, Tool
+from .base import AdapterProfile, AdapterStart, PathMapSpelling, Summon, Target, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
@@ -160,7 +160,8 @@ class DebugpyProfile(AdapterProfile):
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
-        common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code}
+        common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code,
+                  **self.path_map_arguments(target)}
         if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
             listen = {"host": "127.0.0.1", "port": 0}
             return AdapterStart(argv, "attach", {**common, "request": "attach", "listen": listen},
@@ -335,6 +336,7 @@ DEBUGPY = DebugpyProfile(
                      "__import__('_pydevd_bundle.pydevd_thread_lifecycle', fromlist=['_']).pydevd_find_thread_by_id("
                      "__import__('_pydevd_bundle._debug_adapter.pydevd_base_schema', fromlist=['_'])"
                      ".BaseSchema._translate_id_from_dap({thread})))",
+    path_map=PathMapSpelling("pathMappings", local="localRoot", remote="remoteRoot"),
     plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
 )

@@ -15,6 +15,7 @@ from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, Debugger
 from ..session.specs import (
+    MAX_PATH_MAPPINGS,
     PATH_CHARS,
     TEXT_CHARS,
     BreakpointChange,
@@ -30,6 +31,7 @@ from ..session.specs import (
     Location,
     LogMessage,
     MaxNotifications,
+    PathMapping,
 )
 from . import results as r
 
@@ -95,6 +97,10 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "Python: true (default) keeps `step` in the program's own code, passing over library code, and stops "
             "on exceptions where they leave it; false steps into library code too. A breakpoint stops in any "
             "file either way."))] = True,
+        pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
+            "For a program that runs elsewhere (a container, another machine; modes attach, connect, or binary for "
+            "an executable built elsewhere): [{local, remote}], where `remote` is a directory as the program names "
+            "it and `local` the agent's copy of it. Breakpoints are given, and locations shown, by local paths."))] = None,
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
@@ -119,6 +125,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
                             just_my_code=justMyCode)
+        if pathMappings:
+            target = target.mapped([(m.local, m.remote) for m in pathMappings])
         return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],
                                                        timeout=timeout, progress=_progress(ctx)))
 
@@ -137,6 +145,10 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     @tool("restart", destructive=True)
     async def restart(
         args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
+        pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
+            "For a program that runs elsewhere (a container, another machine; modes attach, connect, or binary for "
+            "an executable built elsewhere): [{local, remote}], where `remote` is a directory as the program names "
+            "it and `local` the agent's copy of it. Breakpoints are given, and locations shown, by local paths."))] = None,
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:

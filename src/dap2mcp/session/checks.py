@@ -61,3 +61,20 @@ def check_breakpoints(breakpoints: list[BreakpointSpec], profile: AdapterProfile
     is given up. What this adapter lacks is known only once it has started, and refused then."""
     for spec in breakpoints:
         check_options(spec.kind, Options.of(spec.options), _Capable(), profile)
+
+
+def check_path_mappings(target: Target, profile: AdapterProfile) -> None:
+    """`pathMappings` is for a program whose files are named by another machine's paths: one attached or
+    connected to, or an executable built elsewhere (mode `binary`). A program of mode `source` is built here,
+    from the agent's own file, so its paths are local already and a mapping could only mislead the adapter."""
+    if not target.path_mappings:
+        return
+    if target.mode == "source":
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "pathMappings: mode 'source' builds the program here from "
+                         "local files, so there is nothing to map; pathMappings is for modes attach and connect "
+                         "(and binary, for an executable built elsewhere)")
+    for local, _ in target.path_mappings:
+        if not os.path.exists(local):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"pathMappings: local path '{local}' does not exist here; "
+                             "local is the agent's copy of the program's files")
+    profile.path_map_arguments(target)  # NOT_SUPPORTED where the adapter has no mappings

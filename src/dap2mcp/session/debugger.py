@@ -22,7 +22,7 @@ from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
 from . import assign, documents, ending, hints, paused, preview
 from .breakpoints import Breakpoint
-from .checks import check_breakpoints, check_start
+from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
@@ -121,6 +121,7 @@ class Debugger:
         check_start(target, breakpoints)
         session = new_session(target, adapter, carried, snapshots)
         check_breakpoints(breakpoints, session.profile)
+        check_path_mappings(target, session.profile)
         session.notice, session.changed = self.notice, self.changed
         await progress("checking the program and its runtime")
         await session.ready()

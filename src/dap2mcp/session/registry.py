@@ -41,11 +41,13 @@ class BreakpointRegistry:
     def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
                  capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True,
                  place_function: Callable[[str], Awaitable[tuple[str, str | None]]] | None = None,
-                 function_filters: Callable[[], tuple[FunctionFilter, ...]] = tuple) -> None:
+                 function_filters: Callable[[], tuple[FunctionFilter, ...]] = tuple,
+                 as_run: Callable[[str], str] = str) -> None:
         """`edited`: the run about to start runs the program's files as they are now (built or read again),
         so carried line breakpoints follow edits of them (edits.py); not a binary left as it was, or a
         process attached to again. `place_function`: the profile's `function_place` for this program;
-        `function_filters`: its `function_filters` for this program."""
+        `function_filters`: its `function_filters` for this program; `as_run`: a local file's path as the
+        program names it (`Target.remote_path`), for what the adapter takes untranslated (`own_code_request`)."""
         self._items: dict[int, Breakpoint] = {}
         for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
@@ -72,6 +74,7 @@ class BreakpointRegistry:
         self._own_for_now: list[str] = []
         """Library files the program's own only while a pause lands in them (`own_code_for_now`)."""
         self._function_filters = function_filters
+        self._as_run = as_run
         self._stand_ins: dict[str, Breakpoint] = {}
         """The hidden function breakpoint that stands for each function filter that is on, by filter id."""
         self._filters_silenced = False
@@ -290,7 +293,7 @@ class BreakpointRegistry:
     async def _sync_file(self, request: Request, path: str) -> None:
         bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
         if bps:
-            await self._own_code(request, [path])
+            await self._own_code(request, [self._as_run(path)])
         body = await request("setBreakpoints", {"source": {"path": path},
                                                 "breakpoints": [{"line": bp.line, **self._extras(bp)} for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])

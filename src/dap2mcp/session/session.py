@@ -81,7 +81,8 @@ class DebugSession:
         rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.link.capabilities,
                                               edited=rereads, place_function=self._place_function,
-                                              function_filters=lambda: profile.function_filters(self.target))
+                                              function_filters=lambda: profile.function_filters(self.target),
+                                              as_run=lambda path: self.target.remote_path(path))
         self.stops = Stops(profile, self.breakpoints, self.run)
         self.answers = Answers(profile, lambda: self.target, self.own_code, self.link)
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)

@@ -118,3 +118,28 @@ class BreakpointSpec(BaseModel):
         return BreakpointChange(exceptionTypes=self.exceptionTypes, condition=self.condition,
                                 hitCondition=self.hitCondition, logMessage=self.logMessage,
                                 maxNotifications=self.maxNotifications, enabled=self.enabled)
+
+
+MAX_PATH_MAPPINGS = 32
+"""More is no layout of a program's sources but a mistake; each mapping is sent on, and tried, per path."""
+
+
+class PathMapping(BaseModel):
+    """Where a program that runs elsewhere (a container, another machine) has the files the agent has here:
+    the agent gives breakpoints and reads locations by `local`, the adapter finds them by `remote`."""
+
+    model_config = _FROZEN
+
+    local: Annotated[str, Field(min_length=1, max_length=PATH_CHARS, description=(
+        "A directory (or file) here, as the agent names it; a relative one is read as a relative breakpoint `file` is."))]
+    remote: Annotated[str, Field(min_length=1, max_length=PATH_CHARS, description=(
+        "The same directory (or file) as the running program names it."))]
+
+    @model_validator(mode="after")
+    def _real_paths(self) -> PathMapping:
+        for name, value in (("local", self.local), ("remote", self.remote)):
+            if not value.strip():
+                raise ValueError(f"a path mapping's {name} path is blank")
+            if "\0" in value:
+                raise ValueError(f"a path mapping's {name} path contains a NUL character")
+        return self

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from ..errors import DebugError
 from ..session.models import BreakpointView, Context, Opt, lean_schema
 from ..snapshots import Snapshot
-from ..text import valid_unicode
+from ..text import has_lone_surrogate, valid_unicode
 
 
 class Ok(BaseModel):
@@ -131,8 +131,15 @@ def as_text(payload: dict[str, Any]) -> str:
 def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
     # A lone surrogate (psutil reads a command line that is not UTF-8 with surrogate escapes) can be
     # written neither as TOON nor as the UTF-8 JSON of the wire: the whole answer failed with a JSON-RPC error.
-    payload = valid_unicode(payload)
-    text = as_text(payload)
+    # Rare, so looked for in the text written (TOON refuses one; JSON keeps it) before the answer is cleaned.
+    try:
+        text = as_text(payload)
+        clean = not has_lone_surrogate(text)
+    except ValueError:
+        clean = False
+    if not clean:
+        payload = valid_unicode(payload)
+        text = as_text(payload)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
 
 

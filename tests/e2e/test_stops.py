@@ -254,6 +254,21 @@ async def test_stop_with_a_signal_under_a_native_debugger_runs_the_programs_hand
         assert "asked to end after" in stopped["output"] and "exit handler ran" in stopped["output"]
 
 
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_stop_with_a_signal_the_program_ignores_says_what_ended_it(adapter: str):
+    """A program that ignores the signal and then aborts on its own: the answer said "ended after SIGTERM" beside
+    the exit code of SIGABRT, as if the signal had ended it (found by an exploratory user, under gdb)."""
+    program = PROGRAMS / "ignores_term.c"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter=adapter,
+                             breakpoints=[{"file": str(program), "line": marker(program, "ignoring")}])
+        assert ctx["state"] == "paused"
+        stopped = await tools.ok("stop", signal="SIGTERM", timeout=20)
+        assert stopped["exitCode"] == 134, stopped
+        assert stopped["description"] == ("the program ended after SIGTERM, but not by it: it was killed by SIGABRT "
+                                           "(exit code 134, as a shell reports it)"), stopped
+
+
 async def test_a_program_that_starts_a_process_says_the_process_runs_undebugged():
     async with stdio_tools() as tools:
         ctx = await tools.ok("debug", mode="source", path=str(WORKERS), args=["30"], breakpoints=[

@@ -45,8 +45,20 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
                 since = await session.resume(None)
     if session.state == "terminated":
         await session.ended()  # its last output (what the handlers printed) is still on its way
-        return f"the program ended after {signal_name}"
+        return f"the program ended after {signal_name}{_other_cause(session.exit_code, signal_name)}"
     return f"the program had not ended {limit:g}s after {signal_name}; it was ended"
+
+
+def _other_cause(code: int | None, sent: str) -> str:
+    """What ended the program, where its exit code says a signal other than the one sent did (the program
+    ignored or handled it, and crashed or aborted on its own)."""
+    if code is None or code <= 128 or code - 128 == signal.Signals[sent].value:
+        return ""
+    try:
+        other = signal.Signals(code - 128).name
+    except ValueError:
+        return ""
+    return f", but not by it: it was killed by {other} (exit code {code}, as a shell reports it)"
 
 
 async def _run_free(session: DebugSession) -> int:

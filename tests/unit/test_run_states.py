@@ -316,3 +316,31 @@ async def test_waiting_for_a_stop_wakes_at_the_stop_and_at_the_end():
     run.ended()
     assert await waiting and run.state == "terminated"
     assert not await Run().wait_for_stop(0, 0)  # no time left and no stop: False
+
+
+async def test_a_step_delve_could_not_carry_out_is_the_steps_failure_not_the_programs_exception():
+    """Delve reports a step it could not take (a `step out` of the vDSO a pause landed in) as a stop with reason
+    `exception`, description "runtime error" and the error as its text; read as the program's exception it sent
+    the agent after a panic that never was (found by an exploratory user). A panic of the program's own stays
+    an exception."""
+    from dap2mcp.adapters import PROFILES
+    from dap2mcp.session.registry import BreakpointRegistry
+    from dap2mcp.session.stops import Stops
+
+    profile = PROFILES["delve"]
+    run = Run()
+    registry = BreakpointRegistry(profile, [], capabilities=dict, edited=False, place_function=None,
+                                  function_filters=tuple)
+    stops = Stops(profile, registry, run)
+    run.started()
+    run.moving("stepOut")
+    failed = stops.read({"reason": "exception", "description": "runtime error", "text": "input/output error",
+                         "threadId": 1})
+    assert failed.reason == "step failed", failed
+    assert failed.description.startswith("delve could not carry out the `step out`: input/output error"), failed
+    run.stopped(failed)
+    run.moving("stepOut")
+    panic = stops.read({"reason": "exception", "description": "panic", "threadId": 1,
+                        "text": '"runtime error: index out of range [5] with length 3"'})
+    assert (panic.reason, panic.description) == ("exception", "panic: runtime error: index out of range [5] with "
+                                                               "length 3"), panic

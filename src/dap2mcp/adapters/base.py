@@ -293,6 +293,10 @@ class AdapterProfile:
     stop_text_detail: bool = False
     """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
     are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
+    failed_command_stop: str | None = None
+    """The description of a stop the adapter sends when it could not carry out a step or a `continue` (Delve:
+    "runtime error", the error as its text, where a program's own panic is "panic"): not the program's
+    exception, but the command's failure; the program is where that stop shows it."""
     own_numbering: re.Pattern[str] | None = None
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()

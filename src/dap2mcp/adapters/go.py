@@ -89,6 +89,7 @@ DELVE = DelveProfile(
     path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
     guesses_total_frames=True,
     stop_text_detail=True,
+    failed_command_stop="runtime error",  # e.g. a step out of the vDSO a pause landed in: "input/output error"
     lists_every_thread=False,
     runtime_frames=re.compile(r"runtime\."),
     exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),

@@ -294,9 +294,10 @@ class FrameView:
         return self.frames.index(self.focus) if self.focus is not None and self.focus in self.frames else 0
 
 
-FOCUS_OWN_AT = ("exception", "pause")
-"""Stops that land wherever the program happened to be, often inside a library: their context focuses on the
-program's own frame. Breakpoints and steps land where the agent asked."""
+FOCUS_OWN_AT = ("exception", "pause", "step failed", "continue failed")
+"""Stops that land wherever the program happened to be, often inside a library (or where a step the adapter
+could not carry out left it): their context focuses on the program's own frame. Breakpoints and steps land
+where the agent asked."""
 
 
 def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ...]) -> bool:

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from .registry import BreakpointRegistry
 
 
+_AS_ASKED = {"next": "step over", "stepIn": "step in", "stepOut": "step out"}
+"""DAP's moves in the words of the tools that ask for them."""
+
+
 class Stops:
     def __init__(self, profile: AdapterProfile, registry: BreakpointRegistry, run: Run) -> None:
         self._profile = profile
@@ -51,6 +55,14 @@ class Stops:
         description = body.get("description") or body.get("text")
         if profile.stop_text_detail and body.get("description") and (text := body.get("text")):
             description = f"{body['description']}: {str(text).strip(chr(34))}"  # Delve quotes the text
+        if profile.failed_command_stop is not None and body.get("description") == profile.failed_command_stop \
+                and reason == "exception":
+            self._run.take_pause()
+            move = _AS_ASKED.get(self._run.last_move, self._run.last_move or "command")
+            return ("step failed" if self._run.stepping else "continue failed"), (
+                f"{profile.name} could not carry out the `{move}`: {str(body.get('text') or '').strip(chr(34))} "
+                "(the thread may be in code without symbols, as where a pause lands in the vDSO); the program "
+                "is paused where this stop shows it: a breakpoint on the line after, then `continue`, gets past")
         if description and profile.own_numbering is not None and profile.own_numbering.fullmatch(str(description)):
             description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
         if self._run.take_pause() and (reason in ("pause", "exception", "signal", "step") or reason.startswith("SIG") or (

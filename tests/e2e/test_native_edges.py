@@ -195,6 +195,7 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         values = locals_of(ctx)
         assert values["name"] == '"pear"' and values["label"] == '"fruit"', values
         assert values["items"] == "size=3 [3, 1, 4]" and values["stock"] == 'size=1 [("apple", 2)]', values
+        assert values["seen"] == 'size=1 ["kiwi"]', values  # the set's provider takes show_values: it read {base: …}
         assert (await tools.ok("evaluate", expression="items[2]"))["value"] == "4"
         refused = await tools.error("set-variable", "ADAPTER_ERROR", name="items", value="vec![]")
         assert "set one of them ('items.field', 'items[0]')" in refused, refused  # not lldb's bare "failed"
@@ -206,7 +207,7 @@ async def test_rust_strings_vectors_and_maps_show_their_contents() -> None:
         if ended["state"] == "paused":  # the println! line has a second location
             ended = await tools.ok("continue")
         assert ended["state"] == "terminated" and "(lldb)" not in ended["output"]["text"], ended["output"]
-        assert 'pear [3, 1, 4] {"apple": 2} fruit 16' in ended["output"]["text"]
+        assert 'pear [3, 1, 4] {"apple": 2} fruit 16 {"kiwi"}' in ended["output"]["text"]
 
 
 async def test_an_adapter_named_for_a_language_it_does_not_debug_is_refused_with_the_right_one() -> None:

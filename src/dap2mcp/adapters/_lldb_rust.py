@@ -140,12 +140,12 @@ def _synthetic(name, method):
     bounded = _bounded(method, _SYNTHETIC_FALLBACKS[name], _provider_value)
 
     @functools.wraps(method)
-    def call(self, *args):
+    def call(self, *args, **kwargs):  # the toolchain makes a HashSet's provider with `show_values=False`
         if name in ("__init__", "update"):
             _given_up.discard(id(self))
         elif id(self) in _given_up:
             return _SYNTHETIC_FALLBACKS[name](self, *args)
-        return bounded(self, *args)
+        return bounded(self, *args, **kwargs)
 
     return call
 

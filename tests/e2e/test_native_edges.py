@@ -322,6 +322,9 @@ async def test_a_crash_inside_the_c_library_is_shown_where_the_program_called_it
         assert (ctx["location"]["function"], ctx["location"]["line"]) == ("measure", marker(program, "strlen"))
         assert "s" in locals_of(ctx), ctx["scopes"]
         assert (await tools.ok("evaluate", expression="s == 0"))["value"] in ("true", "1")
+        short = await tools.ok("context", maxFrames=1)  # the focus does not move with how many frames are listed
+        assert len(short["frames"]) == 1 and "strlen" in short["frames"][0]["function"], short["frames"]
+        assert short["location"] == ctx["location"] and "s" in locals_of(short), short  # found by a user
         await tools.ok("stop")
 
 

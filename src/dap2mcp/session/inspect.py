@@ -287,10 +287,14 @@ class FrameView:
     exception: ExceptionDetails | None
     more_frames: bool = False
     """The adapter gave no count, and as many frames as asked for: there may be more."""
+    focus_place: int | None = None
+    """The focused frame's place in the stack, where it lies below the frames listed (a short `maxFrames`)."""
 
     @property
     def focus_index(self) -> int:
         """The focused frame's place in the stack: above it, the library code a pause or a crash stopped in."""
+        if self.focus_place is not None:
+            return self.focus_place
         return self.frames.index(self.focus) if self.focus is not None and self.focus in self.frames else 0
 
 
@@ -298,6 +302,9 @@ FOCUS_OWN_AT = ("exception", "pause", "step failed", "continue failed")
 """Stops that land wherever the program happened to be, often inside a library (or where a step the adapter
 could not carry out left it): their context focuses on the program's own frame. Breakpoints and steps land
 where the agent asked."""
+OWN_SEARCH = 20
+"""How deep such a stop's stack is read for the program's own frame, however few frames are listed: the focus
+must not move with `maxFrames`."""
 
 
 def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ...]) -> bool:
@@ -323,7 +330,9 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     adapter answers the others. The view returned holds the same `variables` dict, complete.
 
     `named`: the agent named the thread, so the adapter's refusal of its stack means an unknown id."""
-    stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": max_frames})
+    searched = frame_id is None and own is not None and reason in FOCUS_OWN_AT
+    levels = max(max_frames, OWN_SEARCH) if searched else max_frames
+    stack_req = client.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": levels})
     want_exception = reason == "exception" and capabilities.get("supportsExceptionInfoRequest")
     ahead = None
     try:
@@ -347,16 +356,18 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
             raise DebugError(ErrorCode.INVALID_ARGUMENT if named else ErrorCode.ADAPTER_ERROR,
                              f"cannot read thread {thread_id}: {exc.message}") from exc
         raise
-    frames = [to_frame(f) for f in (stack.get("stackFrames") or [])][:max_frames]
+    read = [to_frame(f) for f in (stack.get("stackFrames") or [])][:levels]
+    frames = read[:max_frames]
     total = stack.get("totalFrames")
-    more = not isinstance(total, int) and len(frames) >= max_frames  # no count given: a full page may go on
-    mine = next((f for f in frames if own(f)), None) if own is not None and reason in FOCUS_OWN_AT else None
+    more = not isinstance(total, int) and len(read) >= max_frames  # no count given: a full page may go on
+    mine = next((f for f in read if own(f)), None) if searched and own is not None else None
     focus_id = frame_id if frame_id is not None else (mine or frames[0]).id if frames else None
-    focus = next((f for f in frames if f.id == focus_id), None)
+    focus = next((f for f in read if f.id == focus_id), None)
     if focus is None and frame_index is not None and frame_index < len(frames):
         focus = frames[frame_index]  # `frame_id` came from an earlier answer at this stop, which numbered it so
+    below = read.index(focus) if focus is not None and focus not in frames else None
     view = FrameView(thread_id=thread_id, frames=frames, total_frames=total if isinstance(total, int) else None,
-                     focus=focus, scopes=[], variables={}, exception=exception, more_frames=more)
+                     focus=focus, scopes=[], variables={}, exception=exception, more_frames=more, focus_place=below)
     told = None if progress is None else \
         lambda scopes, variables: progress(dataclasses.replace(view, scopes=scopes, variables=variables))
     known = await ahead.answers(focus_id, told) if ahead is not None else None

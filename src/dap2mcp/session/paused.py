@@ -81,6 +81,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
     session.run.frames_handed_out(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
+    if view.focus is not None and view.focus_place is not None:  # below the frames listed: its id is valid too
+        session.run.frames_handed_out(thread, [(view.focus.id, view.focus_place)])
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)
     if any(bp.temporary and not bp.exception for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"

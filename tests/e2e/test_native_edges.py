@@ -6,7 +6,6 @@ import asyncio
 import json
 import socket
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -253,10 +252,13 @@ async def test_set_variable_reaches_a_field_or_an_element_by_its_path(adapter: s
         assert "sum=1.5 n=3 xs1=7" in ended["output"]["text"], ended
 
 
-async def test_under_gdb_a_line_of_output_keeps_its_leading_digits() -> None:
+async def test_under_gdb_a_line_of_output_keeps_its_leading_digits(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """gdb runs the program on the stdout cdt-gdb-adapter parses as MI, where `42` is token 4 and text `2`."""
     digits = PROGRAMS / "digits.c"
-    before = set(Path(tempfile.gettempdir()).glob("dap2mcp-output-*"))
+    scratch = tmp_path / "tmp"  # the server's own: pipes of other tests' sessions, running beside it, stay out
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
     async with stdio_tools() as tools:
         for _ in range(2):  # and again in a restart, through the same kind of pipe
             ended = await tools.ok("debug", mode="source", path=str(digits), adapter="gdb")
@@ -264,7 +266,7 @@ async def test_under_gdb_a_line_of_output_keeps_its_leading_digits() -> None:
             lines = ended["output"]["text"].splitlines()
             assert {"42", "7 apples", "123abc"} <= set(lines), lines  # stdout comes at exit, stderr at once
         await tools.ok("stop")
-    assert set(Path(tempfile.gettempdir()).glob("dap2mcp-output-*")) <= before  # each pipe removed with its session
+    assert not list(scratch.glob("dap2mcp-output-*"))  # each pipe removed with its session
 
 
 async def test_the_stack_ends_below_the_outermost_main_of_a_recursive_one() -> None:
@@ -535,3 +537,18 @@ async def test_delve_refuses_to_set_a_variable_of_an_outer_frame_rather_than_set
         assert (await tools.ok("set-variable", name="n", value="100"))["value"] == "100"
         end = await tools.ok("continue")
         assert end["state"] == "terminated" and "5 200" in end["output"]["text"], end
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_crash_inside_a_cpp_library_header_is_shown_at_the_programs_call(adapter: str) -> None:
+    """An out-of-range `.at()` aborts inside `std::vector::_M_range_check`, whose header is on this machine
+    (/usr/include/c++/12/bits/stl_vector.h): the context focused there, where the program's names are not in
+    scope, as if it were the program's own code (found by an exploratory user)."""
+    program = PROGRAMS / "at_range.cpp"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(program), adapter=adapter)
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert (ctx["location"]["function"].split("(")[0], ctx["location"]["line"]) == ("pick", marker(program, "at")), \
+            ctx["location"]
+        assert (await tools.ok("evaluate", expression="index"))["value"] == "5"
+        await tools.ok("stop")

@@ -37,6 +37,9 @@ FORMATTERS = f"command script import {os.path.join(os.path.dirname(__file__), '_
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
 
 
+SYSTEM_CODE = ("/usr/include/", "/usr/local/include/", "/usr/lib/")
+
+
 @dataclass(frozen=True)
 class NativeProfile(AdapterProfile):
     launch_keys: dict[str, str] = field(default_factory=dict)
@@ -64,6 +67,11 @@ class NativeProfile(AdapterProfile):
         if target.mode == "binary" and target.program and (crate_main := rust_main(target.program)):
             return crate_main  # not the C `main` that Rust's runtime puts before it
         return self.entry_function
+
+    def library_dirs(self) -> tuple[str, ...]:
+        """The system's headers and libraries: a C++ container's code is there (`/usr/include/c++/12/bits/
+        stl_vector.h`), and a crash inside it (an out-of-range `.at()`) is shown at the program's call."""
+        return SYSTEM_CODE
 
     def is_rust(self, target: Target) -> bool:
         return target.main not in (None, self.entry_function)

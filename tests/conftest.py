@@ -211,3 +211,16 @@ def endpoint(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
         return
     with http_server() as url:
         yield Endpoint("http", url)
+
+
+async def connect_when_listening(tools: Tools, address: str, **arguments: Any) -> dict[str, Any]:
+    """`debug` in mode connect to a `debugpy --listen` just started, once it listens (it takes a moment)."""
+    import asyncio
+
+    for _ in range(100):
+        data = await tools("debug", mode="connect", address=address, **arguments)
+        if data["success"] or "cannot connect" not in data["error"]["message"]:
+            assert data["success"], data
+            return data
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"nothing listened at {address}")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import INVOICE, PROGRAMS, free_port, locals_of, marker, stdio_tools
+from conftest import INVOICE, PROGRAMS, connect_when_listening, free_port, locals_of, marker, stdio_tools
 
 TICKER_C = PROGRAMS / "ticker.c"
 TICKER_GO = PROGRAMS / "ticker_go"
@@ -78,7 +78,7 @@ async def test_connect_to_debugpy_listening_on_a_port() -> None:
     listener = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         async with stdio_tools() as tools:
-            ctx = await _connect_when_listening(tools, f"127.0.0.1:{port}",
+            ctx = await connect_when_listening(tools, f"127.0.0.1:{port}",
                                                 breakpoints=[{"file": str(INVOICE), "line": loop}])
             assert ctx["state"] == "paused" and ctx["location"]["line"] == loop, ctx
             assert locals_of(ctx)["total"] == "0.0"
@@ -104,18 +104,6 @@ async def test_connect_to_nothing_is_a_clear_error() -> None:
         await tools.error("debug", "INVALID_ARGUMENT", mode="connect")
         ok = await tools.ok("debug", mode="source", path=str(INVOICE), args=["0"])
         assert ok["state"] == "terminated"
-
-
-async def _connect_when_listening(tools, address: str, **arguments):
-    import asyncio
-
-    for _ in range(100):  # debugpy takes a moment to open its port
-        data = await tools("debug", mode="connect", address=address, **arguments)
-        if data["success"] or "cannot connect" not in data["error"]["message"]:
-            assert data["success"], data
-            return data
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"nothing listened at {address}")
 
 
 async def test_connect_to_a_listening_delve_and_launch_there() -> None:

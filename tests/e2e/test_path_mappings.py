@@ -6,7 +6,6 @@ lies in another one, and nothing in the program's own run names the agent's path
 from __future__ import annotations
 
 import ast
-import asyncio
 import json
 import shutil
 import subprocess
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from conftest import PROGRAMS, free_port, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, connect_when_listening, free_port, locals_of, marker, stdio_tools
 
 REPORT = PROGRAMS / "report_json.py"
 TICKER_C = PROGRAMS / "ticker.c"
@@ -33,16 +32,6 @@ def two_copies(tmp_path: Path, *sources: Path) -> tuple[Path, Path]:
         for source in sources:
             shutil.copy(source, folder / source.name)
     return local, remote
-
-
-async def connect_when_listening(tools, address: str, **arguments):
-    for _ in range(100):  # debugpy takes a moment to open its port
-        data = await tools("debug", mode="connect", address=address, **arguments)
-        if data["success"] or "cannot connect" not in data["error"]["message"]:
-            assert data["success"], data
-            return data
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"nothing listened at {address}")
 
 
 async def test_python_under_debugpy_listen_elsewhere_is_debugged_by_local_paths(tmp_path: Path) -> None:

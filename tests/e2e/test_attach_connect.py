@@ -52,7 +52,7 @@ async def test_attach_to_a_running_c_process_and_detach(tmp_path: Path) -> None:
             session = await tools.read_json("debugger://session")
             assert session["launchMode"] == "Attach" and session["processId"] == proc.pid
             stopped = await tools.ok("stop")
-            assert stopped["state"] == "terminated"
+            assert stopped["state"] == "terminated" and stopped["description"].startswith("detached"), stopped
         assert proc.poll() is None, "detaching must leave the process running"
 
 

@@ -41,7 +41,8 @@ class StopResult(Ok):
     exitCode: Opt[int] = None
     output: Opt[str] = None
     description: Opt[str] = None
-    """With `signal`: whether the program ended by itself after it, or was ended when `timeout` ran out."""
+    """With `signal`: whether the program ended by itself after it, or was ended when `timeout` ran out; after an
+    attach or a connect, that the program was detached from and runs on."""
     outputTruncated: Opt[bool] = None
     """True when `output` holds only the last 8,000 characters (`output` reads the rest)."""
 

@@ -175,6 +175,8 @@ class Debugger:
             session = self.session
             await self._close_current("`stop`")
         out = session.output.take_new(session.limits.output_chars)
+        if said is None and not session.launched and session.exit_code is None:
+            said = "detached: the program was attached to, not launched, and runs on"
         return {"state": "terminated", "exitCode": session.exit_code if session.ended_by is None else None,
                 "output": out.text or None, "outputTruncated": out.truncated or None, "description": said}
 

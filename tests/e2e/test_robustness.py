@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dap2mcp.dap.trace import TRACE_ENV
 
-from conftest import INVOICE, PROGRAMS, locals_of, marker, shown, stdio_tools
+from conftest import INVOICE, PROGRAMS, cmdline_of, locals_of, marker, server_processes, shown, stdio_tools
 
 SPIN = PROGRAMS / "spin.py"
 LOOP = marker(INVOICE, "loop")
@@ -53,10 +53,15 @@ async def test_a_bad_debug_call_keeps_the_current_session():
         assert requests_sent().count("initialize") == 1  # the session's adapter
         await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE),
                           breakpoints=[{"file": str(INVOICE), "line": 999}])
-        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python="/bin/false")
         await tools.error("debug", "INVALID_ARGUMENT", mode="attach", processId=-5)
         sent = requests_sent()
         assert sent.count("initialize") == 1, ("bad input must be refused before any adapter starts", sent)
+        # an interpreter is checked by running it, while a launch's adapter starts (cold start, issue 23): one
+        # may have been started for this call, and must be gone with it, the session's own untouched
+        await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(INVOICE), python="/bin/false")
+        adapters = [p for server in server_processes() for p in server.children(recursive=True)
+                    if "debugpy.adapter" in " ".join(cmdline_of(p))]
+        assert len(adapters) == 1, [cmdline_of(p) for p in adapters]
         ctx = await tools.ok("context")
         assert ctx["state"] == "paused" and ctx["location"]["line"] == LOOP
         await tools.ok("stop")

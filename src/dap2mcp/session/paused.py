@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from dataclasses import dataclass
 
 from ..adapters.base import FunctionFilter
@@ -208,13 +209,13 @@ async def _calls(session: DebugSession, frame: int) -> tuple[str, ...]:
 
 async def entered_sourceless(session: DebugSession, thread_id: int | None) -> str | None:
     """The function a `step in` just stopped in, where that is code whose source is not here (glibc's
-    assembly, whose line table gdb reads): None in the program's own code."""
+    assembly, whose line table gdb reads): None where its source is (the program's own code, a C++ header)."""
     if not session.profile.step_in_leaves_sourceless or session.state != "paused" or session.stop_info is None \
             or session.stop_info.reason != "step":
         return None
     with contextlib.suppress(Failure, LookupError, TypeError, ValueError):
         top = to_frame((await session.stack(session.thread(thread_id)))[0])
-        return None if session.own_code(top) else top.function or "?"
+        return None if top.file and os.path.isfile(top.file) else top.function or "?"
     return None
 
 

@@ -211,6 +211,29 @@ async def test_attach_by_process_id_breaks_inside_and_detach_leaves_it_running()
         proc.wait()
 
 
+async def test_a_python_process_is_attached_to_again_after_a_detach():
+    """The debugger debugpy leaves in a process after the first attach did not connect to a second adapter:
+    the second attach waited out the handshake's 30 s and failed with TIMEOUT (found by an exploratory user;
+    a third then worked, after the failed one had thrown the old debugger away)."""
+    tick = marker(SPIN, "tick")
+    proc = subprocess.Popen([sys.executable, str(SPIN)], stdin=subprocess.DEVNULL)
+    try:
+        await asyncio.sleep(0.5)
+        async with stdio_tools() as tools:
+            for _ in range(2):
+                ctx = await tools.ok("debug", mode="attach", processId=proc.pid, timeout=20,
+                                     breakpoints=[{"file": str(SPIN), "line": tick}])
+                assert ctx["state"] == "paused" and ctx["location"]["line"] == tick, ctx
+                stopped = await tools.ok("stop")
+                assert stopped["description"].startswith("detached"), stopped
+        before = _ticks(proc.pid)
+        time.sleep(0.5)
+        assert proc.poll() is None and _ticks(proc.pid) > before, "detached twice, the process must run on"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 async def test_attach_to_a_busy_loop_that_holds_the_gil():
     busy = PROGRAMS / "busy.py"
     proc = subprocess.Popen([sys.executable, str(busy)], stdin=subprocess.DEVNULL)

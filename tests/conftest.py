@@ -224,3 +224,15 @@ async def connect_when_listening(tools: Tools, address: str, **arguments: Any) -
             return data
         await asyncio.sleep(0.1)
     raise AssertionError(f"nothing listened at {address}")
+
+
+@contextmanager
+def running(argv: list[str], cwd: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """A program to attach to, once it has said (a line on its stdout) that it runs; killed afterwards."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline()  # it has started
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()

@@ -26,6 +26,15 @@ def killed_by(signum: int) -> int:
     return 128 + signum
 
 
+def killing_signal(code: int) -> signal.Signals | None:
+    """The signal an exit code says killed the process, read as a shell writes it (`killed_by`); None for
+    an exit code of the program's own choosing."""
+    try:
+        return signal.Signals(code - 128) if code > 128 else None
+    except ValueError:
+        return None
+
+
 def child_setup() -> None:  # runs in the child between fork and exec
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

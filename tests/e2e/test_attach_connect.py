@@ -7,25 +7,12 @@ import contextlib
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import INVOICE, PROGRAMS, connect_when_listening, free_port, locals_of, marker, stdio_tools
+from conftest import INVOICE, PROGRAMS, connect_when_listening, free_port, locals_of, marker, running, stdio_tools
 
 TICKER_C = PROGRAMS / "ticker.c"
 TICKER_GO = PROGRAMS / "ticker_go"
-
-
-@contextmanager
-def running(argv: list[str], cwd: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        assert proc.stdout is not None and proc.stdout.readline()  # it has started
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def _build_c(tmp_path: Path) -> str:

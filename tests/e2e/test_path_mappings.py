@@ -10,14 +10,12 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from conftest import PROGRAMS, connect_when_listening, free_port, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, connect_when_listening, free_port, locals_of, marker, running, stdio_tools
 
 REPORT = PROGRAMS / "report_json.py"
 TICKER_C = PROGRAMS / "ticker.c"
@@ -92,17 +90,6 @@ def first_statement(path: Path, cls: str, method: str) -> int:
     [found] = [node for klass in ast.parse(path.read_text()).body if isinstance(klass, ast.ClassDef) and klass.name == cls
                for node in klass.body if isinstance(node, ast.FunctionDef) and node.name == method]
     return found.body[1].lineno
-
-
-@contextmanager
-def running(argv: list[str], cwd: Path) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        assert proc.stdout is not None and proc.stdout.readline()  # it has started
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 async def attached_by_local_path(proc: subprocess.Popen[bytes], local: Path, remote: Path, source: Path,

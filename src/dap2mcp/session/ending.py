@@ -10,6 +10,7 @@ import signal
 from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode, Failure
+from ..processes import killing_signal
 
 if TYPE_CHECKING:
     from .session import DebugSession
@@ -52,13 +53,10 @@ async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
 def _other_cause(code: int | None, sent: str) -> str:
     """What ended the program, where its exit code says a signal other than the one sent did (the program
     ignored or handled it, and crashed or aborted on its own)."""
-    if code is None or code <= 128 or code - 128 == signal.Signals[sent].value:
+    other = killing_signal(code) if code is not None else None
+    if other is None or other.name == sent:
         return ""
-    try:
-        other = signal.Signals(code - 128).name
-    except ValueError:
-        return ""
-    return f", but not by it: it was killed by {other} (exit code {code}, as a shell reports it)"
+    return f", but not by it: it was killed by {other.name} (exit code {code}, as a shell reports it)"
 
 
 async def _run_free(session: DebugSession) -> int:

@@ -310,9 +310,13 @@ must not move with `maxFrames`."""
 def is_own(frame: Frame, runtime: re.Pattern[str] | None, library: tuple[str, ...]) -> bool:
     """A frame of the program's own code: not the language runtime's or library's, and with its source here
     (a crash inside libc's `strlen` is shown where the program called it)."""
-    file = str(frame.file or "")
-    return not (runtime and runtime.match(frame.function)) and bool(file) and not file.startswith(library) \
-        and os.path.isfile(file)
+    return not (runtime and runtime.match(frame.function)) and not str(frame.file or "").startswith(library) \
+        and has_source(frame)
+
+
+def has_source(frame: Frame) -> bool:
+    """Whether the frame's source file is here to be read (glibc's assembly and Rust's std are not)."""
+    return bool(frame.file) and os.path.isfile(str(frame.file))
 
 
 async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_id: int, frame_id: int | None,

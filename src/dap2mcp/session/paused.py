@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from dataclasses import dataclass
 
 from ..adapters.base import FunctionFilter
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
-from .inspect import FrameView, ScopeChoice, clip, fetch_view, to_frame, view_context
+from .inspect import FrameView, ScopeChoice, clip, fetch_view, has_source, to_frame, view_context
 from .models import Context, ExceptionDetails, Location, StopInfo, Thread
 from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
@@ -215,7 +214,7 @@ async def entered_sourceless(session: DebugSession, thread_id: int | None) -> st
         return None
     with contextlib.suppress(Failure, LookupError, TypeError, ValueError):
         top = to_frame((await session.stack(session.thread(thread_id)))[0])
-        return None if top.file and os.path.isfile(top.file) else top.function or "?"
+        return None if has_source(top) else top.function or "?"
     return None
 
 

@@ -383,7 +383,8 @@ class Debugger:
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                                  f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
         result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
-        printed = await session.output.quiet(0.015, 0.1)  # what the evaluation printed
+        # what the evaluation printed: most print nothing or a line, and pay 15 ms; a flood is waited for
+        printed = await session.output.quiet(0.015, 0.1) or await session.output.settle(OUTPUT_SETTLES)
         out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
             result["output"] = out.text

@@ -14,7 +14,7 @@ from conftest import PROGRAMS, Endpoint, Tools, connect, marker, stdio_tools
 COUNTER = PROGRAMS / "counter.py"
 SPIN = PROGRAMS / "spin.py"
 URIS = ["debugger://session", "debugger://breakpoints", "debugger://threads", "debugger://snapshots",
-        "debugger://output"]
+        "debugger://output", "debugger://sessions"]
 BREAKPOINT_FIELDS = {"id", "type", "file", "line", "column", "enabled", "verified", "state", "hitCount", "condition",
                      "logMessage", "hitCountMultiple", "maxNotifications", "notificationsSent"}
 MODES = ["legacy", "2026-07-28"]

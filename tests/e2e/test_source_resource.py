@@ -54,7 +54,7 @@ async def test_only_referenced_files_are_served(mode: str, app: Path):
         assert "no debug session" in message
         await tools.ok("debug", mode="source", path=str(program), args=["3"],
                        breakpoints=[{"file": str(program), "line": marker(program, "work")}])
-        [template] = (await client.list_resource_templates()).resource_templates
+        template, _ = (await client.list_resource_templates()).resource_templates  # then each session's documents
         assert template.uri_template == "debugger://source/{+file}" and template.mime_type == "text/plain"
 
         served = (await client.read_resource(uri(str(program)))).contents[0]

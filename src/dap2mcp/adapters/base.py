@@ -50,6 +50,15 @@ class Target:
     """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
     file or directory as the program names it (see `mapped`)."""
 
+    @property
+    def name(self) -> str:
+        """What the agent calls the program: its path or module, else the process or address it was reached at."""
+        if self.path or self.module:
+            return self.path or f"-m {self.module}"
+        if self.process_id is not None:
+            return f"process {self.process_id}"
+        return f"{self.address[0]}:{self.address[1]}" if self.address else "?"
+
     def with_args(self, args: list[str] | None) -> Target:
         return self if args is None else replace(self, args=tuple(args))
 

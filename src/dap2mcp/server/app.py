@@ -138,9 +138,9 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
     tools: list[Tool] = []
     register_tools(tools, debugger)
     register_snapshot_tools(tools, debugger)
-    updates = ResourceUpdates(tuple(item.uri for item in resources.LISTED),
+    updates = ResourceUpdates(lambda: resources.watched(debugger),
                               fingerprint=lambda uri: resources.fingerprint(debugger, uri),
-                              listed=lambda: debugger.has_session)
+                              listed=lambda: tuple(item.uri for item in resources.listing(debugger)))
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
                          log_level="WARNING", subscriptions=updates.bus, tools=tools)
     server.relay, server.debugger, server.updates = LogRelay(), debugger, updates

@@ -1,7 +1,9 @@
-"""MCP resources: the live debug session as JSON documents (built by the debugger: `session/documents.py`).
+"""MCP resources: the live debug sessions as JSON documents (built by the debugger: `session/documents.py`).
 
-They exist while a session does (the list is empty otherwise). Source files are served through the
-`debugger://source/{+file}` template, only those the debug adapter has referenced.
+`debugger://session`, `breakpoints`, `threads`, `snapshots` and `output` are the current session's, and
+exist while there is one; each session's own are under `debugger://sessions/{sessionId}/{document}`, and
+`debugger://sessions` lists the sessions. Source files are served through the `debugger://source/{+file}`
+template, only those a debug adapter has referenced.
 """
 
 from __future__ import annotations
@@ -42,14 +44,30 @@ LISTED = (
 )
 
 
+SESSIONS = "debugger://sessions"
+EACH_PREFIX = SESSIONS + "/"
+EACH = ResourceTemplate(uri_template=EACH_PREFIX + "{sessionId}/{document}", name="A Session's Document",
+                        mime_type=MIME, description="One session's session, breakpoints, threads, snapshots or "
+                                                    "output document, by its sessionId (see debugger://sessions)")
+
+
 def listing(debugger: Debugger) -> list[Resource]:
-    if not debugger.has_session:
+    if not len(debugger.sessions):
         return []
-    return [Resource(uri=item.uri, name=item.name, description=item.description, mime_type=MIME) for item in LISTED]
+    listed = [Resource(uri=item.uri, name=item.name, description=item.description, mime_type=MIME)
+              for item in LISTED] if debugger.has_session else []
+    return [*listed, Resource(uri=SESSIONS, name="Sessions", mime_type=MIME, description=(
+        "Every debug session running: sessionId, parentId, program, state, where paused"))]
 
 
 def templates(debugger: Debugger) -> list[ResourceTemplate]:
-    return [SOURCE] if debugger.has_session else []
+    return [SOURCE, EACH] if len(debugger.sessions) else []
+
+
+def watched(debugger: Debugger) -> tuple[str, ...]:
+    """Every resource whose changes are notified now: the current session's, the list, each session's own."""
+    each = tuple(f"{EACH_PREFIX}{session.id}/{name}" for session in debugger.sessions for name in DOCUMENTS)
+    return (*(item.uri for item in LISTED), SESSIONS, *each)
 
 
 async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
@@ -57,9 +75,8 @@ async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
     try:
         if uri.startswith(SOURCE_PREFIX):
             return debugger.source(uri.removeprefix(SOURCE_PREFIX)), "text/plain"
-        if not uri.startswith(PREFIX) or uri.removeprefix(PREFIX) not in DOCUMENTS:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Unknown resource: {uri}")
-        document = await debugger.document(uri.removeprefix(PREFIX))
+        session_id, name = _document_of(uri)
+        document = debugger.sessions_document() if name == "sessions" else await debugger.document(name, session_id)
     except Failure as exc:
         error = coded(exc)
         if uri.startswith(SOURCE_PREFIX) and error.code in (ErrorCode.INVALID_ARGUMENT, ErrorCode.FILE_NOT_FOUND):
@@ -75,4 +92,21 @@ async def read(debugger: Debugger, uri: str) -> tuple[str, str]:
 def fingerprint(debugger: Debugger, uri: str) -> object:
     """A cheap stand-in for the resource's content, without asking the adapter anything: when it
     differs from the last one compared, subscribers are told the resource was updated."""
-    return debugger.fingerprint(uri.removeprefix(PREFIX)) if uri.startswith(PREFIX) else None
+    try:
+        session_id, name = _document_of(uri)
+    except DebugError:
+        return None
+    return debugger.fingerprint(name, session_id)
+
+
+def _document_of(uri: str) -> tuple[str | None, str]:
+    """The session (None: the current one) and the document a URI names."""
+    if uri == SESSIONS:
+        return None, "sessions"
+    if uri.startswith(EACH_PREFIX):
+        session_id, _, name = uri.removeprefix(EACH_PREFIX).partition("/")
+        if session_id and name in DOCUMENTS:
+            return session_id, name
+    elif uri.startswith(PREFIX) and uri.removeprefix(PREFIX) in DOCUMENTS:
+        return None, uri.removeprefix(PREFIX)
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Unknown resource: {uri}")

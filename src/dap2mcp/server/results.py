@@ -19,6 +19,8 @@ class Ok(BaseModel):
     model_config = ConfigDict(json_schema_extra=lean_schema)
 
     success: Literal[True] = True
+    sessionId: Opt[str] = None
+    """The session the result is about."""
 
 
 # The published output schemas of the execution tools and of `breakpoint`: what an agent sees is the session's
@@ -36,6 +38,17 @@ class ClearResult(Ok):
     remaining: int
 
 
+class StoppedSession(BaseModel):
+    model_config = ConfigDict(json_schema_extra=lean_schema)
+
+    sessionId: str
+    state: Literal["terminated"]
+    exitCode: Opt[int] = None
+    output: Opt[str] = None
+    outputTruncated: Opt[bool] = None
+    description: Opt[str] = None
+
+
 class StopResult(Ok):
     state: Literal["terminated"]
     exitCode: Opt[int] = None
@@ -45,6 +58,8 @@ class StopResult(Ok):
     attach or a connect, that the program was detached from and runs on."""
     outputTruncated: Opt[bool] = None
     """True when `output` holds only the last 8,000 characters (`output` reads the rest)."""
+    stopped: Opt[list[StoppedSession]] = None
+    """With `all`: each session stopped, as one `stop` answers for it."""
 
 
 class ValueResult(Ok):
@@ -69,7 +84,7 @@ class SetVariableResult(ValueResult):
 
 
 class InfoResult(Ok):
-    type: Literal["sources", "modules"]
+    type: Literal["sources", "modules", "sessions"]
     items: list[dict[str, Any]]
     total: int
     truncated: bool
@@ -144,9 +159,12 @@ def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResul
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=is_error)
 
 
-def ok(model: BaseModel, *, files_from: str | None = None) -> CallToolResult:
-    """The success envelope; a file below `files_from` is named relative to it (session/models.py)."""
+def ok(model: BaseModel, *, files_from: str | None = None, session_id: str | None = None) -> CallToolResult:
+    """The success envelope, naming the session it is about (unless the model names it); a file below
+    `files_from` is named relative to it (session/models.py)."""
     data = model.model_dump(mode="json", exclude_none=True, context={"base": files_from})
+    if session_id is not None:
+        data.setdefault("sessionId", session_id)
     return _result({**data, "success": True})
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from ..session.debugger import Debugger
 from . import results as r
-from .tools import PATH_CHARS, tool_decorator
+from .tools import PATH_CHARS, SessionId, tool_decorator
 
 DIFF_ENTRIES = 1000
 DIFF_CHARS = 50_000
@@ -38,11 +38,13 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         thread_id: Annotated[int | None, Field(description="Thread to capture (default: the thread that stopped).")] = None,
         frame_index: Annotated[int, Field(ge=0, le=10_000, description="Stack frame index (0 = top of stack).")] = 0,
         depth: Annotated[int, Field(ge=0, le=10, description="Levels of nested objects to expand (0 = top level only).")] = 0,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotResult]:
         """Capture the current debug state (locals and arguments of a frame) as a named snapshot.
         Must be called while the process is paused. Every stop is also recorded automatically as `@cN`."""
-        snapshot, warning = await debugger.snapshot_create(label or None, thread_id, frame_index, depth)
-        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning))
+        sid = debugger.resolve(sessionId)
+        snapshot, warning = await debugger.snapshot_create(label or None, thread_id, frame_index, depth, sid)
+        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=sid)
 
     @tool("snapshot_diff", "Compare Two Snapshots", read_only=True, idempotent=True)
     async def snapshot_diff(
@@ -51,28 +53,35 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         format: Annotated[Literal["variables", "pact"], Field(description=(
             "'variables': added/removed/modified variables with before/after values and a summary; "
             "'pact': {added: [ids], removed: [ids], changed: [{id, fields}]} plus inferred moves."))] = "variables",
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
         """Compare two snapshots and return structured differences (added, removed, modified variables with
-        before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`."""
+        before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`.
+        Snapshot ids are unique across sessions: one session's snapshot can be compared with another's (the
+        broken and the fixed version at the same breakpoint); `@t`/`@c` addresses are `sessionId`'s stops."""
+        sid = debugger.resolve(sessionId)
         body, omitted, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format,
-                                                              DIFF_ENTRIES, DIFF_CHARS)
+                                                              DIFF_ENTRIES, DIFF_CHARS, sid)
         return r.ok(r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
-                                         warning=warning))
+                                         warning=warning), session_id=sid)
 
     @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
-    async def snapshot_list() -> Annotated[CallToolResult, r.SnapshotListResult]:
+    async def snapshot_list(sessionId: SessionId = None) -> Annotated[CallToolResult, r.SnapshotListResult]:
         """List all snapshots in the current debug session with their metadata, and which stops are kept."""
-        saved, stops = await debugger.snapshot_list()
+        sid = debugger.resolve(sessionId)
+        saved, stops = await debugger.snapshot_list(sid)
         snapshots = [r.SnapshotMeta.of(s) for s in saved]
-        return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops))
+        return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops), session_id=sid)
 
     @tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
     async def snapshot_delete(
         snapshot_id: Annotated[str | None, Field(max_length=200, description="Snapshot to delete. If omitted, deletes all snapshots.")] = None,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotDeleteResult]:
         """Delete a specific snapshot by ID, or clear all snapshots if no ID is provided."""
-        deleted, remaining = await debugger.snapshot_delete(snapshot_id)
-        return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining))
+        sid = debugger.resolve(sessionId)
+        deleted, remaining = await debugger.snapshot_delete(snapshot_id, sid)
+        return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining), session_id=sid)
 
     @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
     async def snapshot_export(
@@ -83,19 +92,23 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         offset: Annotated[int, Field(ge=0, description=(
             "Character offset to answer `data` from, for a snapshot too large for one answer (then `nextOffset` "
             "and `end` are given): join the pages for `snapshot_import`."))] = 0,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
         """Serialize a snapshot as canonical JSON (the same state always gives the same bytes), to keep it as a
         baseline for a later run; `snapshot_import` reads it back. At most 50,000 characters of `data`
         per answer: give `path` for a larger one, or read it in pages by `offset`."""
-        exported = await debugger.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS)
-        return r.ok(r.SnapshotExportResult(**exported))
+        sid = debugger.resolve(sessionId)
+        exported = await debugger.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS, sid)
+        return r.ok(r.SnapshotExportResult(**exported), session_id=sid)
 
     @tool("snapshot_import", "Import Snapshot")
     async def snapshot_import(
         data: Annotated[str, Field(description="Exported snapshot text.")] = "",
         path: Annotated[str, Field(max_length=PATH_CHARS, description="File holding exported snapshot text.")] = "",
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotResult]:
         """Load an exported snapshot (give data or path) under a new id, e.g. a baseline from an earlier run to
         diff against the live program. Tampered or malformed data is refused whole."""
-        snapshot, warning = await debugger.snapshot_import(data or None, path or None)
-        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning))
+        sid = debugger.resolve(sessionId)
+        snapshot, warning = await debugger.snapshot_import(data or None, path or None, sid)
+        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=sid)

@@ -38,6 +38,9 @@ from . import results as r
 Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait for a stop before returning state 'running'.")]
 ThreadId = Annotated[int | None, Field(description="Thread id (default: the thread that stopped).")]
 FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
+SessionId = Annotated[str | None, Field(max_length=100, description=(
+    "The session to act on, as `debug` named it (default: the current one: the one last started, or whose "
+    "stop was last returned)."))]
 
 
 def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
@@ -106,7 +109,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Start debugging: launch a program in Python, C, C++, Rust or Go (modes source, binary), attach to a
         running process (mode attach) or connect to a debug adapter listening elsewhere (mode connect), with
-        initial breakpoints. Call it first; it ends any current session. Returns the context at the first stop
+        initial breakpoints. Call it first; each call starts a session beside those running (up to 8), named by
+        the result's `sessionId`, and makes it the current one. Returns the context at the first stop
         (location, stack, variables, output so far), `state: running` if nothing stopped within `timeout`, or
         the exit code and output if the program ended."""
         if mode == "attach":
@@ -136,11 +140,18 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "End gracefully: send the launched program this signal first and let it run its handlers, `finally` "
             "blocks and exit handlers (Python's atexit), for up to `timeout` seconds, before ending it."))] = None,
         timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
+        sessionId: SessionId = None,
+        all: Annotated[bool, Field(description="End every session (each listed in `stopped`).")] = False,
     ) -> Annotated[CallToolResult, r.StopResult]:
-        """End the debug session: terminate the program (detach if attached) and the debug adapter. Call it
-        when done or before debugging something else; with `signal`, the program may end by itself first.
+        """End a debug session (the current one, or `sessionId`, or `all`): terminate the program (detach if
+        attached) and the debug adapter. Call it when done; with `signal`, the program may end by itself first.
         Returns the exit code if the program ended by itself, and output not yet shown."""
-        return r.ok(r.StopResult(**await debugger.stop(signal, timeout)))
+        if all:
+            if sessionId is not None:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "give sessionId or all, not both")
+            stopped = [r.StoppedSession(**ended) for ended in await debugger.stop_all(signal, timeout)]
+            return r.ok(r.StopResult(state="terminated", stopped=stopped))
+        return r.ok(r.StopResult(**await debugger.stop(signal, timeout, debugger.resolve(sessionId))))
 
     @tool("restart", destructive=True)
     async def restart(
@@ -150,12 +161,14 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "an executable built elsewhere): [{local, remote}], where `remote` is a directory as the program names "
             "it and `local` the agent's copy of it. Breakpoints are given, and locations shown, by local paths."))] = None,
         timeout: Timeout = DEFAULT_WAIT,
+        sessionId: SessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Run the program again from the start with the same breakpoints and saved snapshots, with new `args`
         or the previous ones; use it to reproduce again after learning something. Returns the context at the
         first stop, as `debug` does."""
-        return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx)))
+        return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx),
+                                                         session_id=debugger.resolve(sessionId)))
 
     @tool("breakpoint")
     async def breakpoint(
@@ -172,79 +185,88 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         id: Annotated[int | None, Field(description=(
             "Change this existing breakpoint instead (enabled, condition, hitCondition, logMessage, ...).")
         )] = None,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.BreakpointResult]:
         """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
         condition or a log message (a tracepoint, which logs without stopping); or change one by `id`.
         Returns its id, whether the adapter verified it, and its hit count."""
+        sid = debugger.resolve(sessionId)
         options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
                    "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
         if id is not None:
             if file or line or function or exception:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
-            view = await debugger.update_breakpoint(id, BreakpointChange(**options))
+            view = await debugger.update_breakpoint(id, BreakpointChange(**options), sid)
         else:
             view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, function=function,
-                                                                exception=exception, **options))
-        return r.ok(view, files_from=debugger.files_from)  # a BreakpointView is a BreakpointResult but for `success`
+                                                                exception=exception, **options), sid)
+        return r.ok(view, files_from=debugger.files_from(sid), session_id=sid)  # a BreakpointView is a BreakpointResult but for `success`
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
     async def clear_breakpoints(
         file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Remove every breakpoint in this file.")] = None,
         ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
         all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ClearResult]:
         """Remove breakpoints: those in `file`, those with `ids`, or `all` (give at least one). Returns the ids
         removed and how many remain."""
         if not (file or ids or all):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
-        removed = await debugger.clear_breakpoints(file, ids, all)
-        return r.ok(r.ClearResult(removed=removed, remaining=debugger.breakpoints_kept()))
+        sid = debugger.resolve(sessionId)
+        removed = await debugger.clear_breakpoints(file, ids, all, sid)
+        return r.ok(r.ClearResult(removed=removed, remaining=debugger.breakpoints_kept(sid)), session_id=sid)
 
     @tool("continue")
     async def continue_(
         threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
         to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
         timeout: Timeout = DEFAULT_WAIT,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Resume the paused program until it stops again (a breakpoint, an exception, or `to`: run to
         {file, line} or {function}), ends, or `timeout` passes. Returns the context at the stop, the exit code and
         final output at the end, or `state: running` (then `wait` or `pause`)."""
-        return _context(debugger, await debugger.continue_(threadId, to, timeout))
+        return _context(debugger, await debugger.continue_(threadId, to, timeout, debugger.resolve(sessionId)))
 
     @tool("step")
     async def step(
         mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
         threadId: ThreadId = None,
         timeout: Timeout = DEFAULT_WAIT,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Step the paused program: `over` runs the current line, `in` enters the call on it, `out` finishes the
         current function. Returns the context at the new location, with `changes`: the variables that changed
         since the previous stop."""
-        return _context(debugger, await debugger.step(mode, threadId, timeout))
+        return _context(debugger, await debugger.step(mode, threadId, timeout, debugger.resolve(sessionId)))
 
     @tool("wait", read_only=True)
-    async def wait(timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
+    async def wait(timeout: Timeout = DEFAULT_WAIT, sessionId: SessionId = None) -> Annotated[CallToolResult, r.ContextResult]:
         """Wait for the running program's next stop without resuming it (after a call that timed out, or
         while tracepoints log); returns the context at the stop, at the exit, or `running` after the timeout."""
-        return _context(debugger, await debugger.wait(timeout))
+        return _context(debugger, await debugger.wait(timeout, debugger.resolve(sessionId)))
 
     @tool("output", read_only=True, idempotent=True)
     async def output(
         offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
         limit: Annotated[int, Field(ge=1, le=100_000, description="Most characters to return.")] = 8000,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.OutputResult]:
         """Read the program's whole output (stdout, stderr, tracepoint messages) in pages; `nextOffset` is where
         the next page starts and `end` how much there is. The last 1,000,000 characters are kept."""
-        return r.ok(r.OutputResult(**debugger.output(offset, limit)))
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.OutputResult(**debugger.output(offset, limit, sid)), session_id=sid)
 
     @tool("pause", idempotent=True)
     async def pause(
         threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
         timeout: Timeout = 10.0,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
         the context where it stopped."""
-        return _context(debugger, await debugger.pause(threadId, timeout))
+        return _context(debugger, await debugger.pause(threadId, timeout, debugger.resolve(sessionId)))
 
     @tool("context", read_only=True, idempotent=True)
     async def context(
@@ -257,11 +279,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
             "List the threads from this place in the program's list on (50 at a time; `threadsNext` gives the "
             "next page's offset)."))] = 0,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
         `frames`, default the top one), exception details, threads. Execution tools already return this; use it
         to look at another frame or thread, or at the scopes a stop only names (`scopes`)."""
-        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes, threadsOffset))
+        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes, threadsOffset,
+                                                                 debugger.resolve(sessionId)))
 
     @tool("evaluate", destructive=True)
     async def evaluate(
@@ -270,11 +294,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         timeout: Annotated[float, Field(gt=0, le=3600, description=(
             "Seconds the evaluation may run; past them it is interrupted where the adapter can (debugpy) and "
             "the call answers TIMEOUT."))] = EVALUATE_TIMEOUT,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ValueResult]:
         """Evaluate an expression in the paused program (top frame, or `frameId`), e.g. to inspect a value or
         call a function; it may change program state. Returns the value (bounded, `truncated` if cut), its type,
         and what the program printed meanwhile."""
-        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout)))
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout, sid)), session_id=sid)
 
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(
@@ -283,18 +309,26 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         )],
         value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
         frameId: FrameId = None,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SetVariableResult]:
         """Change a variable of the paused program (top frame, or `frameId`) to test a fix without restarting;
         `value` is an expression. Returns the new value and type."""
-        return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId)))
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId, sid)), session_id=sid)
 
     @tool("info", read_only=True, idempotent=True)
     async def info(
-        type: Annotated[Literal["sources", "modules"], Field(description="'sources' (loaded source files) or 'modules'.")],
+        type: Annotated[Literal["sources", "modules", "sessions"], Field(description=(
+            "'sources' (loaded source files), 'modules', or 'sessions' (every debug session running)."))],
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.InfoResult]:
         """List what the program has loaded: `sources` (files) or `modules`, e.g. to find a file's path for a
-        breakpoint. At most 200 items, with the total."""
-        return r.ok(r.InfoResult(**await debugger.info(type)))
+        breakpoint (at most 200 items, with the total); or the debug `sessions` running: sessionId, parentId,
+        program, pid, adapter, state, and where each is paused."""
+        if type == "sessions":
+            return r.ok(r.InfoResult(**debugger.list_sessions()))
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.InfoResult(**await debugger.info(type, sid)), session_id=sid)
 
     @tool("disassemble", read_only=True, idempotent=True)
     async def disassemble(
@@ -303,10 +337,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         instructionOffset: Annotated[int, Field(ge=-100_000, le=100_000, description=(
             "Instructions to skip from the address (negative: before it)."))] = 0,
         instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
+        sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.DisassembleResult]:
         """Disassemble machine code at a memory reference, by default where the program is paused (C, C++, Rust
         and Go; debugpy answers NOT_SUPPORTED)."""
-        return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset, instructionCount)))
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset,
+                                                                      instructionCount, sid)), session_id=sid)
 
 
 def _progress(ctx: Context | None) -> Any:
@@ -323,7 +360,7 @@ def _progress(ctx: Context | None) -> Any:
 
 
 def _context(debugger: Debugger, ctx: Any) -> CallToolResult:
-    return r.ok(ctx, files_from=debugger.files_from)  # a Context is a ContextResult but for `success`, which ok() adds
+    return r.ok(ctx, files_from=debugger.files_from(ctx.sessionId))  # a Context is a ContextResult but for `success`, which ok() adds
 
 
 def split_module(path: str | None, module: str | None,

@@ -54,7 +54,8 @@ class ListenBus(InMemorySubscriptionBus):
 
 
 class ResourceUpdates:
-    def __init__(self, uris: tuple[str, ...], fingerprint: Callable[[str], object], listed: Callable[[], bool],
+    def __init__(self, uris: Callable[[], tuple[str, ...]], fingerprint: Callable[[str], object],
+                 listed: Callable[[], object],
                  window: float = WINDOW, settle: float = SETTLE) -> None:
         self._uris = uris
         self._fingerprint = fingerprint
@@ -64,7 +65,8 @@ class ResourceUpdates:
         self.bus = ListenBus(self._baseline)
         self._peers: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
         """2025-11-25 connections seen, with the URIs each subscribed to."""
-        self._was_listed = False
+        self._was_listed: object = listed()
+        """What `listed` said when last compared: the resource list changed when it says otherwise."""
         self._seen: dict[str, object] = {}
         """Each resource's fingerprint when last compared."""
         self._sent_at: dict[str, float] = {}
@@ -102,7 +104,7 @@ class ResourceUpdates:
 
     def _baseline(self) -> None:
         """Someone starts watching: what resources hold now is what they know."""
-        for uri in self._uris:
+        for uri in self._uris():
             if uri not in self._held:
                 self._seen[uri] = self._fingerprint(uri)
 
@@ -123,7 +125,7 @@ class ResourceUpdates:
         if not self._watched():
             return
         loop = asyncio.get_running_loop()
-        for uri in self._uris:
+        for uri in self._uris():
             if uri in self._held:
                 continue  # a notification is due anyway; it goes out after whatever happens until then
             content = self._fingerprint(uri)

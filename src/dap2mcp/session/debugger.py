@@ -1,4 +1,4 @@
-"""The debugger an MCP server holds: at most one session, and every operation a tool offers.
+"""The debugger an MCP server holds: the sessions running (`Sessions`), and every operation a tool offers.
 
 Each method returns plain data or a `Context`; the server only parses input and shapes output.
 """
@@ -27,6 +27,7 @@ from .console import console_command
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
+from .sessions import MAX_SESSIONS, Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
 from .startup import injections_finished
 
@@ -57,95 +58,130 @@ async def _quiet_progress(message: str) -> None:
 
 class Debugger:
     def __init__(self) -> None:
-        self._session: DebugSession | None = None
-        self._adapter: str | None = None
-        self._lifecycle = asyncio.Lock()
+        self.sessions = Sessions()
+        """Every session running, by handle; only the debugger adds and removes them."""
+        self._asked: dict[str, str | None] = {}
+        """The adapter each session's `debug` asked for (None: chosen from the program), for its `restart`."""
+        self._lifecycle: dict[str, asyncio.Lock] = {}
+        """Per session: one start, restart or stop of it at a time (released before waiting for a stop)."""
         self._threads: tuple[DebugSession, documents.ThreadList] | None = None
         """The threads document's cache, for the session it was read of."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
-        """Called when the session, or anything it shows, may have changed (the server's resources)."""
+        """Called when a session, or anything it shows, may have changed (the server's resources)."""
 
-    @property
-    def session(self) -> DebugSession:
-        if self._session is None:
-            raise DebugError(ErrorCode.NO_SESSION, "no debug session; start one with `debug`")
-        return self._session
+    def pick(self, session_id: str | None = None) -> DebugSession:
+        """The session `session_id` names, or the current one; a clear NO_SESSION otherwise."""
+        return self.sessions.pick(session_id)
+
+    def resolve(self, session_id: str | None) -> str:
+        """The handle a call is about: `session_id` checked, or the current session's."""
+        return self.pick(session_id).id
 
     @property
     def has_session(self) -> bool:
-        return self._session is not None
+        return self.sessions.current is not None
+
+    def list_sessions(self) -> dict[str, Any]:
+        items = self.sessions.listing()
+        return {"type": "sessions", "items": items, "total": len(items), "truncated": False}
 
     # -- what the server's resources show ---------------------------------------------------
 
-    async def document(self, name: str) -> dict[str, Any]:
-        """The current session as the JSON document `name` (one of `DOCUMENTS`)."""
-        session = self.session
+    async def document(self, name: str, session_id: str | None = None) -> dict[str, Any]:
+        """A session (the current one by default) as the JSON document `name` (one of `DOCUMENTS`)."""
+        session = self.pick(session_id)
         if name == "threads":
             return await documents.threads(session, self._thread_list(session))
         return documents.BUILDERS[name](session)
 
-    def fingerprint(self, name: str) -> object:
-        """A cheap stand-in for document `name`, asking the adapter nothing (None without a session)."""
+    def sessions_document(self) -> dict[str, Any]:
+        """The `debugger://sessions` document: every session, the current one marked."""
+        return {"sessions": self.sessions.listing()}
+
+    def fingerprint(self, name: str, session_id: str | None = None) -> object:
+        """A cheap stand-in for document `name`, asking the adapter nothing (None without the session)."""
+        if name == "sessions":
+            return repr(self.sessions.listing())
         take = documents.FINGERPRINTS.get(name)
-        return take(self._session) if take is not None and self._session is not None else None
+        session = self.sessions.current if session_id is None else next(
+            (s for s in self.sessions if s.id == session_id), None)
+        return (session.id, take(session)) if take is not None and session is not None else None
 
     def source(self, path: str) -> str:
-        """A source file the adapter referenced, as text; others are refused (see `SourceAllowList`)."""
-        return documents.source(self.session, path)
+        """A source file an adapter referenced, as text; others are refused (see `SourceAllowList`). Any
+        session's: a file the current one never showed may be one another session stopped in."""
+        sessions = [s for s in (self.sessions.current,) if s is not None] + list(self.sessions)
+        if not sessions:
+            raise DebugError(ErrorCode.NO_SESSION, "no debug session; start one with `debug`")
+        refused: Failure | None = None
+        for session in dict.fromkeys(sessions):
+            try:
+                return documents.source(session, path)
+            except Failure as exc:
+                refused = refused or exc
+        assert refused is not None
+        raise refused
 
     def _thread_list(self, session: DebugSession) -> documents.ThreadList:
         if self._threads is None or self._threads[0] is not session:
             self._threads = (session, documents.ThreadList())
         return self._threads[1]
 
-    def breakpoints_kept(self) -> int:
+    def breakpoints_kept(self, session_id: str | None = None) -> int:
         """How many breakpoints the session holds (temporary ones left out)."""
-        return len(self.session.breakpoints.views())
+        return len(self.pick(session_id).breakpoints.views())
 
-    @property
-    def files_from(self) -> str | None:
+    def files_from(self, session_id: str | None = None) -> str | None:
         """Below this directory, results name files relative to it (`Target.files_from`)."""
-        return self._session.target.files_from if self._session is not None else None
+        session = self.sessions.current if session_id is None else next(
+            (s for s in self.sessions if s.id == session_id), None)
+        return session.target.files_from if session is not None else None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[BreakpointSpec],
                     timeout: float, carried: list[Breakpoint] | None = None, snapshots: list[Snapshot] | None = None,
                     replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
-        """`carried` and `snapshots` come from the session a `restart` is `replacing`. `timeout` counts from
-        the call: a build (mode `source`; Delve's inside its launch) and the start use it up first, though
-        neither is cut short by it."""
+        """A new session beside those running, or with `replacing` (a `restart`) one under the same handle;
+        `carried` and `snapshots` come from the session it replaces. `timeout` counts from the call: a build
+        (mode `source`; Delve's inside its launch) and the start use it up first, though neither is cut short
+        by it."""
         began = asyncio.get_running_loop().time()
         check_start(target, breakpoints)
-        session = new_session(target, adapter, carried, snapshots)
+        session_id = replacing.id if replacing is not None else self.sessions.new_id()
+        session = new_session(target, adapter, carried, snapshots, session_id=session_id)
         check_breakpoints(breakpoints, session.profile)
         check_path_mappings(target, session.profile)
-        session.notice, session.changed = self.notice, self.changed
+        session.notice, session.changed = self._noticing(session), self.changed
         await progress("checking the program and its runtime")
         await session.ready()
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
         try:
-            async with self._lifecycle:  # one start or stop at a time; released before waiting for a stop
-                if replacing is not None and self._session is not replacing:
-                    raise DebugError(ErrorCode.TERMINATED, f"another call ({replacing.ended_by or 'a new `debug`'}) "
+            async with self._lock(session_id):  # released before waiting for a stop
+                if replacing is not None and not self.sessions.holds(replacing):
+                    raise DebugError(ErrorCode.TERMINATED, f"another call ({replacing.ended_by or '`stop`'}) "
                                      "ended the session while `restart` was preparing the program; nothing was started")
-                await self._close_current("`restart`" if carried is not None else "a new `debug`")
-                self._session, self._adapter = session, adapter
+                if replacing is not None:
+                    await self._close(replacing, "`restart`", forget=False)
+                elif len(self.sessions) >= MAX_SESSIONS:  # others started while this one was prepared
+                    self.sessions.new_id()  # refuses, naming them
+                self.sessions.add(session)
+                self._asked[session_id] = adapter
                 self.changed()
                 try:
                     await session.start(breakpoints)
                 except BaseException as exc:
-                    if self._session is session:
+                    if self.sessions.holds(session):
                         if carried is not None and isinstance(exc, Failure):  # e.g. a build error in Delve's launch
                             session.run.could_not_start(exc.message)
                             raise exc.said_more(hints.RESTART_AGAIN) from exc
-                        self._session = None
+                        self.sessions.remove(session, "it could not start")
                         self.changed()
                     raise
         except BaseException:
-            if self._session is not session:  # an adapter started early, for a session that never became current
+            if not self.sessions.holds(session):  # an adapter started early, for a session that never became one
                 await session.close()
             raise
         # a launch waits for its first stop; an attach only where something can stop it: a breakpoint that
@@ -168,47 +204,69 @@ class Debugger:
         ctx.pathsRelativeTo = session.target.files_from
         return ctx
 
-    async def stop(self, signal_name: str | None = None, grace: float = 5.0) -> dict[str, Any]:
+    async def stop(self, signal_name: str | None = None, grace: float = 5.0,
+                   session_id: str | None = None) -> dict[str, Any]:
         """With `signal_name`, the program is sent that signal and given `grace` seconds to end by itself."""
-        said = await ending.let_end(self.session, signal_name, grace) if signal_name is not None else None
-        async with self._lifecycle:
-            session = self.session
-            await self._close_current("`stop`")
+        session = self.pick(session_id)
+        said = await ending.let_end(session, signal_name, grace) if signal_name is not None else None
+        async with self._lock(session.id):
+            if not self.sessions.holds(session):  # another call ended or replaced it meanwhile
+                session = self.pick(session.id)
+            await self._close(session, "`stop`")
         out = session.output.take_new(session.limits.output_chars)
         if said is None and not session.launched and session.exit_code is None:
             said = "detached: the program was attached to, not launched, and runs on"
         return {"state": "terminated", "exitCode": session.exit_code if session.ended_by is None else None,
-                "output": out.text or None, "outputTruncated": out.truncated or None, "description": said}
+                "output": out.text or None, "outputTruncated": out.truncated or None, "description": said,
+                "sessionId": session.id}
 
-    async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress) -> Context:
-        old = self.session
+    async def stop_all(self, signal_name: str | None = None, grace: float = 5.0) -> list[dict[str, Any]]:
+        """Every session stopped, each as `stop` answers for one, together (a signal's grace runs for all at once)."""
+        sessions = list(self.sessions)
+        ended = await asyncio.gather(*(self.stop(signal_name, grace, s.id) for s in sessions), return_exceptions=True)
+        return [result if isinstance(result, dict) else {"sessionId": s.id, "state": "terminated"}
+                for s, result in zip(sessions, ended, strict=True)]
+
+    async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress,
+                      session_id: str | None = None) -> Context:
+        old = self.pick(session_id)
         old.recorder.hold_new()  # snapshots being taken finish and are carried; no new ones start
         await old.recorder.settle()
         try:
-            return await self.debug(old.target.with_args(args), adapter=self._adapter, breakpoints=[],
+            return await self.debug(old.target.with_args(args), adapter=self._asked.get(old.id), breakpoints=[],
                                     timeout=timeout, carried=old.breakpoints.all(),
                                     snapshots=list(old.recorder.store.saved.values()), replacing=old,
                                     progress=progress)
         except BaseException:
-            if self._session is old:  # refused before the old session was given up: it carries on
+            if self.sessions.holds(old):  # refused before the old session was given up: it carries on
                 old.recorder.allow_new()
             raise
 
     async def close(self) -> None:
-        async with self._lifecycle:
-            await self._close_current()
+        """Every session ended (the server is closing)."""
+        for session in list(self.sessions):
+            async with self._lock(session.id):
+                await self._close(session)
         await injections_finished(10.0)  # an attach by pid still injecting (its start gave up meanwhile)
 
-    async def _close_current(self, by: str | None = None) -> None:
-        session, self._session = self._session, None
-        if session is not None:
-            self.changed()
-            await session.close(by)
+    def _lock(self, session_id: str) -> asyncio.Lock:
+        return self._lifecycle.setdefault(session_id, asyncio.Lock())
+
+    async def _close(self, session: DebugSession, by: str | None = None, *, forget: bool = True) -> None:
+        """End `session`; `forget`: its handle goes too (a `restart` keeps it for the session replacing it)."""
+        if forget and not self.sessions.remove(session, f"ended by {by}" if by else "the server closed"):
+            return
+        self.changed()
+        await session.close(by)
+
+    def _noticing(self, session: DebugSession) -> Callable[[dict[str, Any]], None]:
+        """Breakpoint and tracepoint hits announced with the session they happened in."""
+        return lambda data: self.notice({**data, "sessionId": session.id})
 
     # -- execution ---------------------------------------------------------------------------
 
-    async def continue_(self, thread_id: int | None, to: Location | None, timeout: float) -> Context:
-        session = self.session
+    async def continue_(self, thread_id: int | None, to: Location | None, timeout: float, session_id: str | None = None) -> Context:
+        session = self.pick(session_id)
         temp = await session.add_breakpoint(BreakpointSpec.at(to), temporary=True) if to else None
         try:
             sharing = session.breakpoints.sharing(temp) if temp is not None else []
@@ -232,12 +290,12 @@ class Debugger:
             if temp is not None and session.breakpoints.discard(temp) and session.state != "terminated":
                 await session.remove_breakpoints([temp])
 
-    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
+    async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float, session_id: str | None = None) -> Context:
         """A step from the frame the stop's context focused on: where a pause or a crash is shown at the
         program's own frame below library code, the frames above it are stepped out of first. A `step out`
         from there ends once they are: back in the program's own frame, at the return from the library
         call its line makes (stepping out of that frame too would run the program's `main` to its end)."""
-        session = self.session
+        session = self.pick(session_id)
         deadline = asyncio.get_running_loop().time() + timeout
 
         def left() -> float:
@@ -273,9 +331,9 @@ class Debugger:
             ctx.hint = hints.passed_over_sourceless(tuple(left_out))
         return ctx
 
-    async def wait(self, timeout: float) -> Context:
+    async def wait(self, timeout: float, session_id: str | None = None) -> Context:
         """The next stop, without resuming: for a program already running (after a timed-out call)."""
-        session = self.session
+        session = self.pick(session_id)
         if session.state == "running":
             finished = await session.wait_for_stop(session.stop_count, timeout)
             return await self._result(session, timed_out=not finished, again="`wait`")
@@ -284,11 +342,11 @@ class Debugger:
             ctx.hint = hints.ALREADY_PAUSED
         return ctx
 
-    def output(self, offset: int, limit: int) -> dict[str, Any]:
-        return self.session.output.page(offset, limit)
+    def output(self, offset: int, limit: int, session_id: str | None = None) -> dict[str, Any]:
+        return self.pick(session_id).output.page(offset, limit)
 
-    async def pause(self, thread_id: int | None, timeout: float) -> Context:
-        session = self.session
+    async def pause(self, thread_id: int | None, timeout: float, session_id: str | None = None) -> Context:
+        session = self.pick(session_id)
         deadline = asyncio.get_running_loop().time() + timeout
 
         def left() -> float:
@@ -322,18 +380,20 @@ class Debugger:
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
         if look_for_children and ctx.state != "terminated" and (found := session.processes.new_children()):
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))
+        if ctx.state == "paused":  # the session whose stop was last returned is the one a next call acts on
+            self.sessions.make_current(session)
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------
 
-    async def add_breakpoint(self, spec: BreakpointSpec) -> BreakpointView:
-        return (await self.session.add_breakpoint(spec)).view()
+    async def add_breakpoint(self, spec: BreakpointSpec, session_id: str | None = None) -> BreakpointView:
+        return (await self.pick(session_id).add_breakpoint(spec)).view()
 
-    async def update_breakpoint(self, bp_id: int, changes: BreakpointChange) -> BreakpointView:
-        return (await self.session.update_breakpoint(bp_id, changes)).view()
+    async def update_breakpoint(self, bp_id: int, changes: BreakpointChange, session_id: str | None = None) -> BreakpointView:
+        return (await self.pick(session_id).update_breakpoint(bp_id, changes)).view()
 
-    async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:
-        session = self.session
+    async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool, session_id: str | None = None) -> list[int]:
+        session = self.pick(session_id)
         registry = session.breakpoints
         if all_:
             removed = registry.take_all()
@@ -347,14 +407,15 @@ class Debugger:
     # -- inspection and change ---------------------------------------------------------------
 
     async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int,
-                      scopes: list[str] | None = None, threads_from: int = 0) -> Context:
-        if frame_id is not None and self.session.state == "paused":
-            self.session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
-        return await paused.context(self.session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
+                      scopes: list[str] | None = None, threads_from: int = 0, session_id: str | None = None) -> Context:
+        session = self.pick(session_id)
+        if frame_id is not None and session.state == "paused":
+            session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
+        return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
                                     scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from)
 
-    async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT) -> dict[str, Any]:
-        session = self.session
+    async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT, session_id: str | None = None) -> dict[str, Any]:
+        session = self.pick(session_id)
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
@@ -395,8 +456,8 @@ class Debugger:
             result["outputIncomplete"] = not (before and printed) or None
         return result
 
-    async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
-        session = self.session
+    async def set_variable(self, name: str, value: str, frame_id: int | None, session_id: str | None = None) -> dict[str, Any]:
+        session = self.pick(session_id)
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         if session.profile.sets_in_top_frame_only and (place := paused.frame_place(session, frame)):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable in the innermost frame "
@@ -407,8 +468,8 @@ class Debugger:
         session.recorder.state_changed()
         return await assign.set_variable(session, name, value, frame)
 
-    async def info(self, kind: Literal["sources", "modules"]) -> dict[str, Any]:
-        session = self.session
+    async def info(self, kind: Literal["sources", "modules"], session_id: str | None = None) -> dict[str, Any]:
+        session = self.pick(session_id)
         if kind == "sources":
             if not session.capabilities.get("supportsLoadedSourcesRequest"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED,
@@ -428,8 +489,8 @@ class Debugger:
                 item["path"] = relative(item["path"], session.target.files_from)
         return {"type": kind, "items": items[:limit], "total": len(items), "truncated": len(items) > limit}
 
-    async def disassemble(self, memory_reference: str | None, offset: int, count: int) -> dict[str, Any]:
-        session = self.session
+    async def disassemble(self, memory_reference: str | None, offset: int, count: int, session_id: str | None = None) -> dict[str, Any]:
+        session = self.pick(session_id)
         if not session.capabilities.get("supportsDisassembleRequest"):
             raise DebugError(ErrorCode.NOT_SUPPORTED,
                              f"{session.profile.name} does not support disassembly (no supportsDisassembleRequest)")
@@ -452,8 +513,8 @@ class Debugger:
     # -- snapshots ---------------------------------------------------------------------------
 
     async def snapshot_create(self, label: str | None, thread_id: int | None, frame_index: int,
-                              depth: int) -> tuple[Snapshot, str | None]:
-        session = self.session
+                              depth: int, session_id: str | None = None) -> tuple[Snapshot, str | None]:
+        session = self.pick(session_id)
         if session.state == "terminated":
             session.require_paused()  # says how the program ended
         if session.state != "paused" or session.stop_info is None:
@@ -464,7 +525,7 @@ class Debugger:
             return await session.recorder.create(cycle=cycle, thread_id=await session.known_thread(thread_id),
                                                  frame_index=frame_index, depth=depth, label=label)
         except Failure as exc:
-            if session.state == "terminated" or self._session is not session:
+            if session.state == "terminated" or not self.sessions.holds(session):
                 raise DebugError(ErrorCode.TERMINATED, "the session ended while the snapshot was being taken; "
                                  "nothing was saved") from exc
             if isinstance(exc, AdapterRefused) and (session.state != "paused" or session.stop_count != cycle):
@@ -472,36 +533,49 @@ class Debugger:
                                  "nothing was saved") from exc
             raise
 
-    async def _snapshots(self) -> SnapshotStore:
+    async def _snapshots(self, session_id: str | None = None) -> SnapshotStore:
         """The store, once the current stop is recorded: `@t0` is always the stop the program is at."""
-        recorder = self.session.recorder
+        recorder = self.pick(session_id).recorder
         await recorder.settle()
         return recorder.store
 
     async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
-                            entries: int, chars: int) -> tuple[dict[str, Any], dict[str, int], str | None]:
-        store = await self._snapshots()
-        old, new = store.get(ref_a), store.get(ref_b)
+                            entries: int, chars: int, session_id: str | None = None) -> tuple[dict[str, Any], dict[str, int], str | None]:
+        store = await self._snapshots(session_id)
+        old, new = self._snapshot(store, ref_a), self._snapshot(store, ref_b)
         delta = diff.compare(old, new)
         body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
         return *diff.bounded(body, entries, chars), diff.depth_warning(old, new)
 
-    async def snapshot_list(self) -> tuple[list[Snapshot], dict[str, int] | None]:
-        store = await self._snapshots()
+    def _snapshot(self, store: SnapshotStore, ref: str) -> Snapshot:
+        """`ref` in `store`, or a snapshot id another session saved or recorded (the broken and the fixed
+        version compared); a stop address (`@t0`, `@c3`) is the session's own."""
+        try:
+            return store.get(ref)
+        except DebugError as exc:
+            if exc.code != ErrorCode.SNAPSHOT_NOT_FOUND or ref.strip().startswith("@"):
+                raise
+            for other in self.sessions:
+                with contextlib.suppress(DebugError):
+                    return other.recorder.store.get(ref)
+            raise
+
+    async def snapshot_list(self, session_id: str | None = None) -> tuple[list[Snapshot], dict[str, int] | None]:
+        store = await self._snapshots(session_id)
         return list(store.saved.values()), store.kept()
 
-    async def snapshot_delete(self, ref: str | None) -> tuple[str, int]:
-        return (await self._snapshots()).delete(ref)
+    async def snapshot_delete(self, ref: str | None, session_id: str | None = None) -> tuple[str, int]:
+        return (await self._snapshots(session_id)).delete(ref)
 
-    async def snapshot_export(self, ref: str, path: str | None, offset: int, limit: int) -> dict[str, Any]:
+    async def snapshot_export(self, ref: str, path: str | None, offset: int, limit: int, session_id: str | None = None) -> dict[str, Any]:
         """The snapshot's canonical text, whole when it fits in `limit` characters (as it always was).
         A larger one is written whole to `path` and answered with its size and digest, or else
         answered a page at a time from `offset`: the text is byte-stable, so pages join up."""
-        snapshot = (await self._snapshots()).get(ref)
+        snapshot = (await self._snapshots(session_id)).get(ref)
         data = codec.export(snapshot)
         out: dict[str, Any] = {"snapshotId": snapshot.id}
         if path is not None:
-            target = self._path(path)
+            target = self._path(path, session_id)
             encoded = data.encode("utf-8")
             try:
                 await asyncio.to_thread(target.write_bytes, encoded)
@@ -517,18 +591,18 @@ class Debugger:
         return {**out, "data": page, "offset": begin, "nextOffset": begin + len(page), "end": len(data),
                 "truncated": begin + len(page) < len(data) or None}
 
-    def _path(self, path: str) -> Path:
+    def _path(self, path: str, session_id: str | None = None) -> Path:
         """A user's file path, relative to the program's directory; NUL bytes and the like are refused."""
         if "\x00" in path:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "a path cannot contain NUL characters")
-        return Path(self.session.target.cwd or ".") / Path(path).expanduser()
+        return Path(self.pick(session_id).target.cwd or ".") / Path(path).expanduser()
 
-    async def snapshot_import(self, data: str | None, path: str | None) -> tuple[Snapshot, str | None]:
-        session = self.session
+    async def snapshot_import(self, data: str | None, path: str | None, session_id: str | None = None) -> tuple[Snapshot, str | None]:
+        session = self.pick(session_id)
         if (data is None) == (path is None):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give either data or path")
         if path is not None:
-            data = await asyncio.to_thread(_read_bounded, self._path(path), codec.MAX_IMPORT_BYTES)
+            data = await asyncio.to_thread(_read_bounded, self._path(path, session_id), codec.MAX_IMPORT_BYTES)
         store = session.recorder.store
         store.check_room()
         try:
@@ -627,12 +701,13 @@ def _evaluation_failure(exc: Failure, adapter: str, timeout: float, interrupts: 
 
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
-                snapshots: list[Snapshot] | None = None) -> DebugSession:
+                snapshots: list[Snapshot] | None = None, *, session_id: str = "s1") -> DebugSession:
     if target.mode != "attach" and target.path and not target.module:
         path = os.path.join(target.cwd or os.getcwd(), target.path)
         if not os.path.exists(path):
             raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
-    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots)
+    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots,
+                        session_id=session_id)
 
 
 def _read_bounded(source: Path, limit: int) -> str:

@@ -180,6 +180,10 @@ class Context(_Model):
     """Where the program is and what it holds, or how it ended."""
 
     state: State
+    sessionId: Opt[str] = None
+    """The session this is about (`debug` starts each beside the others; see `info {type: "sessions"}`)."""
+    parentId: Opt[str] = None
+    """Where the stop is in a child process's session: the session of the program that started it."""
     cycle: Opt[int] = None
     """The stop's number: its snapshot is `@c<cycle>` (and `@t0` while it is the latest)."""
     reason: Opt[str] = None

@@ -44,6 +44,7 @@ async def context(session: DebugSession, *, thread_id: int | None = None, frame_
         session.limits.adapter_output_chars)
     if said.text:
         ctx.adapterOutput = said
+    ctx.sessionId, ctx.parentId = session.id, session.parent_id
     return ctx
 
 

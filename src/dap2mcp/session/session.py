@@ -64,7 +64,12 @@ _QUIET_EVENTS = frozenset({"loadedSource", "module"})
 
 class DebugSession:
     def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
-                 snapshots: list[Snapshot] | None = None, limits: Limits | None = None) -> None:
+                 snapshots: list[Snapshot] | None = None, limits: Limits | None = None, session_id: str = "s1",
+                 parent_id: str | None = None) -> None:
+        self.id = session_id
+        """The handle an agent names this session by (`sessionId`); a `restart`'s session keeps it."""
+        self.parent_id = parent_id
+        """The session whose program started this one's (a child process), if any."""
         self.target = target
         self.profile = profile
         self.limits = limits or Limits()

@@ -1,0 +1,108 @@
+"""The sessions a debugger holds at once, each under the handle an agent names it by (`sessionId`).
+
+One of them is current: the one a call without `sessionId` acts on, which is the one last started or
+whose stop was last returned. A handle is never reused, so an id the agent kept from an ended session
+gets a clear word about that session, never another session's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from .session import DebugSession
+
+MAX_SESSIONS = 8
+"""Sessions `debug` keeps at once: each holds an adapter, a program and their memory."""
+
+
+class Sessions:
+    def __init__(self) -> None:
+        self._open: dict[str, DebugSession] = {}  # in the order they started
+        self._current: str | None = None
+        self._ended: dict[str, str] = {}
+        """Of each session that ended, how (for a clear word when an agent names it again)."""
+        self._started = 0
+
+    def __iter__(self) -> Iterator[DebugSession]:
+        return iter(list(self._open.values()))
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    @property
+    def current(self) -> DebugSession | None:
+        return self._open.get(self._current) if self._current is not None else None
+
+    def new_id(self) -> str:
+        """A handle for the next session, refused when `MAX_SESSIONS` run already."""
+        if len(self._open) >= MAX_SESSIONS:
+            raise DebugError(ErrorCode.SESSION_LIMIT, f"{len(self._open)} sessions run already, the most at once: "
+                             f"{self.named()}; `stop` one (sessionId) or all (all: true) first")
+        self._started += 1
+        return f"s{self._started}"
+
+    def pick(self, session_id: str | None) -> DebugSession:
+        """The session `session_id` names, or the current one."""
+        if session_id is None:
+            if (session := self.current) is not None:
+                return session
+            if self._open:
+                raise DebugError(ErrorCode.NO_SESSION, "no current session (it ended); give sessionId, one of "
+                                 f"{self.named()}")
+            raise DebugError(ErrorCode.NO_SESSION, "no debug session; start one with `debug`")
+        if (session := self._open.get(session_id)) is not None:
+            return session
+        running = f"; running: {self.named()}" if self._open else "; none runs: start one with `debug`"
+        if session_id in self._ended:
+            raise DebugError(ErrorCode.NO_SESSION, f"session {session_id} has ended ({self._ended[session_id]}){running}")
+        raise DebugError(ErrorCode.NO_SESSION, f"no session {session_id!r}{running}")
+
+    def holds(self, session: DebugSession) -> bool:
+        """Whether `session` is still the one its handle names (not ended, not replaced by a `restart`)."""
+        return self._open.get(session.id) is session
+
+    def add(self, session: DebugSession) -> None:
+        """`session` under its handle, current; a `restart`'s new session replaces the old under the same one."""
+        self._open[session.id] = session
+        self._current = session.id
+
+    def make_current(self, session: DebugSession) -> None:
+        if self.holds(session):
+            self._current = session.id
+
+    def remove(self, session: DebugSession, how: str) -> bool:
+        """Forget `session` (if its handle still names it); a current one leaves no session current, so that a
+        call without `sessionId` is not taken for another session's."""
+        if not self.holds(session):
+            return False
+        del self._open[session.id]
+        self._ended[session.id] = how
+        if self._current == session.id:
+            self._current = None
+        return True
+
+    def named(self) -> str:
+        """The sessions running, for a message: `s1 (app.py, paused), s2 (server, running)`."""
+        return ", ".join(f"{s.id} ({s.target.name}, {s.state})" for s in self._open.values())
+
+    def listing(self) -> list[dict[str, Any]]:
+        """`info {type: "sessions"}`: what each session is and where it is."""
+        return [_listed(session, session.id == self._current) for session in self._open.values()]
+
+
+def _listed(session: DebugSession, current: bool) -> dict[str, Any]:
+    info = session.stop_info
+    entry: dict[str, Any] = {
+        "sessionId": session.id, "parentId": session.parent_id, "program": session.target.name,
+        "pid": session.run.process.get("systemProcessId") or session.target.process_id,
+        "adapter": session.profile.name, "state": session.state, "current": current or None,
+    }
+    view = session.recorder.last_view
+    if session.state == "paused" and view is not None and (frame := view.focus) is not None:
+        entry["location"] = {"file": frame.file, "line": frame.line, "function": frame.function}
+        entry["reason"] = info.reason if info is not None else None
+    if session.state == "terminated":
+        entry["exitCode"] = session.exit_code
+    return {k: v for k, v in entry.items() if v is not None}

@@ -179,6 +179,7 @@ class DebugpyProfile(AdapterProfile):
         for name, value in PYDEVD_SETTINGS.items():
             env.setdefault(name, value)
         env["DAP2MCP_STOP_ON_OVERFLOW"] = "1"
+        env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # pydevd's "frozen modules" warning in each child's output
         if target.tcp_nodelay:
             env["DAP2MCP_TCP_NODELAY"] = "1"
         arguments = {
@@ -190,8 +191,9 @@ class DebugpyProfile(AdapterProfile):
             "env": env,
             "console": "internalConsole",
             "stopOnEntry": target.stop_on_entry,
-            # a child Python process would wait for a debugger that nobody attaches
-            "subProcess": False,
+            # always: each child waits for a connection (a session, or one that lets it go, see children.py);
+            # without it a forked child that reaches a breakpoint is suspended for ever, and no stop is reported
+            "subProcess": True,
         }
         if target.module:
             arguments["module"] = target.module
@@ -344,4 +346,5 @@ DEBUGPY = DebugpyProfile(
     path_map=PathMapSpelling("pathMappings", local="localRoot", remote="remoteRoot"),
     plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
+    follows_children=True,
 )

@@ -104,6 +104,10 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "For a program that runs elsewhere (a container, another machine; modes attach, connect, or binary for "
             "an executable built elsewhere): [{local, remote}], where `remote` is a directory as the program names "
             "it and `local` the agent's copy of it. Breakpoints are given, and locations shown, by local paths."))] = None,
+        childProcesses: Annotated[bool, Field(description=(
+            "Python: debug the program's child processes (multiprocessing, subprocess running Python, os.fork) "
+            "as sessions of their own, with the same breakpoints; a stop in one is returned by the parent's "
+            "`continue`/`wait` with the child's sessionId and parentId. false lets them run undebugged."))] = True,
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
@@ -128,7 +132,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
-                            just_my_code=justMyCode)
+                            just_my_code=justMyCode, children=childProcesses)
         if pathMappings:
             target = target.mapped([(m.local, m.remote) for m in pathMappings])
         return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],

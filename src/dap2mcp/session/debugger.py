@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import os
 import stat
 from collections.abc import Awaitable, Callable
@@ -20,7 +21,7 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, documents, ending, hints, paused, preview
+from . import assign, children, documents, ending, hints, paused, preview
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
@@ -30,6 +31,8 @@ from .session import DebugSession
 from .sessions import MAX_SESSIONS, Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
 from .startup import injections_finished
+
+log = logging.getLogger(__name__)
 
 DEFAULT_WAIT = 30.0
 EVALUATE_TIMEOUT = 10.0
@@ -64,6 +67,12 @@ class Debugger:
         """The adapter each session's `debug` asked for (None: chosen from the program), for its `restart`."""
         self._lifecycle: dict[str, asyncio.Lock] = {}
         """Per session: one start, restart or stop of it at a time (released before waiting for a stop)."""
+        self._returned: dict[str, int] = {}
+        """Per session, the stop last shown to the agent: a later one is a stop a call of its tree returns."""
+        self._stirred: asyncio.Future[None] | None = None
+        """Done when something changed in any session: a wait for a stop anywhere in a tree looks again."""
+        self._adopting: set[asyncio.Task[None]] = set()
+        """Child sessions being started (see `_adopt`)."""
         self._threads: tuple[DebugSession, documents.ThreadList] | None = None
         """The threads document's cache, for the session it was read of."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
@@ -154,7 +163,7 @@ class Debugger:
         session = new_session(target, adapter, carried, snapshots, session_id=session_id)
         check_breakpoints(breakpoints, session.profile)
         check_path_mappings(target, session.profile)
-        session.notice, session.changed = self._noticing(session), self.changed
+        self._wire(session)
         await progress("checking the program and its runtime")
         await session.ready()
         await progress(f"starting {session.profile.name} and the program ({session.runtime})")
@@ -192,7 +201,9 @@ class Debugger:
         started_in = asyncio.get_running_loop().time() - began
         if waits:
             await progress("running to the first stop")
-            await session.wait_for_stop(0, max(0.0, timeout - started_in))
+            stopped, _ = await self._wait_in_tree(session, 0, max(0.0, timeout - started_in))
+            if stopped is not session:  # a child process stopped first
+                return await self._result(stopped, timed_out=False)
         if session.state == "terminated":
             await session.let_go_of_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
@@ -221,15 +232,25 @@ class Debugger:
                 "sessionId": session.id}
 
     async def stop_all(self, signal_name: str | None = None, grace: float = 5.0) -> list[dict[str, Any]]:
-        """Every session stopped, each as `stop` answers for one, together (a signal's grace runs for all at once)."""
-        sessions = list(self.sessions)
-        ended = await asyncio.gather(*(self.stop(signal_name, grace, s.id) for s in sessions), return_exceptions=True)
-        return [result if isinstance(result, dict) else {"sessionId": s.id, "state": "terminated"}
-                for s, result in zip(sessions, ended, strict=True)]
+        """Every session stopped, each as `stop` answers for one, together (a signal's grace runs for all at
+        once); a child process's session ends with its program's first process."""
+        firsts = [s for s in self.sessions if s.parent_id is None]
+        below = {s.id: [c.id for c in self.sessions.below(s)] for s in firsts}
+        ended = await asyncio.gather(*(self.stop(signal_name, grace, s.id) for s in firsts), return_exceptions=True)
+        answers: list[dict[str, Any]] = []
+        for first, result in zip(firsts, ended, strict=True):
+            answers.append(result if isinstance(result, dict) else {"sessionId": first.id, "state": "terminated"})
+            answers += [{"sessionId": child, "state": "terminated",
+                         "description": f"a child process of session {first.id}'s program, ended with it"}
+                        for child in below[first.id]]
+        return answers
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress,
                       session_id: str | None = None) -> Context:
         old = self.pick(session_id)
+        if old.parent_id is not None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"session {old.id} is a child process of session "
+                             f"{old.parent_id}'s program, which starts it: `restart` sessionId {old.parent_id}")
         old.recorder.hold_new()  # snapshots being taken finish and are carried; no new ones start
         await old.recorder.settle()
         try:
@@ -244,6 +265,9 @@ class Debugger:
 
     async def close(self) -> None:
         """Every session ended (the server is closing)."""
+        for task in list(self._adopting):
+            task.cancel()
+        await asyncio.gather(*self._adopting, return_exceptions=True)
         for session in list(self.sessions):
             async with self._lock(session.id):
                 await self._close(session)
@@ -253,15 +277,100 @@ class Debugger:
         return self._lifecycle.setdefault(session_id, asyncio.Lock())
 
     async def _close(self, session: DebugSession, by: str | None = None, *, forget: bool = True) -> None:
-        """End `session`; `forget`: its handle goes too (a `restart` keeps it for the session replacing it)."""
+        """End `session`, and the sessions of the child processes below it; `forget`: its handle goes too
+        (a `restart` keeps it for the session replacing it). Ending a program's first process ends its
+        children (debugpy), whose sessions are let go of after it."""
+        below = self.sessions.below(session) if self.sessions.holds(session) else []
         if forget and not self.sessions.remove(session, f"ended by {by}" if by else "the server closed"):
             return
         self.changed()
         await session.close(by)
+        for child in below:
+            if child.parent_id is not None and self.sessions.remove(child, f"its parent session {session.id} ended"):
+                await child.close(by)
+        self.changed()
 
-    def _noticing(self, session: DebugSession) -> Callable[[dict[str, Any]], None]:
-        """Breakpoint and tracepoint hits announced with the session they happened in."""
-        return lambda data: self.notice({**data, "sessionId": session.id})
+    def _wire(self, session: DebugSession) -> None:
+        """What a session tells the debugger: hits (announced with the session they happened in), changes
+        (which also wake a wait for a stop anywhere in its tree) and its child processes."""
+        session.notice = lambda data: self.notice({**data, "sessionId": session.id})
+        session.changed = self._changed
+        session.on_child = self._child_announced
+
+    def _changed(self) -> None:
+        self.changed()
+        if self._stirred is not None and not self._stirred.done():
+            self._stirred.set_result(None)
+
+    # -- child processes ---------------------------------------------------------------------
+
+    def _child_announced(self, parent: DebugSession, arguments: dict[str, Any]) -> None:
+        task = asyncio.ensure_future(self._adopt(parent, arguments))
+        self._adopting.add(task)
+        task.add_done_callback(self._adopting.discard)
+
+    async def _adopt(self, parent: DebugSession, arguments: dict[str, Any]) -> None:
+        """A child process the adapter announced, started as a session beside its parent's, with its
+        breakpoints; or connected to and let go, to run undebugged (see children.py)."""
+        reach = children.plan(parent, arguments)
+        if reach is None:
+            log.warning("a child process of session %s names no address to debug it at", parent.id)
+            return
+        tree = self.sessions.tree(parent) if self.sessions.holds(parent) else []
+        debugged = bool(tree) and parent.target.children and len(tree) - 1 < children.MAX_CHILDREN
+        child = children.session(parent, reach, self.sessions.new_id(child=True) if debugged else f"{parent.id}-free",
+                                 debugged=debugged)
+        if debugged:
+            self._wire(child)
+            self.sessions.add(child, current=False)
+            self.changed()
+        try:
+            await child.start()
+        except Failure as exc:
+            log.warning("the child process session %s could not start: %s", child.id, exc.message)
+            self.sessions.remove(child, f"it could not start: {exc.message}")
+            await child.close()
+            return
+        if not debugged:  # connected and configured: it runs on, undebugged
+            await child.close()
+        self._changed()
+
+    # -- waiting for a stop anywhere in a program's processes ---------------------------------
+
+    async def _wait_in_tree(self, session: DebugSession, since: int, timeout: float) -> tuple[DebugSession, bool]:
+        """`session.wait_for_stop`, or a stop of another session of its program (a child process at a
+        breakpoint) not yet shown, whichever comes first: the session that stopped, and whether one did."""
+        if (other := self._unreturned_stop(session)) is not None:
+            return other, True
+        own = asyncio.ensure_future(session.wait_for_stop(since, timeout))
+        elsewhere = asyncio.ensure_future(self._stop_elsewhere(session))
+        try:
+            await asyncio.wait({own, elsewhere}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (own, elsewhere):
+                task.cancel()
+            await asyncio.gather(own, elsewhere, return_exceptions=True)
+        if own.done() and not own.cancelled() and own.exception() is None and (own.result() or not elsewhere.done()):
+            return session, own.result()
+        if elsewhere.done() and not elsewhere.cancelled() and elsewhere.exception() is None:
+            return elsewhere.result(), True
+        return session, own.result()
+
+    async def _stop_elsewhere(self, session: DebugSession) -> DebugSession:
+        while (other := self._unreturned_stop(session)) is None:
+            self._stirred = self._stirred if self._stirred is not None and not self._stirred.done() \
+                else asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._stirred)
+        return other
+
+    def _unreturned_stop(self, session: DebugSession) -> DebugSession | None:
+        """Another session of `session`'s program, paused at a stop the agent has not been shown."""
+        if not self.sessions.holds(session):
+            return None
+        for other in self.sessions.tree(session):
+            if other is not session and other.state == "paused" and other.stop_count > self._returned.get(other.id, 0):
+                return other
+        return None
 
     # -- execution ---------------------------------------------------------------------------
 
@@ -280,7 +389,9 @@ class Debugger:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is unknown to the "
                                  f"adapter ({why}); the program did not move{held}")
             since = await session.resume(thread_id)
-            finished = await session.wait_for_stop(since, timeout)
+            stopped, finished = await self._wait_in_tree(session, since, timeout)
+            if stopped is not session:  # a child process stopped first; this one runs on
+                return await self._result(stopped, timed_out=False)
             ctx = await self._result(session, timed_out=not finished,
                                      again="`continue` with the same `to`" if to else None)
             if to and ctx.state == "terminated" and ctx.hint is None:
@@ -334,9 +445,9 @@ class Debugger:
     async def wait(self, timeout: float, session_id: str | None = None) -> Context:
         """The next stop, without resuming: for a program already running (after a timed-out call)."""
         session = self.pick(session_id)
-        if session.state == "running":
-            finished = await session.wait_for_stop(session.stop_count, timeout)
-            return await self._result(session, timed_out=not finished, again="`wait`")
+        if session.state == "running" or self._unreturned_stop(session) is not None:
+            stopped, finished = await self._wait_in_tree(session, session.stop_count, timeout)
+            return await self._result(stopped, timed_out=not finished, again="`wait`")
         ctx = await self._result(session, timed_out=False)
         if ctx.state == "paused":
             ctx.hint = hints.ALREADY_PAUSED
@@ -378,37 +489,61 @@ class Debugger:
         if not complete or session.output.size != settled:
             ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
-        if look_for_children and ctx.state != "terminated" and (found := session.processes.new_children()):
+        follows = session.profile.follows_children and session.target.children  # its children are sessions
+        if look_for_children and not follows and ctx.state != "terminated" \
+                and (found := session.processes.new_children()):
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))
         if ctx.state == "paused":  # the session whose stop was last returned is the one a next call acts on
             self.sessions.make_current(session)
+            self._returned[session.id] = session.stop_count
+        elif ctx.state == "terminated" and session.parent_id is not None \
+                and self.sessions.holds(parent := self.pick(session.parent_id)):
+            self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
+            ctx.hint = "; ".join(filter(None, (ctx.hint, hints.child_ended(session.id, parent.id, parent.state))))
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------
 
+    # A breakpoint is the program's: set, changed or cleared in one of its processes' sessions, it is in all
+    # of them (each child's session started with its parent's), the others' answers aside.
+
     async def add_breakpoint(self, spec: BreakpointSpec, session_id: str | None = None) -> BreakpointView:
-        return (await self.pick(session_id).add_breakpoint(spec)).view()
+        session = self.pick(session_id)
+        view = (await session.add_breakpoint(spec)).view()
+        for other in self._rest_of_program(session):
+            with contextlib.suppress(Failure):
+                await other.add_breakpoint(spec)
+        return view
 
     async def update_breakpoint(self, bp_id: int, changes: BreakpointChange, session_id: str | None = None) -> BreakpointView:
-        return (await self.pick(session_id).update_breakpoint(bp_id, changes)).view()
+        session = self.pick(session_id)
+        view = (await session.update_breakpoint(bp_id, changes)).view()
+        for other in self._rest_of_program(session):
+            with contextlib.suppress(Failure):
+                await other.update_breakpoint(bp_id, changes)
+        return view
 
     async def clear_breakpoints(self, file: str | None, ids: list[int] | None, all_: bool, session_id: str | None = None) -> list[int]:
         session = self.pick(session_id)
-        registry = session.breakpoints
-        if all_:
-            removed = registry.take_all()
-        else:
-            removed = registry.take(ids) if ids else []
-            if file:
-                removed += registry.take_file(file, session.target.cwd)
-        await session.remove_breakpoints(removed)
-        return [bp.id for bp in removed]
+        removed = await _clear(session, file, ids, all_)
+        for other in self._rest_of_program(session):
+            with contextlib.suppress(Failure):
+                await _clear(other, file, [i for i in ids or [] if i in {bp.id for bp in other.breakpoints.all()}],
+                             all_)
+        return removed
+
+    def _rest_of_program(self, session: DebugSession) -> list[DebugSession]:
+        """The other sessions of `session`'s program still running (its parent's, its children's)."""
+        return [s for s in self.sessions.tree(session) if s is not session and s.state != "terminated"] \
+            if self.sessions.holds(session) else []
 
     # -- inspection and change ---------------------------------------------------------------
 
     async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int,
                       scopes: list[str] | None = None, threads_from: int = 0, session_id: str | None = None) -> Context:
         session = self.pick(session_id)
+        if session.state == "paused":
+            self._returned[session.id] = session.stop_count  # shown: no call of its program returns it again
         if frame_id is not None and session.state == "paused":
             session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
@@ -610,6 +745,18 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+async def _clear(session: DebugSession, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:
+    registry = session.breakpoints
+    if all_:
+        removed = registry.take_all()
+    else:
+        removed = registry.take(ids) if ids else []
+        if file:
+            removed += registry.take_file(file, session.target.cwd)
+    await session.remove_breakpoints(removed)
+    return [bp.id for bp in removed]
 
 
 def _not_ended_by_another_call(session: DebugSession) -> None:

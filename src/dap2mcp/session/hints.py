@@ -55,3 +55,10 @@ def children(found: list[str]) -> str:
             f"without the debugger: {', '.join(found[:5])}{' …' * (len(found) > 5)}; breakpoints do not stop "
             "there. To debug that code, run it in the program's own process (a server's reloader off, e.g. "
             "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")
+
+
+def child_ended(child: str, parent: str, state: str) -> str:
+    """A child process's session ended: the agent's next call without sessionId acts on its parent's."""
+    then = "`wait` for its next stop or its end" if state == "running" else "`continue` it"
+    return (f"the child process of session {child} ended (debugpy reports no exit code for a child); session "
+            f"{parent}, its parent, is the current session again ({state}): {then}")

@@ -16,7 +16,7 @@ from typing import Any
 from .. import processes
 from ..adapters import AdapterProfile, AdapterStart
 from ..dap import AdapterTimedOut, DapClient, Transport, connect_tcp, spawn_listening, spawn_stdio
-from ..dap.client import EventHandler
+from ..dap.client import EventHandler, ReverseHandler
 from ..errors import DebugError, ErrorCode, Failure
 from .owed import Owed
 
@@ -49,19 +49,24 @@ class Link:
         self._owed: Owed | None = None
 
     async def open(self, plan: AdapterStart, on_output: Callable[[str, str], None], on_event: EventHandler,
-                   terminal_output: Callable[[str, str], None]) -> None:
+                   terminal_output: Callable[[str, str], None], on_child: ReverseHandler | None = None) -> None:
         """Start or reach the adapter. `on_output`: what an adapter prints outside DAP (Delve's debuggee);
-        `terminal_output`: what a program started through `runInTerminal` prints."""
+        `terminal_output`: what a program started through `runInTerminal` prints; `on_child`: answers the
+        `startDebugging` of a child process (see `AdapterProfile.follows_children`)."""
         client = DapClient(await open_transport(plan, on_output))
         client.on_event(on_event)
         client.terminal.sink = terminal_output
+        if on_child is not None:
+            client.on_reverse_request("startDebugging", on_child)
         client.start()
         self._client = client
 
     async def initialize(self) -> None:
         """The first request, which says nothing of the program: it may run before the program is ready."""
         self.capabilities = await self.client.request(
-            "initialize", {**CLIENT_CAPABILITIES, "adapterID": self.profile.adapter_id}, timeout=HANDSHAKE_TIMEOUT)
+            "initialize", {**CLIENT_CAPABILITIES, "adapterID": self.profile.adapter_id,
+                           "supportsStartDebuggingRequest": self.profile.follows_children},
+            timeout=HANDSHAKE_TIMEOUT)
 
     def on_initialized(self, body: dict[str, Any]) -> None:
         self.initialized.set()
@@ -90,6 +95,14 @@ class Link:
     @property
     def close_reason(self) -> str | None:
         return self._client.close_reason if self._client is not None else None
+
+    @property
+    def address(self) -> tuple[str, int] | None:
+        """Where the adapter was reached over TCP (a child's session connects there too, unless told otherwise)."""
+        if self._client is None:
+            return None
+        peer = self._client.transport.writer.get_extra_info("peername")
+        return (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else None
 
     @property
     def adapter_process(self) -> asyncio.subprocess.Process | None:

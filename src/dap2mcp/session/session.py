@@ -79,6 +79,8 @@ class DebugSession:
         """Where breakpoint and tracepoint hits are announced (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
+        self.on_child: Callable[[DebugSession, dict[str, Any]], None] = lambda session, arguments: None
+        """Where the `startDebugging` of a child process goes (the debugger makes it a session of its own)."""
 
         self.link = Link(profile)
         self.run = Run(stray_step_stops=profile.stray_step_stops)
@@ -324,16 +326,27 @@ class DebugSession:
 
     async def connect(self) -> None:
         """Start the adapter and `initialize` it: nothing of the program is sent yet, and `close` undoes it."""
-        plan = self._plan = self.profile.plan(self.target)
+        plan = self._plan = self._plan or self.profile.plan(self.target)
         self.launched = plan.request == "launch"
         try:
             if plan.output_fifo:
                 self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(self._program_output, "stdout"))
-            await self.link.open(plan, self._program_output, self._on_event, self.output.append)
+            await self.link.open(plan, self._program_output, self._on_event, self.output.append,
+                                 on_child=self._child_announced if self.profile.follows_children else None)
             await self.link.initialize()
         except BaseException:
             await self.close()
             raise
+
+    async def _child_announced(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Answered at once: until it is, the adapter announces no other child (debugpy)."""
+        self.on_child(self, arguments)
+        return {}
+
+    def reach(self, plan: AdapterStart, runtime: str | None) -> None:
+        """Reach the adapter as `plan` says instead of as the profile plans it for the target (a child
+        process's session, on a connection of its own to its parent's adapter)."""
+        self._plan, self.runtime = plan, runtime
 
     async def start(self, initial: list[BreakpointSpec] | None = None) -> None:
         """Run the DAP handshake up to the point where the program runs (or stops on entry)."""

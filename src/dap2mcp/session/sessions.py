@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
+from .children import program
 from .session import DebugSession
 
 MAX_SESSIONS = 8
@@ -35,10 +36,11 @@ class Sessions:
     def current(self) -> DebugSession | None:
         return self._open.get(self._current) if self._current is not None else None
 
-    def new_id(self) -> str:
-        """A handle for the next session, refused when `MAX_SESSIONS` run already."""
-        if len(self._open) >= MAX_SESSIONS:
-            raise DebugError(ErrorCode.SESSION_LIMIT, f"{len(self._open)} sessions run already, the most at once: "
+    def new_id(self, *, child: bool = False) -> str:
+        """A handle for the next session, refused when `MAX_SESSIONS` started by `debug` run already (a child
+        process's session counts towards its own cap, `children.MAX_CHILDREN`)."""
+        if not child and (started := sum(1 for s in self._open.values() if s.parent_id is None)) >= MAX_SESSIONS:
+            raise DebugError(ErrorCode.SESSION_LIMIT, f"{started} sessions run already, the most at once: "
                              f"{self.named()}; `stop` one (sessionId) or all (all: true) first")
         self._started += 1
         return f"s{self._started}"
@@ -63,10 +65,27 @@ class Sessions:
         """Whether `session` is still the one its handle names (not ended, not replaced by a `restart`)."""
         return self._open.get(session.id) is session
 
-    def add(self, session: DebugSession) -> None:
-        """`session` under its handle, current; a `restart`'s new session replaces the old under the same one."""
+    def add(self, session: DebugSession, *, current: bool = True) -> None:
+        """`session` under its handle, current (a child process's is not, until its stop is returned); a
+        `restart`'s new session replaces the old under the same one."""
         self._open[session.id] = session
-        self._current = session.id
+        if current:
+            self._current = session.id
+
+    def tree(self, session: DebugSession) -> list[DebugSession]:
+        """The sessions of `session`'s program: its first process's session and every child's below it."""
+        root = session
+        while root.parent_id is not None and root.parent_id in self._open:
+            root = self._open[root.parent_id]
+        return [root, *self.below(root)]
+
+    def below(self, session: DebugSession) -> list[DebugSession]:
+        """The sessions of `session`'s child processes, their children's, and so on."""
+        found = [session]
+        for candidate in self._open.values():  # in the order they started: a parent before its children
+            if candidate.parent_id is not None and any(candidate.parent_id == s.id for s in found):
+                found.append(candidate)
+        return found[1:]
 
     def make_current(self, session: DebugSession) -> None:
         if self.holds(session):
@@ -85,7 +104,7 @@ class Sessions:
 
     def named(self) -> str:
         """The sessions running, for a message: `s1 (app.py, paused), s2 (server, running)`."""
-        return ", ".join(f"{s.id} ({s.target.name}, {s.state})" for s in self._open.values())
+        return ", ".join(f"{s.id} ({program(s)}, {s.state})" for s in self._open.values())
 
     def listing(self) -> list[dict[str, Any]]:
         """`info {type: "sessions"}`: what each session is and where it is."""
@@ -95,7 +114,7 @@ class Sessions:
 def _listed(session: DebugSession, current: bool) -> dict[str, Any]:
     info = session.stop_info
     entry: dict[str, Any] = {
-        "sessionId": session.id, "parentId": session.parent_id, "program": session.target.name,
+        "sessionId": session.id, "parentId": session.parent_id, "program": program(session),
         "pid": session.run.process.get("systemProcessId") or session.target.process_id,
         "adapter": session.profile.name, "state": session.state, "current": current or None,
     }

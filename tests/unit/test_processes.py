@@ -42,3 +42,35 @@ async def test_kill_tree_ends_descendants_that_ignore_sigterm():
     await processes.kill_tree(proc, grace=0.3)
     assert proc.returncode is not None
     assert not processes._running(grandchild)
+
+
+# Connects to the test's listener with Nagle's algorithm on (Python's default), prints its socket's descriptor,
+# then, at each line on stdin, whether TCP_NODELAY is set on it now.
+NAGLED = ("import socket, sys\ns = socket.create_connection(('127.0.0.1', int(sys.argv[1])))\n"
+          "print(s.fileno(), flush=True)\n"
+          "for _ in sys.stdin:\n    print(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), flush=True)\n")
+
+
+async def test_set_tcp_nodelay_changes_the_socket_another_process_holds():
+    server = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    proc = await processes.spawn([sys.executable, "-c", NAGLED, str(server.sockets[0].getsockname()[1])])
+    try:
+        fd = int(await proc.stdout.readline())
+
+        async def nodelay_now() -> int:
+            proc.stdin.write(b"?\n")
+            return int(await proc.stdout.readline())
+
+        assert await nodelay_now() == 0
+        assert processes.set_tcp_nodelay(proc.pid, fd) is True
+        assert await nodelay_now() != 0
+        assert processes.set_tcp_nodelay(proc.pid, 0) is False  # its stdin: a pipe, not a socket
+        assert processes.set_tcp_nodelay(proc.pid, 999) is False  # no such descriptor
+    finally:
+        await processes.kill_tree(proc)
+        server.close()
+
+
+def test_set_tcp_nodelay_on_a_process_that_is_gone_is_false():
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    assert processes.set_tcp_nodelay(int(proc.stdout), 3) is False

@@ -174,6 +174,7 @@ class Debugger:
                                      "ended the session while `restart` was preparing the program; nothing was started")
                 if replacing is not None:
                     await self._close(replacing, "`restart`", forget=False)
+                    self._returned.pop(session_id, None)  # the new run counts its stops from 0
                 elif len(self.sessions) >= MAX_SESSIONS:  # others started while this one was prepared
                     self.sessions.new_id()  # refuses, naming them
                 self.sessions.add(session)

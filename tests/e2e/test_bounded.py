@@ -71,7 +71,7 @@ async def test_a_huge_snapshot_is_exported_to_a_file_with_its_size_and_digest_an
             offset = page["nextOffset"]
         assert "".join(pages).encode() == written and len(pages) > 20
         small = await tools.ok("snapshot_export", snapshot_id="@t0")  # small ones answer whole, as before
-        assert set(small) == {"success", "snapshotId", "data"}
+        assert set(small) == {"success", "sessionId", "snapshotId", "data"}
         await tools.ok("stop")
 
 

@@ -28,9 +28,9 @@ async def test_tools_are_the_seeds_thirteen_with_truthful_annotations():
     assert listed["step"].annotations.read_only_hint is False
     assert set(listed["debug"].input_schema["properties"]) >= {
         "mode", "path", "processId", "args", "cwd", "env", "breakpoints", "stopOnEntry"}
-    assert set(listed["clear-breakpoints"].input_schema["properties"]) == {"file", "ids", "all"}
+    assert set(listed["clear-breakpoints"].input_schema["properties"]) == {"file", "ids", "all", "sessionId"}
     assert set(listed["disassemble"].input_schema["properties"]) == {
-        "memoryReference", "instructionOffset", "instructionCount"}
+        "memoryReference", "instructionOffset", "instructionCount", "sessionId"}
 
 
 async def test_full_bug_hunt():
@@ -75,7 +75,7 @@ async def test_full_bug_hunt():
         assert ctx["location"] == {"file": invoice, "line": print_line, "function": "main"}
 
         cleared = await tools.ok("clear-breakpoints", all=True)
-        assert cleared == {"success": True, "removed": [1], "remaining": 0}  # the temporary one was already gone
+        assert cleared == {"success": True, "sessionId": "s1", "removed": [1], "remaining": 0}  # the temporary one was already gone
         ctx = await tools.ok("continue")  # sys.exit(1) is an uncaught SystemExit: debugpy stops on it
         assert ctx["reason"] == "exception" and ctx["exception"]["typeName"] == "SystemExit"
         assert "invoice total:" in ctx["output"]["text"]

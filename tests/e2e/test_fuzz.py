@@ -183,6 +183,7 @@ def test_thousands_of_hostile_calls_get_the_envelope_and_leave_the_server_answer
     assert server.calls >= CALLS
     # still answering, and still debugging
     assert server.run(lambda: server.client.list_tools()).tools
+    server.call("stop", {"all": True})  # the sessions the calls started (at most 8 at once)
     ctx = server.call("debug", {"mode": "source", "path": str(SPIN), "stopOnEntry": True})
     assert ctx.structured_content["state"] == "paused", ctx.structured_content
 

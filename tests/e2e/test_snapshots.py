@@ -28,13 +28,13 @@ async def test_snapshot_tools_have_the_seeds_parameters_and_annotations():
     def params(name: str) -> set[str]:
         return set(listed[name].input_schema.get("properties", {}))
 
-    assert params("snapshot_create") == {"label", "thread_id", "frame_index", "depth"}
+    assert params("snapshot_create") == {"label", "thread_id", "frame_index", "depth", "sessionId"}
     assert params("snapshot_diff") >= {"snapshot_id_1", "snapshot_id_2"}
     assert listed["snapshot_diff"].input_schema["required"] == ["snapshot_id_1", "snapshot_id_2"]
-    assert params("snapshot_list") == set()
-    assert params("snapshot_delete") == {"snapshot_id"}
-    assert params("snapshot_export") == {"snapshot_id", "path", "offset"}
-    assert params("snapshot_import") == {"data", "path"}
+    assert params("snapshot_list") == {"sessionId"}
+    assert params("snapshot_delete") == {"snapshot_id", "sessionId"}
+    assert params("snapshot_export") == {"snapshot_id", "path", "offset", "sessionId"}
+    assert params("snapshot_import") == {"data", "path", "sessionId"}
     hints = {name: listed[name].annotations for name in listed if name.startswith("snapshot_")}
     expected = {  # (readOnly, destructive, idempotent) as seed 000 gives them
         "snapshot_create": (False, False, False),
@@ -92,11 +92,11 @@ async def test_create_diff_list_delete_with_nested_paths():
             assert {"id", "label", "timestamp", "threadId", "functionName", "variableCount"} <= set(entry)
 
         deleted = await tools.ok("snapshot_delete", snapshot_id=first["id"])
-        assert deleted == {"success": True, "deleted": first["id"], "remaining": 1}
+        assert deleted == {"success": True, "sessionId": "s1", "deleted": first["id"], "remaining": 1}
         message = await tools.error("snapshot_diff", "SNAPSHOT_NOT_FOUND", snapshot_id_1=first["id"],
                                     snapshot_id_2=second["id"])
         assert message == NOT_FOUND.format(first["id"])
-        assert await tools.ok("snapshot_delete") == {"success": True, "deleted": "all", "remaining": 0}
+        assert await tools.ok("snapshot_delete") == {"success": True, "sessionId": "s1", "deleted": "all", "remaining": 0}
         assert (await tools.ok("snapshot_list"))["count"] == 0
 
 

@@ -20,7 +20,7 @@ async def test_the_capture_helper_matches_request_by_request_in_one_request():
     try:
         await debugger.debug(Target(mode="source", path=str(SHAPES)), adapter=None,
                              breakpoints=[BreakpointSpec(file=str(SHAPES), line=marker(SHAPES, "here"))], timeout=30)
-        session = debugger.session
+        session = debugger.pick()
         recorder = session.recorder
         sent: Counter[str] = Counter()
         request = session.request
@@ -60,20 +60,20 @@ HOSTILE = PROGRAMS / "hostile.py"
 
 
 async def capture_both(debugger: Debugger, depth: int) -> tuple[Any, Any, Counter[str]]:
-    recorder = debugger.session.recorder
+    recorder = debugger.pick().recorder
     sent: Counter[str] = Counter()
-    request = debugger.session.request
+    request = debugger.pick().request
 
     async def counting(command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
         sent[command] += 1
         return await request(command, arguments, timeout)
 
-    debugger.session.request = counting  # type: ignore[method-assign]
+    debugger.pick().request = counting  # type: ignore[method-assign]
     recorder.capture_limits = dataclasses.replace(recorder.capture_limits, one_request=True)
     helped, _ = await debugger.snapshot_create(None, None, 0, depth)
     recorder.capture_limits = dataclasses.replace(recorder.capture_limits, one_request=False)
     plain, _ = await debugger.snapshot_create(None, None, 0, depth)
-    debugger.session.request = request  # type: ignore[method-assign]
+    debugger.pick().request = request  # type: ignore[method-assign]
     return helped, plain, sent
 
 
@@ -85,7 +85,7 @@ async def test_frames_that_rebind_exec_or_locals_are_captured_without_the_helper
         helped, plain, sent = await capture_both(debugger, 2)
         assert "evaluate" not in sent  # the helper would have called the program's own `exec`
         assert helped.roots == plain.roots and 'data["value"][1]' in helped.nodes
-        assert "FIRST_REFERENCE" not in debugger.session.output.read(0, 100_000).text
+        assert "FIRST_REFERENCE" not in debugger.pick().output.read(0, 100_000).text
     finally:
         await debugger.close()
 
@@ -98,7 +98,7 @@ async def test_long_values_are_clipped_in_the_debuggee_and_an_oversized_reply_fa
         helped, plain, sent = await capture_both(debugger, 1)  # 100 values of 40,000 characters
         assert sent["evaluate"] == 1 and helped.roots == plain.roots
         assert helped.nodes['texts["t0"]'].flags == ("valueTruncated",)
-        recorder = debugger.session.recorder
+        recorder = debugger.pick().recorder
         recorder._helper = (recorder._helper or "").replace("MAX_REPLY = 8 * 1024 * 1024", "MAX_REPLY = 1000")
         tight, plain, sent = await capture_both(debugger, 1)
         assert sent["evaluate"] == 1 and sent["variables"] > 1  # refused by the helper, then request by request

@@ -43,10 +43,10 @@ async def test_breakpoints_are_verified_and_moved_lines_reported():
                              breakpoints=[], timeout=30)
         view = await debugger.add_breakpoint(BreakpointSpec(file=str(INVOICE), line=marker(INVOICE, "loop")))
         assert view.verified is True and view.line == marker(INVOICE, "loop")
-        views = debugger.session.breakpoints.views()
+        views = debugger.pick().breakpoints.views()
         assert [v.id for v in views] == [view.id]
         assert await debugger.clear_breakpoints(str(INVOICE), None, False) == [view.id]
-        assert debugger.session.breakpoints.views() == []
+        assert debugger.pick().breakpoints.views() == []
     finally:
         await debugger.close()
 

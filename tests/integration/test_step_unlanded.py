@@ -22,7 +22,7 @@ async def test_continue_gives_up_a_step_the_blocked_thread_never_took_and_runs_e
                                    breakpoints=[BreakpointSpec(file=str(POOL), line=marker(POOL, "job")),
                                                 BreakpointSpec(file=str(POOL), line=marker(POOL, "report"))])
         assert ctx.state == "paused" and ctx.location is not None and ctx.location.function == "checksum"
-        session = debugger.session
+        session = debugger.pick()
         # as with an adapter that cannot tell whether a thread can take a step: the step is sent
         session.profile = dataclasses.replace(session.profile, step_ready_check=None)
         threads = (await debugger.context(None, None, 20)).threads or []

@@ -45,6 +45,9 @@ OUTPUT_SETTLES = 1.0
 """How long a stop's answer waits for the output the program wrote before it stopped (see
 `OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
 
+STILL_WRITING = 0.1
+"""After an evaluation's printing seemed to end: how long more output shows that something else still writes."""
+
 STEP_IN_LEAVES = 4
 """How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
 
@@ -580,8 +583,7 @@ class Debugger:
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                                  f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
         result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
-        # what the evaluation printed: most print nothing or a line, and pay 15 ms; a flood is waited for
-        printed = await session.output.quiet(0.015, 0.1) or await session.output.settle(OUTPUT_SETTLES)
+        printed = await _printed(session)
         out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
             result["output"] = out.text
@@ -746,6 +748,20 @@ class Debugger:
         except codec.SnapshotDataError as exc:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot import snapshot: {exc}") from None
         return snapshot, store.save(snapshot)
+
+
+async def _printed(session: DebugSession) -> bool:
+    """Wait for what an evaluation printed, which comes after its answer: whether it is all in. Most print
+    nothing or a line, and pay 15 ms; a flood is waited for until it ends. Output that goes on past a pause
+    in it (another process writing to the program's output) is not the evaluation's alone."""
+    output = session.output
+    if await output.quiet(0.015, 0.1):
+        return True
+    if not await output.settle(OUTPUT_SETTLES):
+        return False
+    ended_at = output.size
+    await asyncio.sleep(STILL_WRITING)
+    return output.size == ended_at
 
 
 async def _clear(session: DebugSession, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:

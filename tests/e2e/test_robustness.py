@@ -33,16 +33,19 @@ async def test_debuggee_may_start_python_subprocesses():
         assert time.monotonic() - started < 60
 
 
-async def test_concurrent_debug_calls_leave_one_working_session():
+async def test_concurrent_debug_calls_leave_two_working_sessions():
     async with stdio_tools() as tools:
         first = asyncio.create_task(tools("debug", mode="source", path=str(SPIN), stopOnEntry=True))
         await asyncio.sleep(0.3)
         second = await tools("debug", mode="source", path=str(INVOICE), stopOnEntry=True)
-        await first
+        first_answer = await first
         assert second["success"] and second["state"] == "paused"
-        ctx = await tools.ok("context")
-        assert ctx["state"] == "paused" and ctx["location"]["file"] == shown(INVOICE, second)
-        await tools.ok("stop")
+        assert first_answer["success"] and first_answer["state"] == "paused"
+        assert {first_answer["sessionId"], second["sessionId"]} == {"s1", "s2"}
+        for answer, program in [(first_answer, SPIN), (second, INVOICE)]:
+            ctx = await tools.ok("context", sessionId=answer["sessionId"])
+            assert ctx["state"] == "paused" and ctx["location"]["file"] == shown(program, answer)
+        await tools.ok("stop", all=True)
         await tools.error("context", "NO_SESSION")
 
 

@@ -108,3 +108,24 @@ async def test_with_child_processes_off_the_workers_run_undebugged_and_the_progr
             assert "total 14" in ended["output"]["text"]
             assert [s["sessionId"] for s in await sessions(tools)] == [ended["sessionId"]]
             await tools.ok("stop")
+
+
+async def test_a_breakpoint_set_in_a_childs_session_gets_the_programs_next_id_never_a_cleared_one():
+    """A breakpoint is the program's, under one id in all its sessions: the worker's session, started while
+    the parent held breakpoint 1 only (2 cleared), once gave a breakpoint set there id 2 again, and the
+    parent's copy id 3, so the stop it made in the parent named an id the agent was never given."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(WORKERS), args=["fork"], stopOnEntry=True)
+        worker = (await tools.ok("breakpoint", **at(WORKERS, "worker")))["id"]
+        cleared = (await tools.ok("breakpoint", **at(WORKERS, "total")))["id"]
+        await tools.ok("clear-breakpoints", ids=[cleared])
+        stop = await tools.ok("continue")
+        assert stop["parentId"] == "s1" and stop["breakpointIds"] == [worker], stop
+        total = await tools.ok("breakpoint", **at(WORKERS, "total"))  # in the worker's session, the current one
+        assert total["sessionId"] == stop["sessionId"] and total["id"] not in (worker, cleared), total
+        await tools.ok("clear-breakpoints", ids=[worker])  # in every process: the workers run on
+        while not (stop["state"] == "paused" and stop["sessionId"] == "s1"):
+            assert stop["state"] != "terminated" or stop.get("parentId") == "s1", stop
+            stop = await tools.ok("continue" if stop["state"] == "paused" else "wait")
+        assert stop["location"]["line"] == marker(WORKERS, "total") and stop["breakpointIds"] == [total["id"]], stop
+        await tools.ok("stop", all=True)

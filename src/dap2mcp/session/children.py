@@ -48,6 +48,7 @@ def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debug
                      stop_on_entry=False)
     child = DebugSession(target, parent.profile, carried=parent.breakpoints.all() if debugged else None,
                          limits=parent.limits, session_id=session_id, parent_id=parent.id)
+    child.breakpoints.count_with(parent.breakpoints)
     child.reach(reach, parent.runtime)
     return child
 

@@ -513,7 +513,7 @@ class Debugger:
         view = (await session.add_breakpoint(spec)).view()
         for other in self._rest_of_program(session):
             with contextlib.suppress(Failure):
-                await other.add_breakpoint(spec)
+                await other.add_breakpoint(spec, bp_id=view.id)
         return view
 
     async def update_breakpoint(self, bp_id: int, changes: BreakpointChange, session_id: str | None = None) -> BreakpointView:

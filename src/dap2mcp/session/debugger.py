@@ -11,6 +11,7 @@ import hashlib
 import logging
 import os
 import stat
+import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -73,8 +74,8 @@ class Debugger:
         """Done when something changed in any session: a wait for a stop anywhere in a tree looks again."""
         self._adopting: set[asyncio.Task[None]] = set()
         """Child sessions being started (see `_adopt`)."""
-        self._threads: tuple[DebugSession, documents.ThreadList] | None = None
-        """The threads document's cache, for the session it was read of."""
+        self._threads: weakref.WeakKeyDictionary[DebugSession, documents.ThreadList] = weakref.WeakKeyDictionary()
+        """Each session's threads document cache: what a running session shows is its own last stop's threads."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -134,9 +135,7 @@ class Debugger:
         raise refused
 
     def _thread_list(self, session: DebugSession) -> documents.ThreadList:
-        if self._threads is None or self._threads[0] is not session:
-            self._threads = (session, documents.ThreadList())
-        return self._threads[1]
+        return self._threads.setdefault(session, documents.ThreadList())
 
     def breakpoints_kept(self, session_id: str | None = None) -> int:
         """How many breakpoints the session holds (temporary ones left out)."""

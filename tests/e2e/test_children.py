@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import psutil
 
+from dap2mcp.session import children
+
 from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
 WORKERS = PROGRAMS / "workers.py"
@@ -128,4 +130,27 @@ async def test_a_breakpoint_set_in_a_childs_session_gets_the_programs_next_id_ne
             assert stop["state"] != "terminated" or stop.get("parentId") == "s1", stop
             stop = await tools.ok("continue" if stop["state"] == "paused" else "wait")
         assert stop["location"]["line"] == marker(WORKERS, "total") and stop["breakpointIds"] == [total["id"]], stop
+        await tools.ok("stop", all=True)
+
+
+async def test_children_that_ended_leave_room_for_more_child_sessions():
+    """The 16-child cap is on children running at once: the 17th child a program starts, one after
+    another, is debugged too (before, the children that had ended counted, and it ran past its breakpoint);
+    the ended ones listed stay bounded by the cap."""
+    respawns = PROGRAMS / "respawns.py"
+    times = children.MAX_CHILDREN + 1
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(respawns), args=[str(times)], timeout=120, breakpoints=[
+            {**at(respawns, "respawned"), "condition": f"number == {times - 1}"}])
+        assert stop["state"] == "paused" and stop["parentId"] == "s1", stop
+        assert locals_of(stop)["number"] == str(times - 1)
+        listed = await sessions(tools)
+        ended = [s for s in listed if s.get("parentId") == "s1" and s["state"] == "terminated"]
+        assert len(ended) == children.MAX_CHILDREN - 1 and len(listed) == children.MAX_CHILDREN + 1, listed
+        assert "forgotten" in await tools.error("context", "NO_SESSION", sessionId="s2")  # the first child
+        ended = await tools.ok("continue")
+        assert ended["sessionId"] == stop["sessionId"] and ended["state"] == "terminated", ended
+        last = await tools.ok("wait")
+        assert last["sessionId"] == "s1" and last["exitCode"] == 0 and f"children {times} failed 0" in \
+            (await tools.ok("output"))["text"], last
         await tools.ok("stop", all=True)

@@ -23,7 +23,8 @@ from ..adapters import AdapterStart
 from .session import DebugSession
 
 MAX_CHILDREN = 16
-"""Child sessions at once under one `debug` (a process pool's workers); more run undebugged."""
+"""Child sessions running at once under one `debug` (a process pool's workers); more run undebugged. As many
+ended ones are listed, the oldest forgotten first."""
 COMMAND_CHARS = 120
 
 

@@ -317,13 +317,18 @@ class Debugger:
             log.warning("a child process of session %s names no address to debug it at", parent.id)
             return
         tree = self.sessions.tree(parent) if self.sessions.holds(parent) else []
-        debugged = bool(tree) and parent.target.children and len(tree) - 1 < children.MAX_CHILDREN
+        forgotten = self._forget_ended_children(tree[1:])
+        running = [s for s in tree[1:] if s.state != "terminated"]
+        debugged = bool(tree) and parent.target.children and len(running) < children.MAX_CHILDREN
         child = children.session(parent, reach, self.sessions.new_id(child=True) if debugged else f"{parent.id}-free",
                                  debugged=debugged)
         if debugged:
             self._wire(child)
             self.sessions.add(child, current=False)
+        if debugged or forgotten:
             self.changed()
+        for ended in forgotten:
+            await ended.close()
         try:
             await child.start()
         except Failure as exc:
@@ -334,6 +339,17 @@ class Debugger:
         if not debugged:  # connected and configured: it runs on, undebugged
             await child.close()
         self._changed()
+
+    def _forget_ended_children(self, below: list[DebugSession]) -> list[DebugSession]:
+        """The oldest ended child sessions of a program past `MAX_CHILDREN`, forgotten (those with none of their
+        own left below them): a program that starts children all its life (a test runner, a reloader) would
+        list ever more of them."""
+        ended = [s for s in below if s.state == "terminated" and not self.sessions.below(s)]
+        forgotten = ended[:max(0, len(ended) - children.MAX_CHILDREN + 1)]
+        for session in forgotten:
+            self.sessions.remove(session, "it ended, and was forgotten as its program started more children")
+            self._returned.pop(session.id, None)
+        return forgotten
 
     # -- waiting for a stop anywhere in a program's processes ---------------------------------
 

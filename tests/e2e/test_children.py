@@ -154,3 +154,14 @@ async def test_children_that_ended_leave_room_for_more_child_sessions():
         assert last["sessionId"] == "s1" and last["exitCode"] == 0 and f"children {times} failed 0" in \
             (await tools.ok("output"))["text"], last
         await tools.ok("stop", all=True)
+
+
+async def test_a_child_run_with_python_c_is_listed_by_its_command_after_it_ended():
+    """debugpy names such a child `-c`; its command line is read while it runs (before, only when it was
+    first listed, by which time it had ended, so it stayed `-c`)."""
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(FORKS), args=["inline"])
+        assert ended["state"] == "terminated" and "5\nparent saw 0" in ended["output"]["text"], ended
+        child = [s for s in await sessions(tools) if s.get("parentId") == "s1"]
+        assert len(child) == 1 and "-c print(2 + 3)" in child[0]["program"], child
+        await tools.ok("stop")

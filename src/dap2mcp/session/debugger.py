@@ -338,6 +338,8 @@ class Debugger:
             return
         if not debugged:  # connected and configured: it runs on, undebugged
             await child.close()
+        else:
+            children.program(child)  # read while the child lives: one that ends at once is named by it still
         self._changed()
 
     def _forget_ended_children(self, below: list[DebugSession]) -> list[DebugSession]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import psutil
 
+from dap2mcp.session import children
+
 from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
 WORKERS = PROGRAMS / "workers.py"
@@ -108,3 +110,58 @@ async def test_with_child_processes_off_the_workers_run_undebugged_and_the_progr
             assert "total 14" in ended["output"]["text"]
             assert [s["sessionId"] for s in await sessions(tools)] == [ended["sessionId"]]
             await tools.ok("stop")
+
+
+async def test_a_breakpoint_set_in_a_childs_session_gets_the_programs_next_id_never_a_cleared_one():
+    """A breakpoint is the program's, under one id in all its sessions: the worker's session, started while
+    the parent held breakpoint 1 only (2 cleared), once gave a breakpoint set there id 2 again, and the
+    parent's copy id 3, so the stop it made in the parent named an id the agent was never given."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(WORKERS), args=["fork"], stopOnEntry=True)
+        worker = (await tools.ok("breakpoint", **at(WORKERS, "worker")))["id"]
+        cleared = (await tools.ok("breakpoint", **at(WORKERS, "total")))["id"]
+        await tools.ok("clear-breakpoints", ids=[cleared])
+        stop = await tools.ok("continue")
+        assert stop["parentId"] == "s1" and stop["breakpointIds"] == [worker], stop
+        total = await tools.ok("breakpoint", **at(WORKERS, "total"))  # in the worker's session, the current one
+        assert total["sessionId"] == stop["sessionId"] and total["id"] not in (worker, cleared), total
+        await tools.ok("clear-breakpoints", ids=[worker])  # in every process: the workers run on
+        while not (stop["state"] == "paused" and stop["sessionId"] == "s1"):
+            assert stop["state"] != "terminated" or stop.get("parentId") == "s1", stop
+            stop = await tools.ok("continue" if stop["state"] == "paused" else "wait")
+        assert stop["location"]["line"] == marker(WORKERS, "total") and stop["breakpointIds"] == [total["id"]], stop
+        await tools.ok("stop", all=True)
+
+
+async def test_children_that_ended_leave_room_for_more_child_sessions():
+    """The 16-child cap is on children running at once: the 17th child a program starts, one after
+    another, is debugged too (before, the children that had ended counted, and it ran past its breakpoint);
+    the ended ones listed stay bounded by the cap."""
+    respawns = PROGRAMS / "respawns.py"
+    times = children.MAX_CHILDREN + 1
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(respawns), args=[str(times)], timeout=120, breakpoints=[
+            {**at(respawns, "respawned"), "condition": f"number == {times - 1}"}])
+        assert stop["state"] == "paused" and stop["parentId"] == "s1", stop
+        assert locals_of(stop)["number"] == str(times - 1)
+        listed = await sessions(tools)
+        ended = [s for s in listed if s.get("parentId") == "s1" and s["state"] == "terminated"]
+        assert len(ended) == children.MAX_CHILDREN - 1 and len(listed) == children.MAX_CHILDREN + 1, listed
+        assert "forgotten" in await tools.error("context", "NO_SESSION", sessionId="s2")  # the first child
+        ended = await tools.ok("continue")
+        assert ended["sessionId"] == stop["sessionId"] and ended["state"] == "terminated", ended
+        last = await tools.ok("wait")
+        assert last["sessionId"] == "s1" and last["exitCode"] == 0 and f"children {times} failed 0" in \
+            (await tools.ok("output"))["text"], last
+        await tools.ok("stop", all=True)
+
+
+async def test_a_child_run_with_python_c_is_listed_by_its_command_after_it_ended():
+    """debugpy names such a child `-c`; its command line is read while it runs (before, only when it was
+    first listed, by which time it had ended, so it stayed `-c`)."""
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(FORKS), args=["inline"])
+        assert ended["state"] == "terminated" and "5\nparent saw 0" in ended["output"]["text"], ended
+        child = [s for s in await sessions(tools) if s.get("parentId") == "s1"]
+        assert len(child) == 1 and "-c print(2 + 3)" in child[0]["program"], child
+        await tools.ok("stop")

@@ -169,3 +169,18 @@ async def test_snapshots_of_two_sessions_are_compared_the_broken_and_the_fixed_r
         other = await tools.ok("snapshot_diff", snapshot_id_1="@t0", snapshot_id_2=broken)
         assert {m["path"] for m in other["diff"]["modified"]} >= {"i"}
         await tools.ok("stop", all=True)
+
+
+async def test_each_session_keeps_its_own_threads_while_it_runs():
+    """A running session's threads document shows the threads of its last stop, marked stale, whatever
+    other session's threads were read meanwhile (one cache was kept, for the session read last)."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+        paused = await tools.read_json("debugger://sessions/s1/threads")
+        assert paused["threads"] and paused["stale"] is False, paused
+        assert (await tools.ok("continue", timeout=0.5))["state"] == "running"
+        await tools.ok("debug", mode="source", path=str(COUNTER), stopOnEntry=True)
+        assert (await tools.read_json("debugger://sessions/s2/threads"))["threads"]
+        running = await tools.read_json("debugger://sessions/s1/threads")
+        assert running == {**paused, "stale": True}, running
+        await tools.ok("stop", all=True)

@@ -1,5 +1,5 @@
 """A child Python process three ways, as argv[1] says: `fork` (os.fork), `subprocess` (the interpreter run
-again on this file), or `child` (what the subprocess runs)."""
+again on this file), `inline` (the interpreter run on a `-c` command), or `child` (what the subprocess runs)."""
 
 import os
 import subprocess
@@ -23,6 +23,8 @@ def main(how):
             os._exit(3)
         _, status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(status)
+    elif how == "inline":  # a child with no file of its own: `python -c`
+        code = subprocess.run([sys.executable, "-c", "print(2 + 3)"], check=False).returncode
     else:
         code = subprocess.run([sys.executable, __file__, "child"], check=False).returncode
     print("parent saw", code, flush=True)  # marker: parent

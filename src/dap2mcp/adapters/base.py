@@ -38,10 +38,10 @@ class Target:
     python: str | None = None
     tcp_nodelay: bool = True
     just_my_code: bool = True
+    """Stepping stays in the program's own code and passes over library code (debugpy's justMyCode)."""
     children: bool = True
     """Debug the program's child processes as sessions of their own, where the adapter follows them
     (`AdapterProfile.follows_children`); `childProcesses: false` lets them run undebugged."""
-    """Stepping stays in the program's own code and passes over library code (debugpy's justMyCode)."""
     program: str | None = None
     """The executable actually run: `path` itself, or what `path` was compiled into."""
     main: str | None = None
@@ -389,11 +389,11 @@ class AdapterProfile:
     goroutines: `runtime.gopark`, `sync.runtime_SemacquireMutex`): `context` says where in the program's own
     code each listed thread is (`Thread.at`), a short stack read each."""
     lists_all_children: bool = False
+    """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
+    million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
     follows_children: bool = False
     """The adapter announces each child process of the program with the `startDebugging` reverse request,
     to be debugged over a connection of its own (debugpy's `subProcess`): the debugger makes it a session."""
-    """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
-    million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
     answers_in_turn: bool = False
     """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
     answered past its timeout (a value its formatters cannot read, a called function still running) holds

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -22,8 +23,12 @@ import psutil
 from ..adapters import AdapterStart
 from .session import DebugSession
 
+_BOOTSTRAP = re.compile(r"-c import sys; sys\.path\.insert\(.*?pydevd\.settrace\(.*?__setup_holder__=.*?\}\); ")
+"""What debugpy puts before the code of a child run as `python -c CODE` (its start-up, with its access tokens)."""
+
 MAX_CHILDREN = 16
-"""Child sessions at once under one `debug` (a process pool's workers); more run undebugged."""
+"""Child sessions running at once under one `debug` (a process pool's workers); more run undebugged. As many
+ended ones are listed, the oldest forgotten first."""
 COMMAND_CHARS = 120
 
 
@@ -48,6 +53,7 @@ def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debug
                      stop_on_entry=False)
     child = DebugSession(target, parent.profile, carried=parent.breakpoints.all() if debugged else None,
                          limits=parent.limits, session_id=session_id, parent_id=parent.id)
+    child.breakpoints.count_with(parent.breakpoints)
     child.reach(reach, parent.runtime)
     return child
 
@@ -71,7 +77,7 @@ def _command(pid: int) -> str:
     """A child's command line, read once (it is gone with the process), or what it is where it is only
     multiprocessing's (debugpy's own start-up code stands in it for a worker started by spawn)."""
     command = psutil.Process(pid).cmdline()
-    words = " ".join(command)
+    words = _BOOTSTRAP.sub("-c ", " ".join(command))
     if "multiprocessing.resource_tracker" in words:
         return "multiprocessing resource tracker"
     if "--multiprocessing-fork" in command:

@@ -11,6 +11,7 @@ import hashlib
 import logging
 import os
 import stat
+import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -76,8 +77,8 @@ class Debugger:
         """Done when something changed in any session: a wait for a stop anywhere in a tree looks again."""
         self._adopting: set[asyncio.Task[None]] = set()
         """Child sessions being started (see `_adopt`)."""
-        self._threads: tuple[DebugSession, documents.ThreadList] | None = None
-        """The threads document's cache, for the session it was read of."""
+        self._threads: weakref.WeakKeyDictionary[DebugSession, documents.ThreadList] = weakref.WeakKeyDictionary()
+        """Each session's threads document cache: what a running session shows is its own last stop's threads."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
         """Where breakpoint and tracepoint hits go (the server forwards them to the client)."""
         self.changed: Callable[[], None] = lambda: None
@@ -137,9 +138,7 @@ class Debugger:
         raise refused
 
     def _thread_list(self, session: DebugSession) -> documents.ThreadList:
-        if self._threads is None or self._threads[0] is not session:
-            self._threads = (session, documents.ThreadList())
-        return self._threads[1]
+        return self._threads.setdefault(session, documents.ThreadList())
 
     def breakpoints_kept(self, session_id: str | None = None) -> int:
         """How many breakpoints the session holds (temporary ones left out)."""
@@ -321,13 +320,18 @@ class Debugger:
             log.warning("a child process of session %s names no address to debug it at", parent.id)
             return
         tree = self.sessions.tree(parent) if self.sessions.holds(parent) else []
-        debugged = bool(tree) and parent.target.children and len(tree) - 1 < children.MAX_CHILDREN
+        forgotten = self._forget_ended_children(tree[1:])
+        running = [s for s in tree[1:] if s.state != "terminated"]
+        debugged = bool(tree) and parent.target.children and len(running) < children.MAX_CHILDREN
         child = children.session(parent, reach, self.sessions.new_id(child=True) if debugged else f"{parent.id}-free",
                                  debugged=debugged)
         if debugged:
             self._wire(child)
             self.sessions.add(child, current=False)
+        if debugged or forgotten:
             self.changed()
+        for ended in forgotten:
+            await ended.close()
         try:
             await child.start()
         except Failure as exc:
@@ -337,7 +341,20 @@ class Debugger:
             return
         if not debugged:  # connected and configured: it runs on, undebugged
             await child.close()
+        else:
+            children.program(child)  # read while the child lives: one that ends at once is named by it still
         self._changed()
+
+    def _forget_ended_children(self, below: list[DebugSession]) -> list[DebugSession]:
+        """The oldest ended child sessions of a program past `MAX_CHILDREN`, forgotten (those with none of their
+        own left below them): a program that starts children all its life (a test runner, a reloader) would
+        list ever more of them."""
+        ended = [s for s in below if s.state == "terminated" and not self.sessions.below(s)]
+        forgotten = ended[:max(0, len(ended) - children.MAX_CHILDREN + 1)]
+        for session in forgotten:
+            self.sessions.remove(session, "it ended, and was forgotten as its program started more children")
+            self._returned.pop(session.id, None)
+        return forgotten
 
     # -- waiting for a stop anywhere in a program's processes ---------------------------------
 
@@ -516,7 +533,7 @@ class Debugger:
         view = (await session.add_breakpoint(spec)).view()
         for other in self._rest_of_program(session):
             with contextlib.suppress(Failure):
-                await other.add_breakpoint(spec)
+                await other.add_breakpoint(spec, bp_id=view.id)
         return view
 
     async def update_breakpoint(self, bp_id: int, changes: BreakpointChange, session_id: str | None = None) -> BreakpointView:

@@ -83,6 +83,11 @@ class BreakpointRegistry:
     def all(self) -> list[Breakpoint]:
         return list(self._items.values())
 
+    def count_with(self, program: BreakpointRegistry) -> None:
+        """Take new ids from `program`'s count: a child process's session holds its program's breakpoints under
+        the ids the agent knows them by, and one set there must not get an id the program gave another."""
+        self._ids = program._ids
+
     def sharing(self, bp: Breakpoint) -> list[Breakpoint]:
         """The agent's active breakpoints at `bp`'s function, where a second one gets no answer of its own
         (lldb-dap keeps one breakpoint per name, Delve refuses another)."""
@@ -123,26 +128,30 @@ class BreakpointRegistry:
 
     def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, file: str | None = None,
             line: int | None = None, function: str | None = None, exception: str | None = None,
-            source: tuple[str, ...] | None = None) -> Breakpoint:
-        bp = Breakpoint(id=next(self._temporary_ids if temporary else self._ids), kind=kind, temporary=temporary,
+            source: tuple[str, ...] | None = None, bp_id: int | None = None) -> Breakpoint:
+        if bp_id is None:
+            bp_id = next(self._temporary_ids if temporary else self._ids)
+        bp = Breakpoint(id=bp_id, kind=kind, temporary=temporary,
                         file=file, line=line, function=function, exception=exception, source=source)
         bp.apply(options or Options())
         self._items[bp.id] = bp
         return bp
 
-    def register(self, spec: BreakpointSpec, cwd: str | None, *, temporary: bool = False) -> Breakpoint:
-        """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it."""
+    def register(self, spec: BreakpointSpec, cwd: str | None, *, temporary: bool = False,
+                 bp_id: int | None = None) -> Breakpoint:
+        """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it; `bp_id`: the
+        id another session of the program gave it (see `count_with`)."""
         options, capabilities, profile = Options.of(spec.options), self._capabilities(), self._profile
         adapter = profile.name
         if spec.exception:
             check_exception_filter(spec.exception, {"exceptionBreakpointFilters": self.filters()}, adapter)
             check_options("exception", options, capabilities, profile)
-            return self.new("exception", options, exception=spec.exception)
+            return self.new("exception", options, exception=spec.exception, bp_id=bp_id)
         if spec.function:
             if not capabilities.get("supportsFunctionBreakpoints"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints")
             check_options("function", options, capabilities, profile)
-            return self.new("function", options, temporary=temporary, function=spec.function)
+            return self.new("function", options, temporary=temporary, function=spec.function, bp_id=bp_id)
         file, line = spec.file or "", spec.line or 0  # a spec with neither exception nor function has both
         check_options("line", options, capabilities, profile)
         path = resolve_source_line(file, line, cwd)
@@ -150,7 +159,8 @@ class BreakpointRegistry:
                                             and bp.file == path and bp.line == line), None)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "
                              f"adapter keeps one per line); change it with `breakpoint` and id {same.id}")
-        return self.new("line", options, temporary=temporary, file=path, line=line, source=read_lines(path))
+        return self.new("line", options, temporary=temporary, file=path, line=line, source=read_lines(path),
+                        bp_id=bp_id)
 
     def change(self, bp_id: int, changes: BreakpointChange) -> tuple[Breakpoint, Breakpoint]:
         """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""

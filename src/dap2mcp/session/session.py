@@ -573,8 +573,8 @@ class DebugSession:
 
     # -- breakpoints -------------------------------------------------------------------------
 
-    def register(self, spec: BreakpointSpec, temporary: bool = False) -> Breakpoint:
-        return self.breakpoints.register(spec, self.target.cwd, temporary=temporary)
+    def register(self, spec: BreakpointSpec, temporary: bool = False, bp_id: int | None = None) -> Breakpoint:
+        return self.breakpoints.register(spec, self.target.cwd, temporary=temporary, bp_id=bp_id)
 
     async def update_breakpoint(self, bp_id: int, changes: BreakpointChange) -> Breakpoint:
         """Change a breakpoint's options in place (enable, disable, a new condition); it keeps its id."""
@@ -589,8 +589,10 @@ class DebugSession:
                 raise
         return bp
 
-    async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False) -> Breakpoint:
-        bp = self.register(spec, temporary)
+    async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False,
+                             bp_id: int | None = None) -> Breakpoint:
+        """`bp_id`: the id the breakpoint has in another session of the program (a child process's)."""
+        bp = self.register(spec, temporary, bp_id)
         if self.state == "terminated":  # kept for `restart`
             if temporary:
                 self.breakpoints.discard(bp)

@@ -216,3 +216,23 @@ async def test_notifications_of_a_resource_are_a_window_apart_on_the_servers_clo
         assert min(gaps) >= WINDOW - 0.001, (uri, gaps)  # asyncio runs a timer up to its clock's resolution early
         assert times[-1] > last_began, uri  # the server's clock is this process's: the last change was announced
         assert len(inbox.of(uri, since)) == len(times), uri  # and each one sent was delivered
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_sessions_own_documents_are_notified_by_their_uri_and_when_it_ends(mode: str, endpoint: Endpoint):
+    """Two sessions: a stop in the second changes its documents only, and stopping the first (not the
+    current one) is told to whoever watches its document."""
+    first, second = "debugger://sessions/s1/session", "debugger://sessions/s2/session"
+    async with watching(endpoint, mode, [first, second, "debugger://sessions"]) as (client, tools, inbox):
+        await start(tools)
+        await start(tools)
+        since = await inbox.settle()
+        await tools.ok("continue", sessionId="s2")
+        await inbox.settle()
+        assert inbox.of(second, since) and inbox.of(first, since) == []
+        since = time.monotonic()
+        await tools.ok("stop", sessionId="s1")
+        await inbox.settle()
+        assert len(inbox.of(first, since)) == 1 and inbox.of("debugger://sessions", since)
+        assert inbox.of(second, since) == []
+        await tools.ok("stop", all=True)

@@ -125,7 +125,7 @@ class ResourceUpdates:
         if not self._watched():
             return
         loop = asyncio.get_running_loop()
-        for uri in self._uris():
+        for uri in dict.fromkeys([*self._uris(), *self._seen]):  # one gone since (a session's) is told once more
             if uri in self._held:
                 continue  # a notification is due anyway; it goes out after whatever happens until then
             content = self._fingerprint(uri)
@@ -141,6 +141,8 @@ class ResourceUpdates:
         read it in between, so only a notification after the last change lets it see the final state."""
         del self._held[uri]
         self._seen[uri] = self._fingerprint(uri)
+        if self._seen[uri] is None and uri not in self._uris():  # told it is gone: not compared again
+            del self._seen[uri]
         self._sent_at[uri] = now = asyncio.get_running_loop().time()
         log.debug("notifying %s at %.6f", uri, now)  # the clock the window is kept by, for whoever checks it
         self._publish(ResourceUpdated(uri))

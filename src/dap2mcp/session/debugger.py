@@ -29,7 +29,7 @@ from .console import console_command
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
-from .sessions import MAX_SESSIONS, Sessions
+from .sessions import Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
 from .startup import injections_finished
 
@@ -71,12 +71,11 @@ class Debugger:
         """The adapter each session's `debug` asked for (None: chosen from the program), for its `restart`."""
         self._lifecycle: dict[str, asyncio.Lock] = {}
         """Per session: one start, restart or stop of it at a time (released before waiting for a stop)."""
-        self._returned: dict[str, int] = {}
-        """Per session, the stop last shown to the agent: a later one is a stop a call of its tree returns."""
         self._stirred: asyncio.Future[None] | None = None
         """Done when something changed in any session: a wait for a stop anywhere in a tree looks again."""
         self._adopting: set[asyncio.Task[None]] = set()
         """Child sessions being started (see `_adopt`)."""
+        self._closing = False
         self._threads: weakref.WeakKeyDictionary[DebugSession, documents.ThreadList] = weakref.WeakKeyDictionary()
         """Each session's threads document cache: what a running session shows is its own last stop's threads."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
@@ -176,9 +175,9 @@ class Debugger:
                                      "ended the session while `restart` was preparing the program; nothing was started")
                 if replacing is not None:
                     await self._close(replacing, "`restart`", forget=False)
-                    self._returned.pop(session_id, None)  # the new run counts its stops from 0
-                elif len(self.sessions) >= MAX_SESSIONS:  # others started while this one was prepared
-                    self.sessions.new_id()  # refuses, naming them
+                    self.sessions.restarted(replacing)
+                else:  # others may have started while this one was prepared
+                    self.sessions.check_room()
                 self.sessions.add(session)
                 self._asked[session_id] = adapter
                 self.changed()
@@ -268,6 +267,7 @@ class Debugger:
 
     async def close(self) -> None:
         """Every session ended (the server is closing)."""
+        self._closing = True  # a child announced from now on is not started
         for task in list(self._adopting):
             task.cancel()
         await asyncio.gather(*self._adopting, return_exceptions=True)
@@ -286,6 +286,8 @@ class Debugger:
         below = self.sessions.below(session) if self.sessions.holds(session) else []
         if forget and not self.sessions.remove(session, f"ended by {by}" if by else "the server closed"):
             return
+        if forget:
+            self._asked.pop(session.id, None)
         self.changed()
         await session.close(by)
         for child in below:
@@ -308,6 +310,8 @@ class Debugger:
     # -- child processes ---------------------------------------------------------------------
 
     def _child_announced(self, parent: DebugSession, arguments: dict[str, Any]) -> None:
+        if self._closing:
+            return
         task = asyncio.ensure_future(self._adopt(parent, arguments))
         self._adopting.add(task)
         task.add_done_callback(self._adopting.discard)
@@ -334,10 +338,13 @@ class Debugger:
             await ended.close()
         try:
             await child.start()
-        except Failure as exc:
-            log.warning("the child process session %s could not start: %s", child.id, exc.message)
-            self.sessions.remove(child, f"it could not start: {exc.message}")
+        except BaseException as exc:  # a failure, or the server closing meanwhile: its connection goes either way
+            why = exc.message if isinstance(exc, Failure) else "the server closed"
+            log.warning("the child process session %s could not start: %s", child.id, why)
+            self.sessions.remove(child, f"it could not start: {why}")
             await child.close()
+            if not isinstance(exc, Failure):
+                raise
             return
         if not debugged:  # connected and configured: it runs on, undebugged
             await child.close()
@@ -353,7 +360,6 @@ class Debugger:
         forgotten = ended[:max(0, len(ended) - children.MAX_CHILDREN + 1)]
         for session in forgotten:
             self.sessions.remove(session, "it ended, and was forgotten as its program started more children")
-            self._returned.pop(session.id, None)
         return forgotten
 
     # -- waiting for a stop anywhere in a program's processes ---------------------------------
@@ -361,7 +367,7 @@ class Debugger:
     async def _wait_in_tree(self, session: DebugSession, since: int, timeout: float) -> tuple[DebugSession, bool]:
         """`session.wait_for_stop`, or a stop of another session of its program (a child process at a
         breakpoint) not yet shown, whichever comes first: the session that stopped, and whether one did."""
-        if (other := self._unreturned_stop(session)) is not None:
+        if (other := self.sessions.unshown_stop(session)) is not None:
             return other, True
         own = asyncio.ensure_future(session.wait_for_stop(since, timeout))
         elsewhere = asyncio.ensure_future(self._stop_elsewhere(session))
@@ -378,18 +384,14 @@ class Debugger:
         return session, own.result()
 
     async def _stop_elsewhere(self, session: DebugSession) -> DebugSession:
-        while (other := self._unreturned_stop(session)) is None:
+        while (other := self.sessions.unshown_stop(session)) is None:
             self._stirred = self._stirred if self._stirred is not None and not self._stirred.done() \
                 else asyncio.get_running_loop().create_future()
             await asyncio.shield(self._stirred)
         return other
 
-    def _unreturned_stop(self, session: DebugSession) -> DebugSession | None:
-        """Another session of `session`'s program, paused at a stop the agent has not been shown."""
-        if not self.sessions.holds(session):
-            return None
         for other in self.sessions.tree(session):
-            if other is not session and other.state == "paused" and other.stop_count > self._returned.get(other.id, 0):
+            if other is not session and other.state == "paused" and other.stop_count > self.sessions.shown_count(other):
                 return other
         return None
 
@@ -466,7 +468,7 @@ class Debugger:
     async def wait(self, timeout: float, session_id: str | None = None) -> Context:
         """The next stop, without resuming: for a program already running (after a timed-out call)."""
         session = self.pick(session_id)
-        if session.state == "running" or self._unreturned_stop(session) is not None:
+        if session.state == "running" or self.sessions.unshown_stop(session) is not None:
             stopped, finished = await self._wait_in_tree(session, session.stop_count, timeout)
             return await self._result(stopped, timed_out=not finished, again="`wait`")
         ctx = await self._result(session, timed_out=False)
@@ -516,7 +518,7 @@ class Debugger:
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))
         if ctx.state == "paused":  # the session whose stop was last returned is the one a next call acts on
             self.sessions.make_current(session)
-            self._returned[session.id] = session.stop_count
+            self.sessions.shown(session)
         elif ctx.state == "terminated" and session.parent_id is not None \
                 and self.sessions.holds(parent := self.pick(session.parent_id)):
             self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
@@ -564,7 +566,7 @@ class Debugger:
                       scopes: list[str] | None = None, threads_from: int = 0, session_id: str | None = None) -> Context:
         session = self.pick(session_id)
         if session.state == "paused":
-            self._returned[session.id] = session.stop_count  # shown: no call of its program returns it again
+            self.sessions.shown(session)  # no call of its program returns it again
         if frame_id is not None and session.state == "paused":
             session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,

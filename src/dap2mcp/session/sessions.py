@@ -24,6 +24,8 @@ class Sessions:
         self._current: str | None = None
         self._ended: dict[str, str] = {}
         """Of each session that ended, how (for a clear word when an agent names it again)."""
+        self._shown: dict[str, int] = {}
+        """Per session, the stop last shown to the agent: a later one is a stop a call of its program returns."""
         self._started = 0
 
     def __iter__(self) -> Iterator[DebugSession]:
@@ -36,12 +38,17 @@ class Sessions:
     def current(self) -> DebugSession | None:
         return self._open.get(self._current) if self._current is not None else None
 
-    def new_id(self, *, child: bool = False) -> str:
-        """A handle for the next session, refused when `MAX_SESSIONS` started by `debug` run already (a child
-        process's session counts towards its own cap, `children.MAX_CHILDREN`)."""
-        if not child and (started := sum(1 for s in self._open.values() if s.parent_id is None)) >= MAX_SESSIONS:
+    def check_room(self) -> None:
+        """Refused when `MAX_SESSIONS` started by `debug` run already (a child process's session counts towards
+        its own cap, `children.MAX_CHILDREN`)."""
+        if (started := sum(1 for s in self._open.values() if s.parent_id is None)) >= MAX_SESSIONS:
             raise DebugError(ErrorCode.SESSION_LIMIT, f"{started} sessions run already, the most at once: "
                              f"{self.named()}; `stop` one (sessionId) or all (all: true) first")
+
+    def new_id(self, *, child: bool = False) -> str:
+        """A handle for the next session (see `check_room`)."""
+        if not child:
+            self.check_room()
         self._started += 1
         return f"s{self._started}"
 
@@ -98,9 +105,29 @@ class Sessions:
             return False
         del self._open[session.id]
         self._ended[session.id] = how
+        self._shown.pop(session.id, None)
         if self._current == session.id:
             self._current = None
         return True
+
+    # -- stops shown to the agent ---------------------------------------------------------
+
+    def shown(self, session: DebugSession) -> None:
+        """The agent has been shown `session`'s current stop: no call of its program returns it again."""
+        self._shown[session.id] = session.stop_count
+
+    def restarted(self, session: DebugSession) -> None:
+        """`session`'s handle runs a new program, whose stops count from 0 again."""
+        self._shown.pop(session.id, None)
+
+    def unshown_stop(self, session: DebugSession) -> DebugSession | None:
+        """Another session of `session`'s program, paused at a stop the agent has not been shown."""
+        if not self.holds(session):
+            return None
+        for other in self.tree(session):
+            if other is not session and other.state == "paused" and other.stop_count > self._shown.get(other.id, 0):
+                return other
+        return None
 
     def named(self) -> str:
         """The sessions running, for a message: `s1 (app.py, paused), s2 (server, running)`."""

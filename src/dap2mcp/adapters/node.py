@@ -154,4 +154,5 @@ NODE_PROFILE = NodeProfile(
     program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's
     own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.)\n", re.MULTILINE),
     bottom_files=(INTERNALS,),
+    symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
 )

@@ -202,8 +202,10 @@ class Debugger:
         if waits:
             await progress("running to the first stop")
             stopped, _ = await self._wait_in_tree(session, 0, max(0.0, timeout - started_in))
-            if stopped is not session:  # a child process stopped first
-                return await self._result(stopped, timed_out=False)
+            if stopped is not session:  # a child process stopped first (js-debug: the program, see program_in_child)
+                ctx = await self._result(stopped, timed_out=False)
+                ctx.pathsRelativeTo = session.target.files_from
+                return ctx
         if session.state == "terminated":
             await session.let_go_of_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")

@@ -1,6 +1,6 @@
-"""A Node step with its context: raw DAP on js-debug, and (once the profile exists) dap2mcp on the same js-debug.
+"""A Node step with its context: raw DAP on js-debug, and dap2mcp's `step` tool on the same js-debug.
 
-Run:  .venv/bin/python bench/node_step.py --raw-only [--steps 50] [--warmup 5] [--variants all] [--json FILE]
+Run:  .venv/bin/python bench/node_step.py [--raw-only] [--steps 50] [--warmup 5] [--variants all] [--json FILE]
 
 Every session debugs bench/programs/loop.js to the breakpoint before a loop of a million turns and then
 repeats `next`. The raw client (dap2mcp.dap's DapClient, nothing above it) does what js-debug asks of any
@@ -19,6 +19,8 @@ The variants are where a delayed ACK can be avoided (without any, a step waits o
 and the variants: plain (none), client, quickack (client, plus TCP_QUICKACK re-armed on the client's sockets
 before every request and at every stop), server (client + server), inspector (client + inspector), both
 (all three: what dap2mcp does), both-noclient (server + inspector: what the client's own option adds).
+Without --raw-only a `dap2mcp` row is added: `dap2mcp serve` over stdio, its `step` tool (over) timed from the
+call to the parsed result, with everything dap2mcp does (TCP_NODELAY in js-debug and on the inspector link).
 The sessions of one run are open together and stepped in turn (the order rotating every step), so load from
 elsewhere on the machine falls on all of them alike.
 """
@@ -44,6 +46,7 @@ from dap2mcp.dap import DapClient, Transport, connect_tcp, spawn_listening
 from dap2mcp.session.link import CLIENT_CAPABILITIES
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
+from wire_client import WireClient
 
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "programs" / "loop.js"
@@ -174,11 +177,36 @@ class RawSession:
 # -- dap2mcp -----------------------------------------------------------------------------------
 
 
-async def dap2mcp_step_session(line: int) -> Any:
-    """THE DAP2MCP HALF, TO WRITE WHEN THE NODE PROFILE EXISTS: `dap2mcp serve` over stdio (bench/wire_client.py
-    and the SDK's client, as bench/languages.py does), `debug` on PROGRAM with a breakpoint at `line`, then
-    `step {"mode": "over"}` timed from the call to the parsed result, stepped in turn with the raw sessions."""
-    raise NotImplementedError("dap2mcp has no Node profile yet: run with --raw-only")
+class Dap2mcpSession:
+    """`dap2mcp serve` over stdio (bench/wire_client.py, a plain JSON-RPC client), `debug` on PROGRAM with the
+    breakpoint, then `step {mode: over}`, timed from the call to the parsed result: the same js-debug steps, the
+    whole context read and shaped (frames, scopes, locals, a snapshot recorded) and sent over MCP."""
+
+    variant = "dap2mcp"
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+        self.client: WireClient | None = None
+
+    async def start(self, line: int) -> None:
+        env = {**os.environ, "PATH": f"{os.path.dirname(self.node)}{os.pathsep}{os.environ.get('PATH', '')}"}
+        self.client = await WireClient.start([sys.executable, "-m", "dap2mcp", "serve"], env=env, cwd=str(HERE))
+        started = await self.client.call_tool("debug", {"mode": "source", "path": str(PROGRAM),
+                                                        "breakpoints": [{"file": str(PROGRAM), "line": line}]})
+        if not started.get("success") or started.get("state") != "paused":
+            raise RuntimeError(f"dap2mcp: debug did not stop at the breakpoint: {started}")
+
+    async def step(self) -> None:
+        assert self.client is not None
+        data = await self.client.call_tool("step", {"mode": "over"})
+        if not data.get("success") or data.get("state") != "paused":
+            raise RuntimeError(f"dap2mcp: step did not stop: {data}")
+
+    async def close(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                await self.client.call_tool("stop", {"all": True})
+            await self.client.close()
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -186,9 +214,9 @@ async def dap2mcp_step_session(line: int) -> Any:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     line = marked_line(PROGRAM, MARKER)
+    sessions: dict[str, RawSession | Dap2mcpSession] = {variant: RawSession(variant, args.node) for variant in args.variants}
     if not args.raw_only:
-        await dap2mcp_step_session(line)
-    sessions = {variant: RawSession(variant, args.node) for variant in args.variants}
+        sessions["dap2mcp"] = Dap2mcpSession(args.node)
     times: dict[str, list[float]] = {variant: [] for variant in sessions}
     try:
         for session in sessions.values():
@@ -214,7 +242,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--raw-only", action="store_true", help="only the raw DAP half (the dap2mcp half needs the Node profile)")
+    parser.add_argument("--raw-only", action="store_true", help="only the raw DAP variants, not dap2mcp's")
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--variants", default="all", help=f"comma-separated, of {', '.join(VARIANTS)}; or all")

@@ -129,7 +129,8 @@ def cmdline_of(proc: psutil.Process) -> list[str]:
 
 
 def locals_of(context: dict[str, Any]) -> dict[str, str]:
-    scope = next(s for s in context["scopes"] if s["name"] in ("Locals", "Local"))  # gdb says Local
+    # gdb says Local; js-debug `Local: main`, with a `Block: main` scope per block (loop variables) before it
+    scope = next(s for s in context["scopes"] if s["name"] in ("Locals", "Local") or s["name"].startswith("Local: "))
     return {v["name"]: v["value"] for v in scope["variables"]}
 
 

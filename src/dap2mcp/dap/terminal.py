@@ -14,11 +14,15 @@ from typing import Any
 from .. import processes
 
 OutputSink = Callable[[str, str], None]  # (category, text)
+ExitSink = Callable[[int, int], None]  # (pid, returncode: negative for a signal, as asyncio has it)
 
 
 class TerminalRunner:
     def __init__(self) -> None:
         self.sink: OutputSink = lambda category, text: None
+        self.exited: ExitSink = lambda pid, returncode: None
+        """Told when a program started here ends, once its output is in: where the adapter sends no `exited`
+        event (js-debug), its status is the program's exit code."""
         self.processes: list[asyncio.subprocess.Process] = []
         self._pumps: list[asyncio.Task[None]] = []
 
@@ -40,9 +44,15 @@ class TerminalRunner:
             raise OSError(f"runInTerminal failed: {exc}") from exc
         self.processes.append(proc)
         assert proc.stdout is not None and proc.stderr is not None
-        self._pumps.append(asyncio.create_task(self._pump(proc.stdout, "stdout")))
-        self._pumps.append(asyncio.create_task(self._pump(proc.stderr, "stderr")))
+        pumps = [asyncio.create_task(self._pump(proc.stdout, "stdout")), asyncio.create_task(self._pump(proc.stderr, "stderr"))]
+        self._pumps += [*pumps, asyncio.create_task(self._watch(proc, pumps))]
         return {"processId": proc.pid}
+
+    async def _watch(self, proc: asyncio.subprocess.Process, pumps: list[asyncio.Task[None]]) -> None:
+        await proc.wait()
+        await asyncio.wait(pumps, timeout=1.0)  # its last lines first (a process it started may hold its pipes)
+        assert proc.returncode is not None
+        self.exited(proc.pid, proc.returncode)
 
     async def _pump(self, stream: asyncio.StreamReader, category: str) -> None:
         while chunk := await stream.read(65536):

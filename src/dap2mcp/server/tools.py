@@ -92,9 +92,9 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "{exception, exceptionTypes}, with condition, hitCondition, logMessage, maxNotifications, enabled."))] = None,
         stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`) instead of running to a breakpoint.")] = False,
         python: Annotated[str | None, Field(max_length=PATH_CHARS, description="Interpreter for a Python program (default: first python3 on PATH).")] = None,
-        adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve"] | None, Field(description=(
+        adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve", "node"] | None, Field(description=(
             "Debug adapter (default: chosen from the program: debugpy for Python, lldb for C/C++/Rust, delve for "
-            "Go; 'gdb' debugs C/C++ with gdb)."))] = None,
+            "Go, node for JavaScript/TypeScript; 'gdb' debugs C/C++ with gdb)."))] = None,
         tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
         justMyCode: Annotated[bool, Field(description=(
             "Python: true (default) keeps `step` in the program's own code, passing over library code, and stops "

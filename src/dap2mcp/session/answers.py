@@ -61,6 +61,11 @@ class Answers:
             body["stackFrames"] = frames[: bottom + 1]
         elif main and not whole and isinstance(total, int):
             body.pop("totalFrames")  # it counts frames below `main` that a deeper page would not show
+        if whole and profile.bottom_files and frames:
+            kept = len(frames)
+            while kept and str((frames[kept - 1].get("source") or {}).get("path", "")).startswith(profile.bottom_files):
+                kept -= 1
+            body["stackFrames"], body["totalFrames"] = frames[:kept or len(frames)], start + (kept or len(frames))
 
     async def page_stack(self, body: dict[str, Any], arguments: dict[str, Any], page: int, timeout: float) -> None:
         """A stackTrace answer from an adapter that gives and counts at most `page` frames, completed to the

@@ -48,14 +48,34 @@ def plan(parent: DebugSession, arguments: dict[str, Any]) -> AdapterStart | None
 
 def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debugged: bool) -> DebugSession:
     """The child's session, not started: with the parent's breakpoints where it is `debugged`."""
-    pid = reach.arguments.get("subProcessId")
-    target = replace(parent.target, mode="attach", process_id=pid if isinstance(pid, int) else None,
-                     stop_on_entry=False)
+    target = replace(parent.target, mode="attach", process_id=_pid(reach.arguments), stop_on_entry=False)
     child = DebugSession(target, parent.profile, carried=parent.breakpoints.all() if debugged else None,
                          limits=parent.limits, session_id=session_id, parent_id=parent.id)
     child.breakpoints.count_with(parent.breakpoints)
     child.reach(reach, parent.runtime)
+    if is_program(parent):
+        child.share_program(parent)
     return child
+
+
+def is_program(parent: DebugSession) -> bool:
+    """Whether the child `parent`'s adapter announces next is the program itself, which `parent` only
+    launched (see `AdapterProfile.program_in_child`): debugged whatever `childProcesses` says."""
+    return parent.profile.program_in_child and parent.parent_id is None and not parent.sharers
+
+
+def launcher_of(session: DebugSession) -> DebugSession:
+    """The session whose `stop` or `restart` ends or restarts `session`'s program: its launcher's, where
+    `session` is the program a launcher started (see `AdapterProfile.program_in_child`); else itself."""
+    return session.launcher if session.launcher is not None else session
+
+
+def _pid(configuration: dict[str, Any]) -> int | None:
+    """The child's process id: debugpy's `subProcessId`, or the `[pid]` that ends js-debug's name for it."""
+    if isinstance(pid := configuration.get("subProcessId"), int):
+        return pid
+    named = re.search(r"\[(\d+)\]$", str(configuration.get("name") or ""))
+    return int(named.group(1)) if named else None
 
 
 def program(session: DebugSession) -> str:
@@ -63,6 +83,8 @@ def program(session: DebugSession) -> str:
     command line where that name is only an option (`-c` for a multiprocessing worker started by spawn)."""
     if session.parent_id is None:
         return session.target.name
+    if session.launcher is not None:
+        return session.launcher.target.name
     name = str(session.run.process.get("name") or "")
     if name and not name.startswith("-"):
         return name

@@ -204,8 +204,10 @@ class Debugger:
         if waits:
             await progress("running to the first stop")
             stopped, _ = await self._wait_in_tree(session, 0, max(0.0, timeout - started_in))
-            if stopped is not session:  # a child process stopped first
-                return await self._result(stopped, timed_out=False)
+            if stopped is not session:  # a child process stopped first (js-debug: the program, see program_in_child)
+                ctx = await self._result(stopped, timed_out=False)
+                ctx.pathsRelativeTo = session.target.files_from
+                return ctx
         if session.state == "terminated":
             await session.let_go_of_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
@@ -220,12 +222,15 @@ class Debugger:
     async def stop(self, signal_name: str | None = None, grace: float = 5.0,
                    session_id: str | None = None) -> dict[str, Any]:
         """With `signal_name`, the program is sent that signal and given `grace` seconds to end by itself."""
-        session = self.pick(session_id)
-        said = await ending.let_end(session, signal_name, grace) if signal_name is not None else None
+        asked = self.pick(session_id)
+        session = children.launcher_of(asked)  # a program's session that its launcher's stands for
+        program = next(iter(session.sharers), session)
+        said = await ending.let_end(program, signal_name, grace) if signal_name is not None else None
         async with self._lock(session.id):
             if not self.sessions.holds(session):  # another call ended or replaced it meanwhile
                 session = self.pick(session.id)
             await self._close(session, "`stop`")
+        session = asked if asked.launcher is session else session
         out = session.output.take_new(session.limits.output_chars)
         if said is None and not session.launched and session.exit_code is None:
             said = "detached: the program was attached to, not launched, and runs on"
@@ -249,7 +254,7 @@ class Debugger:
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress,
                       session_id: str | None = None) -> Context:
-        old = self.pick(session_id)
+        old = children.launcher_of(self.pick(session_id))
         if old.parent_id is not None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"session {old.id} is a child process of session "
                              f"{old.parent_id}'s program, which starts it: `restart` sessionId {old.parent_id}")
@@ -324,9 +329,11 @@ class Debugger:
             log.warning("a child process of session %s names no address to debug it at", parent.id)
             return
         tree = self.sessions.tree(parent) if self.sessions.holds(parent) else []
+        await asyncio.to_thread(parent.profile.before_child, (tree[0] if tree else parent).link.started_processes)
         forgotten = self._forget_ended_children(tree[1:])
         running = [s for s in tree[1:] if s.state != "terminated"]
-        debugged = bool(tree) and parent.target.children and len(running) < children.MAX_CHILDREN
+        debugged = bool(tree) and (children.is_program(parent) or parent.target.children
+                                   and len(running) < children.MAX_CHILDREN)
         child = children.session(parent, reach, self.sessions.new_id(child=True) if debugged else f"{parent.id}-free",
                                  debugged=debugged)
         if debugged:
@@ -519,7 +526,7 @@ class Debugger:
         if ctx.state == "paused":  # the session whose stop was last returned is the one a next call acts on
             self.sessions.make_current(session)
             self.sessions.shown(session)
-        elif ctx.state == "terminated" and session.parent_id is not None \
+        elif ctx.state == "terminated" and session.parent_id is not None and session.launcher is None \
                 and self.sessions.holds(parent := self.pick(session.parent_id)):
             self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.child_ended(session.id, parent.id, parent.state))))

@@ -49,13 +49,17 @@ class Link:
         self._owed: Owed | None = None
 
     async def open(self, plan: AdapterStart, on_output: Callable[[str, str], None], on_event: EventHandler,
-                   terminal_output: Callable[[str, str], None], on_child: ReverseHandler | None = None) -> None:
+                   terminal_output: Callable[[str, str], None], on_child: ReverseHandler | None = None,
+                   terminal_exit: Callable[[int, int], None] | None = None) -> None:
         """Start or reach the adapter. `on_output`: what an adapter prints outside DAP (Delve's debuggee);
-        `terminal_output`: what a program started through `runInTerminal` prints; `on_child`: answers the
-        `startDebugging` of a child process (see `AdapterProfile.follows_children`)."""
+        `terminal_output`, `terminal_exit`: what a program started through `runInTerminal` prints, and its end
+        (pid, returncode); `on_child`: answers the `startDebugging` of a child process (see
+        `AdapterProfile.follows_children`)."""
         client = DapClient(await open_transport(plan, on_output))
         client.on_event(on_event)
         client.terminal.sink = terminal_output
+        if terminal_exit is not None:
+            client.terminal.exited = terminal_exit
         if on_child is not None:
             client.on_reverse_request("startDebugging", on_child)
         client.start()
@@ -109,6 +113,14 @@ class Link:
         """The adapter's process, where dap2mcp started it."""
         return self._client.transport.process if self._client is not None else None
 
+    @property
+    def started_processes(self) -> list[int]:
+        """The adapter's process, where dap2mcp started it, and those it had dap2mcp start (`runInTerminal`)."""
+        if self._client is None:
+            return []
+        adapter = self._client.transport.process
+        return ([adapter.pid] if adapter is not None else []) + [p.pid for p in self._client.terminal.processes]
+
     async def wait_closed(self) -> None:
         if self._client is not None:
             await self._client.wait_closed()
@@ -118,6 +130,11 @@ class Link:
         if self.connected:
             with contextlib.suppress(Failure):
                 await self.client.request("disconnect", {"terminateDebuggee": terminate}, timeout=timeout)
+
+    async def end_started(self) -> None:
+        """End the programs started for the adapter (`runInTerminal`) and whatever they started."""
+        if self._client is not None:
+            await self._client.terminal.close()
 
     async def close(self) -> None:
         if self._client is not None:

@@ -40,7 +40,7 @@ class ProgramProcesses:
     def pids(self) -> list[int]:
         """The launched program's process id: as the adapter names it, else found at `inferior_depth` below
         the adapter (the shallowest there: the program, not what it started)."""
-        if pid := self._run.process.get("systemProcessId"):
+        if pid := self._run.process.get("systemProcessId") or self._target().process_id:
             return [int(pid)]
         adapter = self._adapter()
         if adapter is None or self._profile.inferior_depth is None:

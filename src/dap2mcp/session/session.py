@@ -81,6 +81,11 @@ class DebugSession:
         """Called whenever something a resource shows may have changed (the server compares and notifies)."""
         self.on_child: Callable[[DebugSession, dict[str, Any]], None] = lambda session, arguments: None
         """Where the `startDebugging` of a child process goes (the debugger makes it a session of its own)."""
+        self.launcher: DebugSession | None = None
+        """The session whose connection only launched this one's program (see `share_program`)."""
+        self.sharers: list[DebugSession] = []
+        """The sessions that debug the program this one's connection launched (see `share_program`)."""
+        self._exit_known = asyncio.Event()
 
         self.link = Link(profile)
         self.run = Run(stray_step_stops=profile.stray_step_stops)
@@ -221,7 +226,9 @@ class DebugSession:
         tracepoint, text = self.breakpoints.take_tracepoint(text)
         if category in ("stdout", "stderr"):
             text = self._tracebacks.cut(text)
-        if tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
+        if tracepoint is None and self.launcher is not None and category in ("stdout", "stderr"):
+            pass  # a copy of what the program wrote to the pipes its launcher reads (js-debug reports console calls)
+        elif tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
             self.output.append(category, text)
         else:
             self._adapter_said(category, text)
@@ -252,6 +259,23 @@ class DebugSession:
         self.output.append(category, text)
         self._adapter_said(category, own)
         self.run.notify()
+
+    def _terminal_exited(self, pid: int, returncode: int) -> None:
+        """The program started through `runInTerminal` ended: its status is the exit code where the adapter
+        sends no `exited` event (js-debug), here and in the sessions that share the program."""
+        code = returncode if returncode >= 0 else killed_by(-returncode)
+        for session in (self, *self.sharers):
+            if session.exit_code is None:
+                session.run.exit_printed(code)
+            session._exit_known.set()
+
+    def share_program(self, launcher: DebugSession) -> None:
+        """This session debugs the program that `launcher`'s connection only started (js-debug's first
+        connection is a launcher; its first child session is the program): the program's output, which comes
+        to the launcher, and its exit code are this session's too."""
+        self.launcher = launcher
+        self.output = launcher.output
+        launcher.sharers.append(self)
 
     def _adapter_said(self, category: str, text: str) -> None:
         """The adapter's own words, kept apart from the program's output (colour codes dropped: no terminal shows them)."""
@@ -331,8 +355,9 @@ class DebugSession:
         try:
             if plan.output_fifo:
                 self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(self._program_output, "stdout"))
-            await self.link.open(plan, self._program_output, self._on_event, self.output.append,
-                                 on_child=self._child_announced if self.profile.follows_children else None)
+            await self.link.open(plan, self._program_output, self._on_event, self._program_output,
+                                 on_child=self._child_announced if self.profile.follows_children else None,
+                                 terminal_exit=self._terminal_exited)
             await self.link.initialize()
         except BaseException:
             await self.close()
@@ -410,6 +435,9 @@ class DebugSession:
         if self._closing is not None and not self._closing.done():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._closing), most)
+        if self.launcher is not None and self.state == "terminated":  # its launcher sees the program end
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._exit_known.wait(), most)
 
     async def _release_adapter(self) -> None:
         """The debuggee is gone: let the adapter go too, once the output it still forwards is in."""
@@ -422,10 +450,13 @@ class DebugSession:
         """End the debuggee (unless attached) and the adapter; reap every child process. `by`: the call
         doing it, for the calls still waiting on this session to say instead of the exit code it causes."""
         if by is not None:
-            self.run.ending(by)
+            for session in (self, *self.sharers):  # the program this one launched ends with it
+                session.run.ending(by)
         self.recorder.cancel()
+        if self.launched and not self.profile.ends_program:
+            await self.link.end_started()
         if self.capabilities:  # it answered `initialize`
-            await self.link.disconnect(terminate=self.launched, timeout=3)
+            await self.link.disconnect(terminate=self.launched and self.profile.ends_program, timeout=3)
         await self.link.close()
         if self._closing is not None:
             with contextlib.suppress(BaseException):

@@ -40,7 +40,8 @@ class Stops:
         if (caught := self._registry.caught_by(body.get("hitBreakpointIds") or [])) is not None:
             reason, description = "exception", caught.label  # the message is read from the output, with the context
         previous = self._run.stop_info
-        info = StopInfo(reason=reason, thread_id=body.get("threadId") or (previous.thread_id if previous else None),
+        info = StopInfo(reason=reason, thread_id=body["threadId"] if body.get("threadId") is not None
+                        else previous.thread_id if previous else None,
                         description=description, hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []))
         if self._at_entry(info):
             info.reason = "entry"
@@ -76,7 +77,7 @@ class Stops:
 
     def incomplete(self, body: dict[str, Any]) -> bool:
         """Delve names no thread after a pause; cdt-gdb-adapter never names the breakpoint it stopped at."""
-        if not body.get("threadId"):
+        if body.get("threadId") is None:  # js-debug's one thread is 0
             return True
         return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
                 and bool(self._registry.all()))
@@ -85,11 +86,11 @@ class Stops:
         """What the stop left out, filled in with a request or two (as far as the adapter answers them)."""
         body = dict(body)
         try:
-            if not body.get("threadId"):
+            if body.get("threadId") is None:
                 threads = (await adapter.request("threads")).get("threads") or []
                 current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
                 body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
-            if body.get("threadId") and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
+            if body.get("threadId") is not None and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
                 stack = await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})
                 top = (stack.get("stackFrames") or [{}])[0]
                 body["hitBreakpointIds"] = self._registry.adapter_ids_at(

@@ -30,6 +30,8 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
         return DEBUGPY
     if target.mode == "attach":
         return _for_process(target.process_id or 0)
+    if target.mode == "test":
+        return _for_tests(target)
     path = target.absolute(target.path or "")
     ext = os.path.splitext(path)[1].lower()
     if os.path.isdir(path):
@@ -53,6 +55,19 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
         f"no debug adapter for '{target.path}' (extension '{ext or 'none'}'); "
         f"pass adapter= one of {', '.join(PROFILES)}",
     )
+
+
+def _for_tests(target: Target) -> AdapterProfile:
+    """Mode `test`: a Go package's directory goes to Delve, a Python test file, node id or directory to
+    debugpy (pytest finds the tests in it)."""
+    path = target.absolute(target.file or ".")
+    if os.path.isdir(path) and any(name.endswith("_test.go") for name in os.listdir(path)):
+        return DELVE
+    if os.path.isdir(path) or path.endswith(".py"):
+        return DEBUGPY
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'test' takes a Python test file, a pytest node id "
+                     f"(tests/test_x.py::test_y), a directory of Python tests or a Go package's directory; "
+                     f"'{target.path}' is none of these")
 
 
 def _fits(profile: AdapterProfile, target: Target) -> AdapterProfile:

@@ -18,7 +18,9 @@ from .build import build
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-Mode = Literal["source", "binary", "attach", "connect"]
+Mode = Literal["source", "binary", "test", "attach", "connect"]
+LAUNCHES = ("source", "binary", "test")
+"""The modes in which dap2mcp starts the program (and so may end it), rather than reaching one that runs."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Target:
     library: tuple[str, ...] = ()
     """Directories of the language's own library (Go's GOROOT), found by `ready`: code there is not the
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
+    test: str | None = None
+    """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
     path_mappings: tuple[tuple[str, str], ...] = ()
     """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
     file or directory as the program names it (see `mapped`)."""
@@ -61,6 +65,17 @@ class Target:
         if self.process_id is not None:
             return f"process {self.process_id}"
         return f"{self.address[0]}:{self.address[1]}" if self.address else "?"
+
+    @property
+    def launched(self) -> bool:
+        return self.mode in LAUNCHES
+
+    @property
+    def file(self) -> str | None:
+        """The file or directory `path` names: in mode `test` a pytest node id names its file before `::`."""
+        if self.mode == "test" and self.path and "::" in self.path:
+            return self.path.split("::", 1)[0]
+        return self.path
 
     def with_args(self, args: list[str] | None) -> Target:
         return self if args is None else replace(self, args=tuple(args))
@@ -229,6 +244,31 @@ class ValueShapes:
 
 
 @dataclass(frozen=True)
+class TestRunner:
+    """How a language's tests are run under its debugger (`debug` mode `test`), and how the run stops where a
+    test fails rather than where the runner reports it: the runner catches every failure, so no "uncaught"
+    exception ever stops the program by itself."""
+
+    runner: str
+    """The runner, in the agent's words ("pytest", "go test")."""
+    stop_filters: tuple[str, ...] = ()
+    """Exception filters turned on for the run (debugpy's `userUnhandled`: an exception that leaves the
+    project's code for the runner's)."""
+    stop_functions: tuple[str, ...] = ()
+    """Functions a failing test calls, a breakpoint on each (Go's `testing.(*common).FailNow`)."""
+    failure_check: str | None = None
+    """An expression, evaluated in the stopped thread at an exception stop, that is `False` where the exception
+    fails no test (a skip, an expected failure, one a `pytest.raises` caught): the run goes on."""
+    nothing_selected_exit: int | None = None
+    """The runner's exit code when its filter selected no test (pytest's 5)."""
+    nothing_selected_text: re.Pattern[str] | None = None
+    """What the runner prints when its filter selected no test (go test's "no tests to run")."""
+    test_frame: re.Pattern[str] | None = None
+    """Functions of the runner's own that a stop at `stop_functions` is in: the stop is shown at the first
+    frame below them, the test's (Go's `testing.` frames)."""
+
+
+@dataclass(frozen=True)
 class AdapterProfile:
     name: str
     adapter_id: str
@@ -242,6 +282,8 @@ class AdapterProfile:
     """Texts in a failed launch's message by which the adapter says its own build of the program failed."""
     start_failure_markers: tuple[str, ...] = ()
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
+    tests: TestRunner | None = None
+    """How this adapter runs the language's tests (mode `test`); None where it cannot."""
     exit_pattern: re.Pattern[str] | None = None
     """Where the adapter sends no `exited` event: output giving the exit code (group `code`, none meaning 0;
     or group `signal`, a fatal signal's name, as the shell reports it: 128 + its number)."""

@@ -22,7 +22,7 @@ import debugpy
 from .. import processes
 from ..errors import DebugError, ErrorCode
 from . import inject, python_names
-from .base import AdapterProfile, AdapterStart, PathMapSpelling, Summon, Target, Tool
+from .base import AdapterProfile, AdapterStart, PathMapSpelling, Summon, Target, TestRunner, Tool
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
@@ -113,7 +113,7 @@ def _ask(python: str) -> str:
 @dataclass(frozen=True)
 class DebugpyProfile(AdapterProfile):
     def output_held(self, target: Target) -> str | None:
-        if target.module not in PYTEST and os.path.basename(target.path or "") not in PYTEST:
+        if target.mode != "test" and target.module not in PYTEST and os.path.basename(target.path or "") not in PYTEST:
             return None
         words = [*target.args, *target.env.get("PYTEST_ADDOPTS", "").split()]
         if any(PYTEST_SHOWS_OUTPUT.fullmatch(w) for w in words) or any(
@@ -130,7 +130,11 @@ class DebugpyProfile(AdapterProfile):
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None
-        return target, python_version(find_python(target.python))
+        python = find_python(target.python)
+        version = python_version(python)
+        if target.mode == "test":
+            _require_pytest(python)
+        return target, version
 
     def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
         """debugpy takes its `rules` (which files are the program's own) only at launch. pydevd also counts a
@@ -195,11 +199,27 @@ class DebugpyProfile(AdapterProfile):
             # without it a forked child that reaches a breakpoint is suspended for ever, and no stop is reported
             "subProcess": True,
         }
-        if target.module:
+        if target.mode == "test":  # `python -m pytest PATH [-k TEST] ARGS`, as the project runs its tests
+            selected = ["-k", target.test] if target.test else []
+            arguments |= {"module": "pytest", "args": [target.path or ".", *selected, *target.args]}
+        elif target.module:
             arguments["module"] = target.module
         else:
             arguments["program"] = target.path
         return AdapterStart(argv, "launch", arguments)
+
+
+def _require_pytest(python: str) -> None:
+    """Mode `test` runs `python -m pytest`: refused up front, naming the interpreter, where pytest is not there."""
+    try:
+        probe = subprocess.run([python, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)"],
+                               capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot run Python interpreter {python}: {exc}") from exc
+    if probe.returncode != 0:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'test' runs pytest, which {python} cannot import: install "
+                         f"it with `{python} -m pip install pytest`, or give `python`, the interpreter the project's "
+                         "tests run on")
 
 
 def _connect_back(pid: int, host: str, port: int) -> None:
@@ -347,4 +367,12 @@ DEBUGPY = DebugpyProfile(
     plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
     scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
     follows_children=True,
+    tests=TestRunner(
+        runner="pytest",
+        # pytest catches every failure; an exception that leaves the project's code (the test's, or code it
+        # calls) for pytest's is where a test fails, and the stop shows the frame the exception was raised in
+        stop_filters=("userUnhandled",),
+        failure_check="__import__('dap2mcp_pytest_failure').failed()",
+        nothing_selected_exit=5,
+    ),
 )

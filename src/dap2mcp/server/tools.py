@@ -72,19 +72,25 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
 
     @tool("debug", destructive=True)
     async def debug(
-        mode: Annotated[Literal["source", "binary", "attach", "connect"], Field(description=(
+        mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
             "'source' builds (C, C++, Rust; Go through Delve) and launches a program, 'binary' launches an "
-            "executable or script as is, 'attach' joins a running process, 'connect' reaches a debug adapter "
+            "executable or script as is, 'test' runs a project's tests (pytest, go test) and stops where the "
+            "first failing test fails, 'attach' joins a running process, 'connect' reaches a debug adapter "
             "already listening at `address`."))],
         path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "Program to debug: a .py script or '-m package.module', a .c/.cpp/.rs source file, a Go file or "
-            "package directory, or an executable (mode 'binary').") )] = None,
+            "package directory, or an executable (mode 'binary'). Mode 'test': a pytest node id "
+            "(tests/test_x.py::test_y), test file or directory, or a Go package directory.") )] = None,
+        test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+            "Mode 'test': run only the tests this names, as the runner's filter takes it (pytest's `-k`, "
+            "go test's `-run` pattern)."))] = None,
         module: Annotated[str | None, Field(max_length=PATH_CHARS, description="Run this Python module like `python -m` instead of a path.")] = None,
         processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
         address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "host:port of a listening adapter (mode 'connect'), e.g. a `python -m debugpy --listen` or "
             "`dlv dap --listen`."))] = None,
-        args: Annotated[list[str] | None, Field(description="Command-line arguments for the program.")] = None,
+        args: Annotated[list[str] | None, Field(description=(
+            "Command-line arguments for the program (mode 'test': for the test runner, e.g. ['-x']).") )] = None,
         cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
         env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
         breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
@@ -116,8 +122,18 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         initial breakpoints. Call it first; each call starts a session beside those running (up to 8), named by
         the result's `sessionId`, and makes it the current one. Returns the context at the first stop
         (location, stack, variables, output so far), `state: running` if nothing stopped within `timeout`, or
-        the exit code and output if the program ended."""
-        if mode == "attach":
+        the exit code and output if the program ended (in mode 'test': all selected tests passed, the runner's
+        summary in the output)."""
+        if test is not None and mode != "test":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
+        if mode == "test":
+            if module:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'test' runs the test runner itself: give path "
+                                 "(tests, a test file or node id, or a package directory), not module")
+            target = Target(mode="test", path=path or ".", test=test, args=tuple(args or ()), cwd=cwd,
+                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
+                            just_my_code=justMyCode, children=childProcesses)
+        elif mode == "attach":
             if processId is None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
             target = Target(mode="attach", process_id=processId, path=path, just_my_code=justMyCode)

@@ -22,7 +22,7 @@ def check_start(target: Target, breakpoints: list[BreakpointSpec]) -> None:
     for spec in breakpoints:
         if spec.file:
             resolve_source_line(spec.file, spec.line or 0, target.cwd)
-    if target.mode not in ("source", "binary"):
+    if not target.launched:
         return
     if target.cwd is not None and not os.path.isdir(target.cwd):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cwd '{target.cwd}' is not a directory (any more)")

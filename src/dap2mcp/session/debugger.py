@@ -22,7 +22,7 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, children, documents, ending, hints, paused, preview
+from . import assign, children, documents, ending, hints, paused, preview, testing
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
@@ -43,6 +43,8 @@ instruction, and a thread inside one long native call gets it only when the call
 PAUSE_IN_OWN_CODE = 0.5
 """How long a pause may take to land in the program's own code before library code is made a place to stop too."""
 OUTPUT_SETTLES = 1.0
+TEST_END_CHARS = 4000
+"""How much of the end of a test run's output is read for the runner's word that no test ran."""
 """How long a stop's answer waits for the output the program wrote before it stopped (see
 `OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
 
@@ -162,6 +164,8 @@ class Debugger:
         check_start(target, breakpoints)
         session_id = replacing.id if replacing is not None else self.sessions.new_id()
         session = new_session(target, adapter, carried, snapshots, session_id=session_id)
+        if target.mode == "test" and carried is None:
+            breakpoints = testing.starting_breakpoints(session.profile, breakpoints)
         check_breakpoints(breakpoints, session.profile)
         check_path_mappings(target, session.profile)
         self._wire(session)
@@ -199,7 +203,7 @@ class Debugger:
         # bound (one the adapter refused, as Delve refuses a line without a statement, never stops it)
         stoppers = session.breakpoints.all() if session.launched else [bp for bp in session.breakpoints.all() if bp.verified]
         waits = session.state == "running" and (target.stop_on_entry or bool(stoppers)
-                                                or target.mode in ("source", "binary"))
+                                                or target.launched)
         started_in = asyncio.get_running_loop().time() - began
         if waits:
             await progress("running to the first stop")
@@ -519,6 +523,9 @@ class Debugger:
         if not complete or session.output.size != settled:
             ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
+        if ctx.state == "terminated":
+            ran = testing.at_end(session.target, session.profile, ctx.exitCode, session.output.read(session.output.size - TEST_END_CHARS, TEST_END_CHARS).text)
+            ctx.hint = "; ".join(filter(None, (ctx.hint, ran))) or None
         follows = session.profile.follows_children and session.target.children  # its children are sessions
         if look_for_children and not follows and ctx.state != "terminated" \
                 and (found := session.processes.new_children()):
@@ -892,10 +899,11 @@ def _evaluation_failure(exc: Failure, adapter: str, timeout: float, interrupts: 
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
                 snapshots: list[Snapshot] | None = None, *, session_id: str = "s1") -> DebugSession:
-    if target.mode != "attach" and target.path and not target.module:
-        path = os.path.join(target.cwd or os.getcwd(), target.path)
+    if target.mode != "attach" and target.file and not target.module:
+        path = os.path.join(target.cwd or os.getcwd(), target.file)
         if not os.path.exists(path):
-            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"program not found: {target.path}")
+            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"{'tests' if target.mode == 'test' else 'program'} not "
+                             f"found: {target.file}")
     return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots,
                         session_id=session_id)
 

@@ -38,7 +38,7 @@ from ..errors import DebugError, ErrorCode, Failure
 from ..processes import killed_by
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
-from . import startup
+from . import startup, testing
 from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
@@ -90,7 +90,7 @@ class DebugSession:
         self.link = Link(profile)
         self.run = Run(stray_step_stops=profile.stray_step_stops)
         self.run.on_change = lambda: self.changed()
-        rereads = target.mode == "source" or (target.mode == "binary" and profile.language == "python")
+        rereads = target.mode in ("source", "test") or (target.mode == "binary" and profile.language == "python")
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.link.capabilities,
                                               edited=rereads, place_function=self._place_function,
                                               function_filters=lambda: profile.function_filters(self.target),
@@ -112,7 +112,7 @@ class DebugSession:
                                      scopes_on_request=profile.scopes_on_request, relist=self.own.unlisted_variables,
                                      lists_all_children=profile.lists_all_children, shapes=profile.values)
         self.recorder.recorded = lambda: self.changed()
-        self.launched = target.mode in ("source", "binary")
+        self.launched = target.launched
         self.start_failed = asyncio.Event()
         self._plan: AdapterStart | None = None
         self._pipe: ProgramPipe | None = None
@@ -192,7 +192,18 @@ class DebugSession:
         if self.has_client and self.stops.incomplete(body):
             asyncio.ensure_future(self._complete_stop(body))
             return
+        if self.has_client and testing.judged(self.target, self.profile, body):
+            asyncio.ensure_future(self._judge_stop(body))
+            return
         self._stopped(body)
+
+    async def _judge_stop(self, body: dict[str, Any]) -> None:
+        """An exception in a test run that fails no test (a skip) is gone on from; one that fails a test is the stop."""
+        if not await testing.fails(self.profile, body, self.link.request):
+            log.debug("continuing past an exception that fails no test")
+            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+        elif self.state != "terminated":
+            self._stopped(body)
 
     async def _complete_stop(self, body: dict[str, Any]) -> None:
         """A stop the adapter described in part (Delve names no thread after a pause), taken once filled in."""
@@ -331,7 +342,7 @@ class DebugSession:
         """Whether `connect` may run while `profile.ready` still checks the program (see `plans_before_ready`):
         for a launch only, whose adapter is this session's alone; an attach or a connect would reach a
         process or an adapter that the current session may still hold."""
-        return self.profile.plans_before_ready and self.target.mode in ("source", "binary")
+        return self.profile.plans_before_ready and self.target.launched
 
     async def ready(self) -> None:
         """The profile's checks of the program and its runtime, a build among them (blocking: in a thread).
@@ -384,7 +395,7 @@ class DebugSession:
             await self.close()
             raise
         adapter = self.link.adapter_process
-        if self.target.mode in ("source", "binary") and adapter is not None:  # not what was attached to
+        if self.target.launched and adapter is not None:  # not what was attached to
             with contextlib.suppress(psutil.Error):
                 watched = psutil.Process(adapter.pid)
                 self._guarded = reaper.launched(watched)

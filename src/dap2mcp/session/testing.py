@@ -1,0 +1,80 @@
+"""`debug` mode `test`: a project's tests run under the debugger, stopping where the first failing test fails.
+
+A test runner catches every failure (to report it and run the next test), so the program never stops by
+itself. What stops it is on the adapter's profile (`TestRunner`): exception filters (debugpy's
+`userUnhandled`: an exception leaving the project's code for the runner's) or breakpoints on the functions a
+failing test calls (Go's `testing.(*common).FailNow`); an exception stop that fails no test (a skipped test)
+is gone on from without a word. This module holds what every language shares: the stops a run starts with,
+the judging of an exception stop, and what the end of a run says.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..adapters import AdapterProfile, Target
+from ..adapters.base import TestRunner
+from ..errors import DebugError, ErrorCode, Failure
+from .specs import BreakpointSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+
+def runner(profile: AdapterProfile) -> TestRunner:
+    if profile.tests is None:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"mode 'test' is not available with the {profile.name} adapter "
+                         "(it runs pytest under debugpy and go test under delve)")
+    return profile.tests
+
+
+def starting_breakpoints(profile: AdapterProfile, given: list[BreakpointSpec]) -> list[BreakpointSpec]:
+    """The agent's breakpoints, and the runner's stops where the agent set none of the same: they are the
+    agent's to see, change or clear like any other, and `restart` carries them as it carries those."""
+    tests = runner(profile)
+    exceptions = {spec.exception for spec in given if spec.exception}
+    functions = {spec.function for spec in given if spec.function}
+    return [*given,
+            *(BreakpointSpec(exception=name) for name in tests.stop_filters if name not in exceptions),
+            *(BreakpointSpec(function=name) for name in tests.stop_functions if name not in functions)]
+
+
+def judged(target: Target, profile: AdapterProfile, body: dict[str, Any]) -> bool:
+    """Whether an adapter's stop must be judged before it is taken: an exception stop in a test run whose
+    runner can tell a failure from an exception that fails no test."""
+    return target.mode == "test" and profile.tests is not None and profile.tests.failure_check is not None \
+        and body.get("reason") == "exception" and bool(body.get("threadId"))
+
+
+async def fails(profile: AdapterProfile, body: dict[str, Any],
+                request: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]) -> bool:
+    """Whether the exception the program is stopped at fails a test, by the runner's `failure_check`
+    evaluated in the stopped thread. Where it cannot be told, it does: a stop too many beats a failure
+    run past."""
+    check = runner(profile).failure_check
+    try:
+        stack = await request("stackTrace", {"threadId": body["threadId"], "levels": 1})
+        frames = stack.get("stackFrames") or []
+        if not frames or check is None:
+            return True
+        answer = await request("evaluate", {"expression": check, "frameId": frames[0]["id"], "context": "watch"})
+    except Failure as exc:
+        log.debug("could not judge a test's exception stop: %s", exc)
+        return True
+    return str(answer.get("result")) != "False"
+
+
+def at_end(target: Target, profile: AdapterProfile, exit_code: int | None, output: str) -> str | None:
+    """What the end of a test run says beyond its exit code: that the filter selected no test."""
+    if target.mode != "test" or profile.tests is None:
+        return None
+    tests = profile.tests
+    if (tests.nothing_selected_exit is not None and exit_code == tests.nothing_selected_exit) or (
+            tests.nothing_selected_text is not None and tests.nothing_selected_text.search(output)):
+        chosen = f"`path` {target.path!r}" + (f" and `test` {target.test!r}" if target.test else "")
+        return (f"no test ran: {tests.runner} found no test to run in {chosen}; check the names (and `cwd`, "
+                "which relative paths are read from)")
+    return None

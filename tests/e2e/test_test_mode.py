@@ -1,0 +1,95 @@
+"""`debug` mode `test`: a project's tests run under the debugger in one call, stopping where the first failing
+test fails, on real pytest under real debugpy over stdio (tests/programs/pytest_shop)."""
+
+from __future__ import annotations
+
+import sys
+import venv
+
+from conftest import PROGRAMS, locals_of, marker, stdio_tools
+
+SHOP = PROGRAMS / "pytest_shop"
+CART_TESTS = SHOP / "tests" / "test_cart.py"
+CART = SHOP / "shop" / "cart.py"
+QUIET = ["-p", "no:cacheprovider"]  # no .pytest_cache written into the checkout
+
+
+def run_tests(**arguments):
+    return {"mode": "test", "cwd": str(SHOP), "python": sys.executable, "args": QUIET, **arguments}
+
+
+async def test_a_failing_assert_stops_in_the_test_with_pytests_explanation_and_the_tests_locals():
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py"))
+        assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
+        assert ctx["location"] == {"file": "tests/test_cart.py", "line": marker(CART_TESTS, "discount assert"),
+                                   "column": 5, "function": "test_discount_is_taken_off"}
+        assert ctx["exception"]["typeName"] == "AssertionError"
+        assert ctx["exception"]["message"] == "assert 1584 == 1440"  # pytest's rewritten assert explains itself
+        assert {"charged": "1584", "expected": "1440"}.items() <= locals_of(ctx).items()
+        listed = await tools.read_json("debugger://breakpoints")  # the run's stop is a breakpoint the agent sees
+        assert "userUnhandled" in [b["filter"] for b in listed["exceptionBreakpoints"]]
+
+        # the next failure, not the skipped, expected-to-fail and pytest.raises tests between them
+        ctx = await tools.ok("continue")
+        assert ctx["location"]["function"] == "price_of" and ctx["location"]["line"] == marker(CART, "lookup"), ctx
+        assert ctx["exception"]["typeName"] == "KeyError" and locals_of(ctx)["item"] == "'plum'"
+        assert "test_unknown_item" in ctx["exception"]["description"]  # paused where it left the project's code
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 1
+        assert "2 failed, 2 passed, 1 skipped, 1 xfailed" in ended["output"]["text"]
+        assert "hint" not in ended
+
+
+async def test_a_node_id_runs_one_test_and_an_exception_deep_in_project_code_stops_where_it_was_raised():
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py::TestBasket::test_unknown_item"))
+        assert ctx["exception"]["typeName"] == "KeyError", ctx
+        assert [f["function"] for f in ctx["frames"]] == ["price_of", "line_total", "<genexpr>", "total",
+                                                          "test_unknown_item"]  # no frame of pytest's
+        assert ctx["location"]["file"] == "shop/cart.py" and locals_of(ctx)["item"] == "'plum'"
+        ended = await tools.ok("continue")
+        assert ended["exitCode"] == 1 and "1 failed" in ended["output"]["text"]
+
+
+async def test_passing_tests_run_to_the_end_with_pytests_summary():
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", **run_tests(path="tests/test_passing.py"))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert "2 passed" in ended["output"]["text"] and "hint" not in ended
+
+
+async def test_a_filter_that_selects_nothing_says_so():
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", **run_tests(path="tests", test="no_such_test"))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 5
+        assert "no test ran: pytest found no test to run" in ended["hint"] and "no_such_test" in ended["hint"]
+
+
+async def test_the_test_filter_selects_by_name_and_restart_runs_the_same_tests_again():
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(path="tests", test="unknown_item"))
+        assert ctx["frames"][-1]["function"] == "test_unknown_item", ctx
+        line = marker(CART_TESTS, "unknown item")
+        await tools.ok("breakpoint", file="tests/test_cart.py", line=line)
+        ctx = await tools.ok("restart")
+        assert ctx["reason"] == "breakpoint" and ctx["location"]["line"] == line  # the agent's breakpoint first
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception" and ctx["exception"]["typeName"] == "KeyError"  # the failure still stops
+        ended = await tools.ok("continue")
+        assert "1 failed, 7 deselected" in ended["output"]["text"]
+
+
+async def test_an_interpreter_without_pytest_is_refused_naming_it(tmp_path):
+    bare = tmp_path / "bare"
+    venv.create(bare, with_pip=False)
+    python = str(bare / "bin" / "python")
+    async with stdio_tools() as tools:
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="test", path="tests", cwd=str(SHOP),
+                                    python=python)
+        assert python in message and "pip install pytest" in message
+        assert "mode 'test'" in await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(CART),
+                                                   test="x")
+        assert "tests not found" in await tools.error("debug", "FILE_NOT_FOUND", **run_tests(path="tests/nope.py::t"))
+        ended = await tools.ok("debug", **run_tests(path="tests/test_passing.py"))  # still usable
+        assert ended["exitCode"] == 0

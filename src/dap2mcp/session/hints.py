@@ -60,5 +60,5 @@ def children(found: list[str]) -> str:
 def child_ended(child: str, parent: str, state: str) -> str:
     """A child process's session ended: the agent's next call without sessionId acts on its parent's."""
     then = "`wait` for its next stop or its end" if state == "running" else "`continue` it"
-    return (f"the child process of session {child} ended (debugpy reports no exit code for a child); session "
+    return (f"the child process of session {child} ended (no adapter reports a child's exit code); session "
             f"{parent}, its parent, is the current session again ({state}): {then}")

@@ -11,7 +11,7 @@ from dap2mcp.session import children
 
 from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
-WORKERS = PROGRAMS / "workers.py"
+WORKERS = PROGRAMS / "pool.py"
 FORKS = PROGRAMS / "forks.py"
 
 

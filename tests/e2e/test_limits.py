@@ -6,6 +6,7 @@ adapters."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -205,10 +206,20 @@ async def test_a_result_holding_text_no_encoding_takes_comes_whole():
     was a JSON-RPC error instead of the stop."""
     program = PROGRAMS / "limits_child.py"
     async with stdio_tools() as tools:  # Tools checks that the text decodes to the structured content
-        stopped = await tools.ok("debug", mode="source", path=str(program),
+        stopped = await tools.ok("debug", mode="source", path=str(program), childProcesses=False,
                                  breakpoints=[{"file": str(program), "line": marker(program, "started")}])
         assert stopped["state"] == "paused" and "caf\ufffd.txt" in stopped["hint"], stopped.get("hint")
         await tools.ok("stop")
+        # debugged as a session of its own, the child is listed by that command line
+        await tools.ok("debug", mode="source", path=str(program),
+                       breakpoints=[{"file": str(program), "line": marker(program, "started")}])
+        for _ in range(50):
+            listed = (await tools.ok("info", type="sessions"))["items"]
+            if len(listed) == 2:
+                break
+            await asyncio.sleep(0.1)
+        assert "caf\ufffd.txt" in listed[1]["program"], listed
+        await tools.ok("stop", all=True)
 
 
 # -- where builds go ------------------------------------------------------------------------------

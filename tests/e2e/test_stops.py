@@ -271,7 +271,7 @@ async def test_stop_with_a_signal_the_program_ignores_says_what_ended_it(adapter
 
 async def test_a_program_that_starts_a_process_says_the_process_runs_undebugged():
     async with stdio_tools() as tools:
-        ctx = await tools.ok("debug", mode="source", path=str(WORKERS), args=["30"], breakpoints=[
+        ctx = await tools.ok("debug", mode="source", path=str(WORKERS), args=["30"], childProcesses=False, breakpoints=[
             {"file": str(WORKERS), "line": marker(WORKERS, "work")},
             {"file": str(WORKERS), "line": marker(WORKERS, "started")}])
         assert ctx["location"]["line"] == marker(WORKERS, "started")

@@ -1,23 +1,19 @@
-"""Squares numbers in a process pool: the work happens in child processes (spawn or fork, as argv[1] says)."""
+"""Work done in a child process, as a server's reloader or a process pool does: the parent waits for it."""
 
 import multiprocessing
-import os
 import sys
+import time
 
 
-def square(n):
-    result = n * n
-    return result  # marker: worker
-
-
-def main(method):
-    context = multiprocessing.get_context(method)
-    with context.Pool(2) as pool:
-        squares = pool.map(square, [1, 2, 3])
-    total = sum(squares)
-    print("total", total, "parent", os.getpid())  # marker: total
-    return total
+def work(seconds):
+    done = seconds * 2  # marker: work
+    time.sleep(seconds)
+    return done
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "spawn")
+    child = multiprocessing.Process(target=work, args=(float(sys.argv[1]) if len(sys.argv) > 1 else 30.0,))
+    child.start()
+    print("started", child.pid, flush=True)  # marker: started
+    child.join()
+    print("joined", child.exitcode, flush=True)

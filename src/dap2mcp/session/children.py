@@ -21,10 +21,8 @@ from typing import Any
 import psutil
 
 from ..adapters import AdapterStart
+from .program import described
 from .session import DebugSession
-
-_BOOTSTRAP = re.compile(r"-c import sys; sys\.path\.insert\(.*?pydevd\.settrace\(.*?__setup_holder__=.*?\}\); ")
-"""What debugpy puts before the code of a child run as `python -c CODE` (its start-up, with its access tokens)."""
 
 MAX_CHILDREN = 16
 """Child sessions running at once under one `debug` (a process pool's workers); more run undebugged. As many
@@ -98,10 +96,4 @@ def program(session: DebugSession) -> str:
 def _command(pid: int) -> str:
     """A child's command line, read once (it is gone with the process), or what it is where it is only
     multiprocessing's (debugpy's own start-up code stands in it for a worker started by spawn)."""
-    command = psutil.Process(pid).cmdline()
-    words = _BOOTSTRAP.sub("-c ", " ".join(command))
-    if "multiprocessing.resource_tracker" in words:
-        return "multiprocessing resource tracker"
-    if "--multiprocessing-fork" in command:
-        return "multiprocessing worker"
-    return words[:COMMAND_CHARS]
+    return described(psutil.Process(pid).cmdline(), COMMAND_CHARS)

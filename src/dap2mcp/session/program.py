@@ -4,6 +4,7 @@ the adapter does not say, and the child processes it started (which run without 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,7 @@ class ProgramProcesses:
 
     def new_children(self) -> list[str]:
         """The processes the program has started, not named before, as `pid (command)`: they run without the
-        debugger (debugpy's `subProcess` is off), so their breakpoints never stop."""
+        debugger (another adapter's, or Python's with `childProcesses: false`), so their breakpoints never stop."""
         found = []
         for pid in self.pids():
             with contextlib.suppress(psutil.Error):
@@ -62,9 +63,24 @@ class ProgramProcesses:
                         with contextlib.suppress(psutil.Error):
                             command = child.cmdline()
                             said = "the program again" if command == program.cmdline() else \
-                                " ".join(command)[:100] or child.name()
+                                described(command, 100) or child.name()
                             found.append(f"{child.pid} ({said})")
         return found
+
+
+_BOOTSTRAP = re.compile(r"-c import sys; sys\.path\.insert\(.*?pydevd\.settrace\(.*?__setup_holder__=.*?\}\); ")
+"""What debugpy puts before the code of a child run as `python -c CODE` (its start-up, with its access tokens)."""
+
+
+def described(command: list[str], limit: int) -> str:
+    """A child's command line as the agent knows it: without debugpy's start-up put before a `-c`'s code,
+    and multiprocessing's own processes named (debugpy's start-up stands in a spawned worker's command)."""
+    words = _BOOTSTRAP.sub("-c ", " ".join(command))
+    if "multiprocessing.resource_tracker" in words:
+        return "multiprocessing resource tracker"
+    if "--multiprocessing-fork" in command:
+        return "multiprocessing worker"
+    return words[:limit]
 
 
 def _parent(process: psutil.Process) -> int | None:

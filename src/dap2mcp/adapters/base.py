@@ -338,6 +338,14 @@ class AdapterProfile:
     """An `evaluate` expression that makes the debugger say why an expression failed or gave no value, its
     `{expression}` escaped as inside a C string (cdt-gdb-adapter: `>print {expression}`, whose error is
     gdb's own, where its evaluation answers only "could not evaluate expression")."""
+    address_of: str | None = None
+    """An expression for the address of the value `{}` names, in the program's language (C: `&({})`): where
+    `memory` reads for an `expression`."""
+    memory_command: str | None = None
+    """Where the adapter has no `readMemory` (lldb-dap 19): a debugger command, run in the `repl` context, that
+    prints `<address> <hex bytes>` for `{address}` and `{count}`, or `<address> error <why>`."""
+    memory_instead: str = "read values with `evaluate` instead"
+    """What to do where memory cannot be read at all: said with NOT_SUPPORTED."""
     console_prefix: str | None = None
     """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
     console_reads: frozenset[str] = frozenset()

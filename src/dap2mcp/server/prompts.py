@@ -82,8 +82,10 @@ def diagnose_crash(
         "the frame that holds the program's own code with " + call("context", frameId=Hole("its frameId"),
                                                                     maxFrames=50) + ".",
         "Check the values the crash used: " + call("evaluate", expression=Hole("a pointer, an index, a length"),
-                                                   frameId=Hole("frameId")) + "; in C, C++, Rust or Go, the "
-        "instructions at the crash with " + call("disassemble") + ".",
+                                                   frameId=Hole("frameId")) + "; in C, C++ or Rust, the bytes "
+        "a pointer points at with " + call("memory", expression=Hole("*pointer"), count=64) + " (a pointer into "
+        "freed or unmapped memory shows as unreadable), and in native code or Go the instructions at the crash "
+        "with " + call("disassemble") + ".",
         "If the bad value was made earlier, stop where it is made: " + call("breakpoint", file=Hole("file"),
                                                                              line=Hole("line")) + " and "
         + call("restart") + ", or watch it change (see the prompt find-who-changed).",

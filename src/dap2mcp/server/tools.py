@@ -14,6 +14,7 @@ from pydantic import Field
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, Debugger
+from ..session.memory import MAX_BYTES
 from ..session.specs import (
     MAX_PATH_MAPPINGS,
     PATH_CHARS,
@@ -348,6 +349,29 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         sid = debugger.resolve(sessionId)
         return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset,
                                                                       instructionCount, sid)), session_id=sid)
+
+    @tool("memory", read_only=True, idempotent=True)
+    async def memory(
+        memoryReference: Annotated[str | None, Field(min_length=1, max_length=200, description=(
+            "Where to read: an address (0x…), such as a frame's `instructionPointer` or a row of an earlier "
+            "`memory` answer.")
+        )] = None,
+        expression: Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
+            "Instead: read where the value this expression names lies (a variable, a field, an array element; "
+            "`*p` for what p points at)."))] = None,
+        offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
+        count: Annotated[int, Field(ge=1, le=MAX_BYTES, description=f"Bytes to read (at most {MAX_BYTES}).")] = 256,
+        frameId: FrameId = None,
+        sessionId: SessionId = None,
+    ) -> Annotated[CallToolResult, r.MemoryResult]:
+        """Read the paused program's raw memory (C, C++, Rust): at a memory reference, or at the address of
+        what `expression` names (in `frameId`, default the focused frame). Returns rows of 16 bytes: address,
+        hex bytes and the printable characters. debugpy (Python) and Delve answer NOT_SUPPORTED."""
+        if (memoryReference is None) == (expression is None):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.MemoryResult(**await debugger.memory(memoryReference, expression, offset, count, frameId, sid)),
+                    session_id=sid)
 
 
 def _progress(ctx: Context | None) -> Any:

@@ -21,7 +21,7 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, children, documents, ending, hints, paused, preview
+from . import assign, children, documents, ending, hints, memory, paused, preview
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
@@ -647,6 +647,13 @@ class Debugger:
         return {"instructions": [
             {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
             for i in found]}
+
+    async def memory(self, reference: str | None, expression: str | None, offset: int, count: int,
+                     frame_id: int | None, session_id: str | None = None) -> dict[str, Any]:
+        session = self.pick(session_id)
+        session.require_paused()
+        frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
+        return await memory.read(session, reference, expression, offset, count, frame)
 
     # -- snapshots ---------------------------------------------------------------------------
 

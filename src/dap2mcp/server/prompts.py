@@ -98,16 +98,23 @@ def find_who_changed(
     variable: Annotated[str, Field(max_length=4096, description="The value that goes wrong: a variable, a field (order.total, p->next) or an array element (items[3]).")],
     function: Annotated[str, Field(max_length=4096, description="A function in which `variable` can be named (for a local: its function; default main).")] = "main",
 ) -> str:
-    """Find the line that changed a value: stop at the lines that assign it when the value they leave is wrong."""
+    """Find the line that changed a value: stop where the value can be named, watch it (a data breakpoint), and
+    let the program run to each write."""
     return _steps(
         f"Find who changes {variable} in {program}.",
         "Start where the value exists: " + call("debug", mode="source", path=program,
                                                 breakpoints=[{"function": function}]) + ".",
-        "Put a conditional breakpoint on each line that assigns it (search the code for them): " + call(
-            "breakpoint", file=Hole("file"), line=Hole("a line that assigns it"),
-            condition=Hole("the wrong value test")) + ", then " + call("continue") + ".",
-        "At each stop, " + call("step", mode="over") + " runs the assignment: its result's `changes` give the old "
-        "and new value; `frames` say who called the writer.",
+        "Watch it: " + call("breakpoint", watch=variable) + " (`access` \"read\" or \"readWrite\" for reads "
+        "too). A watch on a local goes away when its function returns; `breakpointNotes` says so.",
+        "Run to the next write: " + call("continue") + ". The stop's `reason` is `data breakpoint`, its location "
+        "the line that wrote, and `watches` gives the old and new value. To stop only at the write that makes it "
+        "wrong (lldb): " + call("breakpoint", id=Hole("the watch id"), condition=Hole("a test of the new value")) + ".",
+        "Read who called the writer in `frames`, and its variables with " + call("context", frameId=Hole("frameId"))
+        + ".",
+        "Python (debugpy) and Go (Delve) have no watches and answer NOT_SUPPORTED: put a breakpoint with a condition "
+        "on each line that assigns it instead: " + call("breakpoint", file=Hole("file"), line=Hole("a line that "
+                                                        "assigns it"), condition=Hole("a test of the values it uses"))
+        + ", then " + call("step", mode="over") + " over it (`changes` gives the old and new value).",
         "When done, " + call("stop") + ".",
     )
 

@@ -13,12 +13,12 @@ from pydantic import Field
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, Debugger
-from ..session.memory import MAX_BYTES
+from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MEMORY_BYTES, Debugger
 from ..session.specs import (
     MAX_PATH_MAPPINGS,
     PATH_CHARS,
     TEXT_CHARS,
+    Access,
     BreakpointChange,
     BreakpointSpec,
     Condition,
@@ -33,6 +33,7 @@ from ..session.specs import (
     LogMessage,
     MaxNotifications,
     PathMapping,
+    Watch,
 )
 from . import results as r
 
@@ -182,6 +183,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         function: Function = None,
         exception: ExceptionFilter = None,
         exceptionTypes: ExceptionTypes = None,
+        watch: Watch = None,
+        access: Access = None,
         condition: Condition = None,
         hitCondition: HitCondition = None,
         logMessage: LogMessage = None,
@@ -193,18 +196,21 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.BreakpointResult]:
         """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
-        condition or a log message (a tracepoint, which logs without stopping); or change one by `id`.
-        Returns its id, whether the adapter verified it, and its hit count."""
+        condition or a log message (a tracepoint, which logs without stopping); or a watch (`watch`, a data
+        breakpoint: stop where the value an expression names is written, or read; set while paused where the
+        expression can be named); or change one by `id`. Returns its id, whether the adapter verified it, and
+        its hit count."""
         sid = debugger.resolve(sessionId)
         options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
                    "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
         if id is not None:
-            if file or line or function or exception:
+            if file or line or function or exception or watch or access:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
             view = await debugger.update_breakpoint(id, BreakpointChange(**options), sid)
         else:
             view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, function=function,
-                                                                exception=exception, **options), sid)
+                                                                exception=exception, watch=watch, access=access,
+                                                                **options), sid)
         return r.ok(view, files_from=debugger.files_from(sid), session_id=sid)  # a BreakpointView is a BreakpointResult but for `success`
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
@@ -360,7 +366,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "Instead: read where the value this expression names lies (a variable, a field, an array element; "
             "`*p` for what p points at)."))] = None,
         offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
-        count: Annotated[int, Field(ge=1, le=MAX_BYTES, description=f"Bytes to read (at most {MAX_BYTES}).")] = 256,
+        count: Annotated[int, Field(ge=1, le=MEMORY_BYTES, description=f"Bytes to read (at most {MEMORY_BYTES}).")] = 256,
         frameId: FrameId = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.MemoryResult]:

@@ -24,7 +24,7 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -43,7 +43,7 @@ from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .link import Link
-from .models import Frame, State, StopInfo
+from .models import Frame, State, StopInfo, WatchReport
 from .output import OutputBuffer, TracebackCutter
 from .owed import StillOwed
 from .own_evaluations import OwnEvaluations
@@ -96,6 +96,8 @@ class DebugSession:
         self.output = OutputBuffer()
         self.adapter_output = OutputBuffer(keep_chars=100_000)
         self._tracebacks = TracebackCutter(profile.launcher_frames)
+        self.watch_report: WatchReport | None = None
+        """What the watches said about the latest stop (`watches.after_stop`)."""
         self._recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.own = OwnEvaluations(profile, self, self.adapter_output)
@@ -589,7 +591,9 @@ class DebugSession:
                 raise
         return bp
 
-    async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False) -> Breakpoint:
+    async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False,
+                             resolve: Callable[[Breakpoint], Awaitable[None]] | None = None) -> Breakpoint:
+        """`resolve`: finds what a watch names in the paused program (`watches.resolve`), before it is sent."""
         bp = self.register(spec, temporary)
         if self.state == "terminated":  # kept for `restart`
             if temporary:
@@ -598,6 +602,11 @@ class DebugSession:
             self.breakpoints.kept_for_restart(bp)
             return bp
         try:
+            if bp.kind == "watch":
+                if self.state != "paused" or resolve is None:
+                    raise DebugError(ErrorCode.NOT_PAUSED, f"a watch is resolved in a paused frame: stop the program "
+                                     f"(`pause`, a breakpoint) where {bp.watch!r} can be named, then set it")
+                await resolve(bp)
             await self.breakpoints.sync(self.tolerant_request, [bp])
         except Failure:
             self.breakpoints.discard(bp)

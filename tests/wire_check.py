@@ -24,7 +24,7 @@ CHECKED = {"mcp": 0, "dap": 0}
 
 RESULTS = {
     "initialize": "InitializeResult", "server/discover": "DiscoverResult", "ping": "EmptyResult",
-    "tools/list": "ListToolsResult", "tools/call": "CallToolResult", "prompts/list": "ListPromptsResult",
+    "tools/list": "ListToolsResult", "tools/call": "CallToolResult", "prompts/list": "ListPromptsResult", "prompts/get": "GetPromptResult",
     "resources/list": "ListResourcesResult", "resources/templates/list": "ListResourceTemplatesResult",
     "resources/read": "ReadResourceResult", "resources/subscribe": "EmptyResult",
     "resources/unsubscribe": "EmptyResult", "logging/setLevel": "EmptyResult",

@@ -383,6 +383,27 @@ class AdapterProfile:
     """An `evaluate` expression that makes the debugger say why an expression failed or gave no value, its
     `{expression}` escaped as inside a C string (cdt-gdb-adapter: `>print {expression}`, whose error is
     gdb's own, where its evaluation answers only "could not evaluate expression")."""
+    watch_name: str = "{}"
+    """What `dataBreakpointInfo` is given as `name` for a watched expression `{}`: the expression (cdt-gdb-adapter
+    watches it as gdb's `watch` does), or its address where the adapter reads the name as one (lldb-dap 19)."""
+    watch_stop: re.Pattern[str] = re.compile(r"^data breakpoint")
+    """How a stop by a watch reads, as `<reason> <description>` (lldb-dap 19: `breakpoint watchpoint 1`)."""
+    watch_conditions: bool = True
+    """The adapter honours a data breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops them)."""
+    line_before_command: str | None = None
+    """A debugger command (run in the `repl` context) printing the source line of the instruction before the
+    paused one, where `disassemble` names too few lines to find it (lldb-dap 19 names a line only where the
+    disassembly starts on one)."""
+    watch_instead: str = "stop at the lines that change it instead: a breakpoint with a condition on each"
+    """What to do where the adapter has no data breakpoints: said with NOT_SUPPORTED."""
+    address_of: str | None = None
+    """An expression for the address of the value `{}` names, in the program's language (C: `&({})`): where
+    `memory` reads for an `expression`."""
+    memory_command: str | None = None
+    """Where the adapter has no `readMemory` (lldb-dap 19): a debugger command, run in the `repl` context, that
+    prints `<address> <hex bytes>` for `{address}` and `{count}`, or `<address> error <why>`."""
+    memory_instead: str = "read values with `evaluate` instead"
+    """What to do where memory cannot be read at all: said with NOT_SUPPORTED."""
     console_prefix: str | None = None
     """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
     console_reads: frozenset[str] = frozenset()

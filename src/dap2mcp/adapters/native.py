@@ -32,6 +32,9 @@ RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  
 RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
 """Mends the toolchain's formatters under lldb 19: enum variants, and a time budget per value (see the module)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
+LLDB_MEMORY = ("`script error = lldb.SBError(); data = lldb.process.ReadMemory({address}, {count}, error); "
+               "print('{address}', data.hex() if error.Success() else 'error ' + str(error.GetCString()))")
+"""lldb-dap 19 has no `readMemory`: lldb's own Python reads the bytes (see `AdapterProfile.memory_command`)."""
 FORMATTERS = f"command script import {os.path.join(os.path.dirname(__file__), '_lldb_formatters.py')}"
 """dap2mcp's fixes to lldb's C++ formatters (see `_lldb_formatters`)."""
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
@@ -202,6 +205,12 @@ LLDB = NativeProfile(
     stray_step_stops=True,
     evaluate_context="watch",
     terminal_output=True,
+    address_of="&({})",
+    memory_command=LLDB_MEMORY,
+    watch_name="&({})",
+    watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
+    line_before_command="`script print('line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
+                        ".GetLineEntry().GetLine())",
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
     symbol_escapes=RUST_LEGACY_ESCAPES,
     own_numbering=re.compile(r"breakpoint \d+\.\d+"),
@@ -269,6 +278,9 @@ GDB = NativeProfile(
     assignment="{target} = {value}",
     failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
     explain_failure=">print {expression}",
+    address_of="&({})",
+    watch_conditions=False,
+    watch_stop=re.compile(r"^generic"),  # a watch's stop, and gdb's own leaving the watched local's scope
     console_prefix=">",
     console_prints=True,
     console_reads=GDB_READS,

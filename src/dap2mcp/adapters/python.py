@@ -335,6 +335,11 @@ DEBUGPY = DebugpyProfile(
                                 "protected variables", "len()"}),
     cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
     capture_helper="_pydevd_capture.py",
+    watch_instead="put a breakpoint with a condition on each line that assigns it (search the code for "
+                  "`name =`, `.field =`, `[i] =`), e.g. {file, line, condition: \"total < 0\"}, and `step` over it: "
+                  "the result's `changes` give the old and new value",
+    memory_instead="a Python value has no raw memory to read through debugpy: read it with `evaluate` instead "
+                   "(`repr(x)`, `bytes(b).hex()`, `vars(obj)`)",
     exception_category="Python Exceptions",
     exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
     scopes_on_request=frozenset({"globals"}),  # at module level they are the Locals again

@@ -33,6 +33,7 @@ from ..session.models import inline_refs
 from . import resources, sdk
 from .failures import coded
 from .notices import LogRelay, request_session
+from .prompts import prompts
 from .results import failure
 from .snapshot_tools import register_snapshot_tools
 from .tools import register_tools
@@ -145,6 +146,8 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
                          log_level="WARNING", subscriptions=updates.bus, tools=tools)
     server.relay, server.debugger, server.updates = LogRelay(), debugger, updates
     server.tools_by_name = {tool.name: tool for tool in tools}
+    for prompt in prompts():
+        server.add_prompt(prompt)
     lowlevel = sdk.lowlevel(server)
     lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, server.relay.on_set_level)
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)

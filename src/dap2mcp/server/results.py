@@ -103,6 +103,24 @@ class DisassembleResult(Ok):
     instructions: list[dict[str, Any]]
 
 
+class MemoryRow(BaseModel):
+    address: str
+    hex: str
+    """The row's bytes in hex, spaced."""
+    text: str
+    """The row's bytes as characters, '.' for those not printable."""
+
+
+class MemoryResult(Ok):
+    address: str
+    """Where the first byte read is."""
+    count: int
+    """Bytes read."""
+    unreadableBytes: int | None = None
+    """Bytes past those read that could not be read (unmapped memory)."""
+    rows: list[MemoryRow]
+
+
 TEXT_FORMATS = ("toon", "json")
 _text_format = "toon"
 

@@ -13,11 +13,12 @@ from pydantic import Field
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, Debugger
+from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MEMORY_BYTES, Debugger
 from ..session.specs import (
     MAX_PATH_MAPPINGS,
     PATH_CHARS,
     TEXT_CHARS,
+    Access,
     BreakpointChange,
     BreakpointSpec,
     Condition,
@@ -32,6 +33,7 @@ from ..session.specs import (
     LogMessage,
     MaxNotifications,
     PathMapping,
+    Watch,
 )
 from . import results as r
 
@@ -197,6 +199,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         function: Function = None,
         exception: ExceptionFilter = None,
         exceptionTypes: ExceptionTypes = None,
+        watch: Watch = None,
+        access: Access = None,
         condition: Condition = None,
         hitCondition: HitCondition = None,
         logMessage: LogMessage = None,
@@ -208,18 +212,21 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.BreakpointResult]:
         """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
-        condition or a log message (a tracepoint, which logs without stopping); or change one by `id`.
-        Returns its id, whether the adapter verified it, and its hit count."""
+        condition or a log message (a tracepoint, which logs without stopping); or a watch (`watch`, a data
+        breakpoint: stop where the value an expression names is written, or read; set while paused where the
+        expression can be named); or change one by `id`. Returns its id, whether the adapter verified it, and
+        its hit count."""
         sid = debugger.resolve(sessionId)
         options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
                    "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
         if id is not None:
-            if file or line or function or exception:
+            if file or line or function or exception or watch or access:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
             view = await debugger.update_breakpoint(id, BreakpointChange(**options), sid)
         else:
             view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, function=function,
-                                                                exception=exception, **options), sid)
+                                                                exception=exception, watch=watch, access=access,
+                                                                **options), sid)
         return r.ok(view, files_from=debugger.files_from(sid), session_id=sid)  # a BreakpointView is a BreakpointResult but for `success`
 
     @tool("clear-breakpoints", destructive=True, idempotent=True)
@@ -364,6 +371,29 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         sid = debugger.resolve(sessionId)
         return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset,
                                                                       instructionCount, sid)), session_id=sid)
+
+    @tool("memory", read_only=True, idempotent=True)
+    async def memory(
+        memoryReference: Annotated[str | None, Field(min_length=1, max_length=200, description=(
+            "Where to read: an address (0x…), such as a frame's `instructionPointer` or a row of an earlier "
+            "`memory` answer.")
+        )] = None,
+        expression: Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
+            "Instead: read where the value this expression names lies (a variable, a field, an array element; "
+            "`*p` for what p points at)."))] = None,
+        offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
+        count: Annotated[int, Field(ge=1, le=MEMORY_BYTES, description=f"Bytes to read (at most {MEMORY_BYTES}).")] = 256,
+        frameId: FrameId = None,
+        sessionId: SessionId = None,
+    ) -> Annotated[CallToolResult, r.MemoryResult]:
+        """Read the paused program's raw memory (C, C++, Rust): at a memory reference, or at the address of
+        what `expression` names (in `frameId`, default the focused frame). Returns rows of 16 bytes: address,
+        hex bytes and the printable characters. debugpy (Python) and Delve answer NOT_SUPPORTED."""
+        if (memoryReference is None) == (expression is None):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
+        sid = debugger.resolve(sessionId)
+        return r.ok(r.MemoryResult(**await debugger.memory(memoryReference, expression, offset, count, frameId, sid)),
+                    session_id=sid)
 
 
 def _progress(ctx: Context | None) -> Any:

@@ -27,6 +27,17 @@ class Breakpoint:
     exception: str | None = None
     """An exception filter id of the adapter (`raised`, `uncaught`, …)."""
     exception_types: tuple[str, ...] = ()
+    watch: str | None = None
+    """A data breakpoint's expression, as the agent gave it."""
+    access: str = "write"
+    data_id: str | None = None
+    """The adapter's id of the data the watch is on (`dataBreakpointInfo`), found anew in each run; None while
+    the expression has not been resolved in a paused frame."""
+    frame: tuple[str, int] | None = None
+    """A watch on a local: the function of the frame it names a variable of, and that frame's place from the
+    bottom of the stack; when no such frame is there any more, the watch goes away."""
+    value: str | None = None
+    """A watch's value at the last stop, to show the old value beside the new one."""
     condition: str | None = None
     hit_condition: str | None = None
     log_message: str | None = None
@@ -73,6 +84,8 @@ class Breakpoint:
         return "verified" if self.verified else "pending"
 
     def describe(self) -> str:
+        if self.kind == "watch":
+            return f"watch {self.watch}"
         if self.kind == "function":
             return f"function {self.function}"
         return f"{os.path.basename(self.file or '')}:{self.line}"
@@ -86,6 +99,9 @@ class Breakpoint:
             return self.message
         if self.kind == "line" and self.verified and self.actual_line and self.line and self.actual_line != self.line:
             return f"moved from line {self.line} to line {self.actual_line}: the adapter found no code on line {self.line}"
+        if self.kind == "watch" and self.data_id is None and self.enabled:
+            return (f"not resolved: {self.watch!r} is looked up again at each stop, and watched once it names "
+                    "something in the paused frame")
         if self.state == "pending":
             where = "at this line" if self.kind == "line" else "for this function" if self.kind == "function" else ""
             return (f"not bound: the adapter found no code {where} in what the program has loaded so far; "
@@ -95,6 +111,7 @@ class Breakpoint:
     def view(self) -> BreakpointView:
         return BreakpointView(
             id=self.id, type=self.kind if not self.log_message else "tracepoint", verified=self.verified,
+            watch=self.watch, access=self.access if self.watch else None, value=self.value,
             state=self.state, enabled=self.enabled, file=self.file, line=self.actual_line or self.line,
             function=self.function, exception=self.exception, exceptionTypes=list(self.exception_types) or None,
             condition=self.condition, hitCondition=self.hit_condition, logMessage=self.log_message,
@@ -148,6 +165,12 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
             need("supportsExceptionOptions", "exception types on exception breakpoints")
     elif options.exception_types:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
+    if kind == "watch" and options.log_message:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "a watch takes no logMessage: DAP has no tracepoints on data")
+    if kind == "watch" and (options.condition or options.hit_condition) and not profile.watch_conditions:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop a watch's condition and hit condition and stop "
+                         "at every write: watch without them and `continue` past the writes that are right, or use "
+                         "adapter lldb")
     if kind == "function" and (options.condition or options.hit_condition) and not profile.function_conditions:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop the condition and hit condition of a function "
                          "breakpoint and stop at every call: put the breakpoint on a line of the function instead")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import os
@@ -22,10 +23,11 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, children, documents, ending, hints, paused, preview, testing
+from . import assign, children, documents, ending, hints, memory, paused, preview, testing, watches
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
+from .disassembly import instructions_around
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
@@ -59,6 +61,9 @@ DOCUMENTS = ("session", "breakpoints", "threads", "snapshots", "output")
 
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
+
+MEMORY_BYTES = memory.MAX_BYTES
+"""The most bytes `memory` reads at once."""
 
 
 async def _quiet_progress(message: str) -> None:
@@ -219,7 +224,7 @@ class Debugger:
             ctx.hint = hints.ATTACHED
         elif ctx.state == "running" and started_in >= timeout:
             ctx.hint = hints.started_past(started_in, timeout, ctx.hint)
-        ctx.breakpointNotes = session.breakpoints.notes() or None
+        ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.notes()] or None
         ctx.pathsRelativeTo = session.target.files_from
         return ctx
 
@@ -546,8 +551,12 @@ class Debugger:
 
     async def add_breakpoint(self, spec: BreakpointSpec, session_id: str | None = None) -> BreakpointView:
         session = self.pick(session_id)
-        view = (await session.add_breakpoint(spec)).view()
-        for other in self._rest_of_program(session):
+        resolve = None
+        if spec.watch and session.state == "paused":
+            frame, thread = await paused.focused_frame_id(session), session.require_paused().thread_id
+            resolve = functools.partial(watches.resolve, session, frame=frame, thread=thread)
+        view = (await session.add_breakpoint(spec, resolve=resolve)).view()
+        for other in self._rest_of_program(session) if not spec.watch else ():  # a watch is of one process's memory
             with contextlib.suppress(Failure):
                 await other.add_breakpoint(spec, bp_id=view.id)
         return view
@@ -672,7 +681,7 @@ class Debugger:
             if not memory_reference:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")
         if session.profile.disassembly_offset_counted_here and offset:
-            found = await _instructions_around(session, memory_reference, offset, count)
+            found = await instructions_around(session, memory_reference, offset, count)
         else:
             found = (await session.request("disassemble", {
                 "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count,
@@ -680,6 +689,13 @@ class Debugger:
         return {"instructions": [
             {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
             for i in found]}
+
+    async def memory(self, reference: str | None, expression: str | None, offset: int, count: int,
+                     frame_id: int | None, session_id: str | None = None) -> dict[str, Any]:
+        session = self.pick(session_id)
+        session.require_paused()
+        frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
+        return await memory.read(session, reference, expression, offset, count, frame)
 
     # -- snapshots ---------------------------------------------------------------------------
 
@@ -820,51 +836,6 @@ def _stepped(session: DebugSession, finished: bool) -> bool:
     """The step a loop of steps took ended as a step: not the timeout, the program's end or another stop."""
     return finished and session.state == "paused" and session.stop_info is not None \
         and session.stop_info.reason == "step"
-
-
-LONGEST_INSTRUCTION = 15
-"""Bytes of the longest x86-64 instruction: `n` instructions before an address start at most 15·n bytes before it."""
-BACKWARD_LIMIT = 1000
-"""Instructions `disassemble` goes back where dap2mcp counts the offset (each costs 15 decoded)."""
-
-
-async def _instructions_around(session: DebugSession, reference: str, offset: int, count: int) -> list[dict[str, Any]]:
-    """`count` instructions from `offset` instructions away from `reference`, where the adapter miscounts the
-    offset (see `disassembly_offset_counted_here`): lldb-dap 19 starts at no instruction boundary, and decodes
-    garbage. Forward,
-    the instructions are counted from `reference` itself; backward, a stretch long enough to hold them is
-    decoded from before it, moved a byte at a time until the decoding falls in step with `reference` (x86
-    decoding mostly does within a few instructions), and the ones just before `reference` are taken."""
-    try:
-        address = int(reference, 0)
-    except ValueError:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"memoryReference {reference!r} is not an address") from None
-
-    async def decode(start: int, instructions: int) -> list[dict[str, Any]]:
-        return (await session.request("disassemble", {"memoryReference": hex(start), "instructionOffset": 0,
-                                                      "instructionCount": instructions})).get("instructions") or []
-
-    if offset > 0:
-        return (await decode(address, offset + count))[offset:]
-    back = -offset
-    if back > BACKWARD_LIMIT:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{session.profile.name} can go back at most {BACKWARD_LIMIT} "
-                         "instructions; disassemble from an earlier address (a frame's instructionPointer) instead")
-    span = back * LONGEST_INSTRUCTION
-    for shift in range(LONGEST_INSTRUCTION):
-        start = max(0, address - span + shift)
-        decoded = await decode(start, address - start + count)
-        at = next((i for i, ins in enumerate(decoded) if _address(ins) == address), None)
-        if at is not None:
-            return decoded[max(0, at - back):max(0, at - back) + count]
-    return await decode(address, count)  # no decoding fell in step: from the address itself
-
-
-def _address(instruction: dict[str, Any]) -> int | None:
-    try:
-        return int(str(instruction.get("address")), 0)
-    except ValueError:
-        return None
 
 
 async def _standing_limit(session: DebugSession, frame: int, timeout: float) -> None:

@@ -75,6 +75,8 @@ def _breakpoints(session: DebugSession) -> dict[str, Any]:
             "hitCountMultiple": int(every.group(1)) if every else 0, "maxNotifications": bp.max_notifications or 0,
             "notificationsSent": bp.notifications_sent,
         })
+        if bp.kind == "watch":  # a data breakpoint: what it watches, for which access, and its last value
+            listed[-1].update(type="DataBreakpoint", watch=bp.watch, access=bp.access, value=bp.value)
     for name in session.breakpoints.default_filters():
         exceptions.append({"id": None, "filter": name, "exceptionType": None, "default": True,
                            "breakOnFirstChance": name == "raised", "breakOnSecondChance": name != "raised",

@@ -176,6 +176,15 @@ class Changes(_Model):
     """Why this stop was not compared with the last although both are in one call of the function."""
 
 
+class WatchHit(_Model):
+    id: int
+    expression: str
+    old: Opt[str] = None
+    new: Opt[str] = None
+    stoppedHere: Opt[bool] = None
+    """false: the value changed since the previous stop, but this stop is not the watch's."""
+
+
 class Context(_Model):
     """Where the program is and what it holds, or how it ended."""
 
@@ -197,8 +206,12 @@ class Context(_Model):
     exception: Opt[ExceptionDetails] = None
     breakpointIds: Opt[list[int]] = None
     """Ids of the breakpoints that caused this stop."""
+    watches: Opt[list[WatchHit]] = None
+    """The watches (data breakpoints) whose value is not what it was at the previous stop, or that stopped
+    the program (`reason: data breakpoint`), with the old and new value."""
     breakpointNotes: Opt[list[str]] = None
-    """In the result of `debug` and `restart`: the breakpoints that moved to another line or did not bind."""
+    """In the result of `debug` and `restart`: the breakpoints that moved to another line or did not bind; at
+    any stop: a watch that went away (its local's frame returned) or was resolved anew (after `restart`)."""
     pathsRelativeTo: Opt[str] = None
     """In the result of `debug` and `restart`: the directory that files below it are named relative to,
     here and in every later result, and that a relative `file` argument is read from."""
@@ -217,7 +230,7 @@ class Context(_Model):
 
 class BreakpointView(_Placed):
     id: int
-    type: Literal["line", "function", "exception", "tracepoint"] = "line"
+    type: Literal["line", "function", "exception", "tracepoint", "watch"] = "line"
     verified: bool
     state: Opt[str] = None
     """`verified`, `pending` (not yet bound by the adapter), `disabled`, or `exhausted` (a tracepoint
@@ -228,6 +241,10 @@ class BreakpointView(_Placed):
     function: Opt[str] = None
     exception: Opt[str] = None
     exceptionTypes: Opt[list[str]] = None
+    watch: Opt[str] = None
+    access: Opt[str] = None
+    value: Opt[str] = None
+    """A watch's value when last seen (set, or the last stop)."""
     condition: Opt[str] = None
     hitCondition: Opt[str] = None
     logMessage: Opt[str] = None
@@ -245,3 +262,15 @@ class StopInfo:
     thread_id: int | None
     description: str | None = None
     hit_breakpoint_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class WatchReport:
+    """What the watches say about one stop (`watches.after_stop`), worked out once and given to every context
+    of it."""
+
+    cycle: int
+    hits: list[WatchHit] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    wrote_at: int | None = None
+    """The line of the instruction that wrote: the program stops just after it, often on the next line."""

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from ..adapters.base import FunctionFilter
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
+from . import watches
 from .inspect import FrameView, ScopeChoice, clip, fetch_view, has_source, to_frame, view_context
-from .models import Context, ExceptionDetails, Location, StopInfo, Thread
+from .models import Context, ExceptionDetails, Location, StopInfo, Thread, WatchReport
 from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
 from .session import DebugSession
@@ -96,7 +97,19 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         hit = session.breakpoints.count_exception(cycle, ctx.exception.typeName, ctx.exception.breakMode)
     if visible := [bp.id for bp in hit if not bp.temporary]:
         ctx.breakpointIds = visible
+    if thread == info.thread_id:
+        watches.apply(await _watch_report(session, info, ctx), ctx)
     return ctx
+
+
+async def _watch_report(session: DebugSession, info: StopInfo, ctx: Context) -> WatchReport:
+    """The watches' report of this stop, made by the first context of it."""
+    report = session.watch_report
+    if report is None or report.cycle != session.stop_count:
+        report = await watches.after_stop(session, info.thread_id, info.reason, info.description,
+                                          ctx.frames[0].id if ctx.frames else None)
+        session.watch_report = report
+    return report
 
 
 THREAD_FRAMES = 30

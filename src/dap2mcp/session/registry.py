@@ -52,7 +52,8 @@ class BreakpointRegistry:
         for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
                 self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None,
-                                             hit_count=0, notifications_sent=0, edited=None, lost=False)
+                                             hit_count=0, notifications_sent=0, edited=None, lost=False,
+                                             data_id=None, frame=None, value=None)
         if edited:
             follow(self._items.values())
         self._profile = profile
@@ -143,6 +144,14 @@ class BreakpointRegistry:
         id another session of the program gave it (see `count_with`)."""
         options, capabilities, profile = Options.of(spec.options), self._capabilities(), self._profile
         adapter = profile.name
+        if spec.watch:
+            if not capabilities.get("supportsDataBreakpoints"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no data breakpoints (no "
+                                 f"supportsDataBreakpoints): {profile.watch_instead}")
+            check_options("watch", options, capabilities, profile)
+            bp = self.new("watch", options)
+            bp.watch, bp.access = spec.watch.strip(), spec.access or "write"
+            return bp
         if spec.exception:
             check_exception_filter(spec.exception, {"exceptionBreakpointFilters": self.filters()}, adapter)
             check_options("exception", options, capabilities, profile)
@@ -267,6 +276,18 @@ class BreakpointRegistry:
             await self._sync_functions(request)
         if any(bp.kind == "exception" for bp in touched):
             await self.sync_exceptions(request)
+        if any(bp.kind == "watch" for bp in touched):
+            await self.sync_watches(request)
+
+    async def sync_watches(self, request: Request) -> None:
+        """All resolved, enabled watches in one `setDataBreakpoints` (it replaces the adapter's list)."""
+        bps = [bp for bp in self._items.values() if bp.kind == "watch" and bp.active and bp.data_id is not None]
+        body = await request("setDataBreakpoints", {"breakpoints": [
+            {"dataId": bp.data_id, "accessType": bp.access, **self._extras(bp)} for bp in bps]})
+        self._apply(bps, body.get("breakpoints") or [])
+
+    def watches(self) -> list[Breakpoint]:
+        return [bp for bp in self._items.values() if bp.kind == "watch"]
 
     async def sync_everything(self, request: Request) -> None:
         await self.sync(request, self._items.values())

@@ -24,7 +24,7 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -43,7 +43,7 @@ from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .link import Link
-from .models import Frame, State, StopInfo
+from .models import Frame, State, StopInfo, WatchReport
 from .output import OutputBuffer, TracebackCutter
 from .owed import StillOwed
 from .own_evaluations import OwnEvaluations
@@ -101,6 +101,8 @@ class DebugSession:
         self.output = OutputBuffer()
         self.adapter_output = OutputBuffer(keep_chars=100_000)
         self._tracebacks = TracebackCutter(profile.launcher_frames)
+        self.watch_report: WatchReport | None = None
+        """What the watches said about the latest stop (`watches.after_stop`)."""
         self._recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.own = OwnEvaluations(profile, self, self.adapter_output)
@@ -632,8 +634,10 @@ class DebugSession:
         return bp
 
     async def add_breakpoint(self, spec: BreakpointSpec, *, temporary: bool = False,
-                             bp_id: int | None = None) -> Breakpoint:
-        """`bp_id`: the id the breakpoint has in another session of the program (a child process's)."""
+                             bp_id: int | None = None,
+                             resolve: Callable[[Breakpoint], Awaitable[None]] | None = None) -> Breakpoint:
+        """`bp_id`: the id the breakpoint has in another session of the program (a child process's);
+        `resolve`: finds what a watch names in the paused program (`watches.resolve`), before it is sent."""
         bp = self.register(spec, temporary, bp_id)
         if self.state == "terminated":  # kept for `restart`
             if temporary:
@@ -642,6 +646,11 @@ class DebugSession:
             self.breakpoints.kept_for_restart(bp)
             return bp
         try:
+            if bp.kind == "watch":
+                if self.state != "paused" or resolve is None:
+                    raise DebugError(ErrorCode.NOT_PAUSED, f"a watch is resolved in a paused frame: stop the program "
+                                     f"(`pause`, a breakpoint) where {bp.watch!r} can be named, then set it")
+                await resolve(bp)
             await self.breakpoints.sync(self.tolerant_request, [bp])
         except Failure:
             self.breakpoints.discard(bp)

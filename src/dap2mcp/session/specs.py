@@ -33,8 +33,13 @@ LogMessage = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
 MaxNotifications = Annotated[int | None, Field(ge=1, description=(
     "A tracepoint logs at most this many times, then turns itself off."))]
 Enabled = Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")]
+Watch = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+    "Make it a data breakpoint (a watch): stop when the value this expression names is written (a variable, a "
+    "field, an array element), resolved in the paused frame; C, C++, Rust under lldb and gdb."))]
+Access = Annotated[Literal["write", "read", "readWrite"] | None, Field(description=(
+    "With watch: stop on 'write' (default), 'read', or 'readWrite'."))]
 
-Kind = Literal["line", "function", "exception"]
+Kind = Literal["line", "function", "exception", "watch"]
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
@@ -88,6 +93,8 @@ class BreakpointSpec(BaseModel):
     function: Function = None
     exception: ExceptionFilter = None
     exceptionTypes: ExceptionTypes = None
+    watch: Watch = None
+    access: Access = None
     condition: Condition = None
     hitCondition: HitCondition = None
     logMessage: LogMessage = None
@@ -96,7 +103,14 @@ class BreakpointSpec(BaseModel):
 
     @model_validator(mode="after")
     def _one_kind(self) -> BreakpointSpec:
-        if self.exception:
+        if self.access and not self.watch:
+            raise ValueError("access goes with watch")
+        if self.watch is not None:
+            if self.file or self.line or self.function or self.exception:
+                raise ValueError("give watch, or a place (file and line, function), or exception: one of them")
+            if not self.watch.strip():
+                raise ValueError("watch is blank: give the expression to watch")
+        elif self.exception:
             if self.file or self.line or self.function:
                 raise ValueError("give exception, or a place (file and line, function), not both")
         else:
@@ -110,7 +124,7 @@ class BreakpointSpec(BaseModel):
 
     @property
     def kind(self) -> Kind:
-        return "exception" if self.exception else "function" if self.function else "line"
+        return "watch" if self.watch else "exception" if self.exception else "function" if self.function else "line"
 
     @property
     def options(self) -> BreakpointChange:

@@ -1,0 +1,160 @@
+"""Watches (data breakpoints): resolved in a paused frame through `dataBreakpointInfo`, and looked at again
+at every stop, since adapters say little about them: which one stopped the program (lldb-dap names none),
+its old and new value (no adapter gives them), whether the frame of a watched local has returned (lldb
+keeps watching the stack slot), and, after a `restart`, what they name in the new run (addresses change).
+
+The registry owns the watches (a kind of breakpoint); this module does what needs the paused program."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..dap.errors import AdapterRefused
+from ..errors import DebugError, ErrorCode
+from .breakpoints import Breakpoint
+from .disassembly import instructions_around
+from .models import Context, WatchHit, WatchReport
+
+if TYPE_CHECKING:
+    from .session import DebugSession
+
+STACK_LIMIT = 1000
+"""Frames read to place a watched local's frame; a deeper stack counts from this far down."""
+_ROOT = re.compile(r"^\s*[*&(]*\s*([A-Za-z_]\w*)")
+_LOCAL_SCOPES = ("local", "argument", "param")
+
+
+async def resolve(session: DebugSession, bp: Breakpoint, *, frame: int, thread: int | None) -> None:
+    """Find what `bp.watch` names in `frame`, for the adapter (`data_id`), and remember its value and, for a
+    local, its frame. Refused with the adapter's reason where it cannot be watched."""
+    profile, expression = session.profile, bp.watch or ""
+    try:
+        info = await session.request("dataBreakpointInfo", {"name": profile.watch_name.format(expression),
+                                                            "frameId": frame})
+    except AdapterRefused as exc:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot watch {expression!r}: {exc.message}") from None
+    if not info.get("dataId"):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot watch {expression!r} here ({info.get('description')}): "
+                         "watch a variable, a field or an array element that the paused frame can name")
+    if bp.access not in (info.get("accessTypes") or [bp.access]):
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} cannot watch {expression!r} for {bp.access} "
+                         f"access; it can for {', '.join(info.get('accessTypes') or [])}")
+    bp.data_id = str(info["dataId"])
+    bp.value = await _value(session, expression, frame)
+    bp.frame = await _owner(session, expression, frame, thread)
+
+
+async def after_stop(session: DebugSession, thread: int | None, reason: str, description: str | None,
+                     top: int | None) -> WatchReport:
+    registry, report = session.breakpoints, WatchReport(session.stop_count)
+    watches = [bp for bp in registry.watches() if bp.enabled]
+    if not watches or thread is None or top is None:
+        return report
+    stack = await session.stack(thread, STACK_LIMIT) if any(bp.frame for bp in watches) else []
+    changed = False
+    for bp in watches:
+        if bp.data_id is None:  # set before a restart, or given with `debug`: resolved anew in this run
+            try:
+                await resolve(session, bp, frame=top, thread=thread)
+            except DebugError:
+                continue
+            report.notes.append(f"watch {bp.id} ({bp.watch}) now watches {bp.watch} in this run (value {bp.value})")
+            changed = True
+            continue
+        frame = _frame_of(bp, stack) if bp.frame else top
+        if frame is None:
+            function = bp.frame[0] if bp.frame else "its function"
+            registry.take([bp.id])
+            report.notes.append(f"watch {bp.id} ({bp.watch}) went away: the frame of {function} whose local it "
+                                "watched has returned")
+            changed = True
+            continue
+        old, new = bp.value, await _value(session, bp.watch or "", frame)
+        bp.value = new
+        if new != old or bp.access != "write":
+            report.hits.append(WatchHit(id=bp.id, expression=bp.watch or "", old=old, new=new))
+    if changed:
+        await registry.sync_watches(session.tolerant_request)
+    stopped_by_watch = session.profile.watch_stop.search(f"{reason} {description or ''}") is not None
+    if not stopped_by_watch:
+        report.hits = [hit for hit in report.hits if hit.old != hit.new]  # changed meanwhile, shown all the same
+        for hit in report.hits:
+            hit.stoppedHere = False
+    else:
+        for hit in report.hits:
+            registry.get(hit.id).hit_count += 1
+        report.wrote_at = await _line_before(session, thread)
+    return report
+
+
+async def _line_before(session: DebugSession, thread: int) -> int | None:
+    """The source line of the instruction before the paused one: the write that stopped the program."""
+    try:
+        top = (await session.stack(thread))[0]
+        if (command := session.profile.line_before_command) is not None:
+            said = await session.request("evaluate", {"expression": command, "frameId": top["id"], "context": "repl"})
+            found = re.search(r"^line (\d+)$", said.get("result") or "", re.MULTILINE)
+            return int(found.group(1)) if found and found.group(1) != "0" else None
+        if not top.get("instructionPointerReference"):
+            return None
+        before = await instructions_around(session, str(top["instructionPointerReference"]), -1, 1)
+    except (AdapterRefused, DebugError, IndexError):
+        return None
+    line = before[0].get("line") if before else None
+    return line if isinstance(line, int) else None
+
+
+def apply(report: WatchReport, ctx: Context) -> None:
+    if report.hits:
+        ctx.watches = report.hits
+        if any(hit.stoppedHere is not False for hit in report.hits):
+            ctx.reason = "data breakpoint"
+            ctx.breakpointIds = [hit.id for hit in report.hits if hit.stoppedHere is not False]
+            ctx.description = "; ".join(f"watch {hit.id}: {hit.expression} {hit.old} -> {hit.new}"
+                                        for hit in report.hits if hit.stoppedHere is not False)
+            if report.wrote_at is not None and ctx.location is not None and ctx.location.line != report.wrote_at:
+                ctx.description += f" (written by line {report.wrote_at}; paused just after it, at line " \
+                                   f"{ctx.location.line})"
+                ctx.location.line = report.wrote_at
+    if report.notes:
+        ctx.breakpointNotes = report.notes
+
+
+def _frame_of(bp: Breakpoint, stack: list[dict[str, Any]]) -> int | None:
+    """The id, at this stop, of the frame whose local `bp` watches; None if that frame has returned."""
+    assert bp.frame is not None
+    function, depth = bp.frame
+    index = len(stack) - depth
+    if 0 <= index < len(stack) and stack[index].get("name") == function:
+        return stack[index].get("id")
+    return None
+
+
+async def _value(session: DebugSession, expression: str, frame: int) -> str | None:
+    try:
+        body = await session.request("evaluate", {"expression": expression, "frameId": frame,
+                                                  "context": session.profile.evaluate_context})
+    except AdapterRefused:
+        return None
+    result = body.get("result")
+    return None if result in session.profile.failed_evaluations else result
+
+
+async def _owner(session: DebugSession, expression: str, frame: int, thread: int | None) -> tuple[str, int] | None:
+    """(function, place from the stack's bottom) of `frame`, if `expression` starts with one of its locals."""
+    root = _ROOT.match(expression)
+    if root is None or thread is None:
+        return None
+    scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
+    names: set[str] = set()
+    for scope in scopes:
+        if str(scope.get("name", "")).lower().startswith(_LOCAL_SCOPES) and scope.get("variablesReference"):
+            listed = await session.request("variables", {"variablesReference": scope["variablesReference"]})
+            names |= {str(v.get("name")) for v in listed.get("variables") or []}
+    if root.group(1) not in names:
+        return None
+    stack = await session.stack(thread, STACK_LIMIT)
+    known = session.frames.get(frame)  # by place: cdt-gdb-adapter numbers the frames anew at each stackTrace
+    index = known[1] if known is not None else 0
+    return (str(stack[index].get("name")), len(stack) - index) if index < len(stack) else None

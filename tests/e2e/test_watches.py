@@ -1,0 +1,87 @@
+"""Watches (data breakpoints) on a real C program under lldb and gdb: the stop names the watch, its location
+is the line that wrote, the context has the old and new value; a condition; the breakpoints resource and
+clear-breakpoints; a watched local that goes away with its frame; watches resolved anew after restart.
+debugpy and Delve 1.20 have no data breakpoints and say what to do instead."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import PROGRAMS, marker, stdio_tools
+
+WATCHED = PROGRAMS / "watched.c"
+
+
+def line(name: str) -> int:
+    return marker(WATCHED, name)
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_watch_stops_at_each_write_with_old_and_new_value(adapter: str) -> None:
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(WATCHED), adapter=adapter, timeout=120,
+                       breakpoints=[{"file": str(WATCHED), "line": line("start")}])
+        watch = await tools.ok("breakpoint", watch="ledger.total")
+        assert (watch["type"], watch["access"], watch["value"], watch["verified"]) == ("watch", "write", "0", True)
+        listed = await tools.read_json("debugger://breakpoints")
+        assert any(b["id"] == watch["id"] and b["watch"] == "ledger.total" for b in listed["breakpoints"])
+
+        first = await tools.ok("continue")
+        assert first["reason"] == "data breakpoint" and first["breakpointIds"] == [watch["id"]]
+        assert first["location"]["line"] == line("add") and first["location"]["function"] == "post"
+        assert first["watches"] == [{"id": watch["id"], "expression": "ledger.total", "old": "0", "new": "10"}]
+
+        if adapter == "lldb":
+            await tools.ok("breakpoint", id=watch["id"], condition="ledger.total < 25")  # only the write that lowers it
+        else:  # cdt-gdb-adapter drops a data breakpoint's condition: refused, and each write stops
+            assert "drop" in await tools.error("breakpoint", "NOT_SUPPORTED", id=watch["id"], condition="ledger.total < 25")
+            assert (await tools.ok("continue"))["watches"][0]["new"] == "30"
+        wrong = await tools.ok("continue")
+        assert wrong["location"]["line"] == line("wrong") and wrong["location"]["function"] == "refund"
+        assert wrong["watches"][0]["new"] == "20" and wrong["watches"][0]["old"] == ("10" if adapter == "lldb" else "30")
+
+        assert (await tools.ok("clear-breakpoints", ids=[watch["id"]]))["removed"] == [watch["id"]]
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and "27" in ended["output"]["text"]
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_watched_local_goes_with_its_frame_and_watches_survive_restart(adapter: str) -> None:
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(WATCHED), adapter=adapter, timeout=120,
+                       breakpoints=[{"file": str(WATCHED), "line": line("local")},
+                                    {"file": str(WATCHED), "line": line("after")}])
+        local = await tools.ok("breakpoint", watch="local")
+        kept = await tools.ok("breakpoint", watch="ledger.entries[2]")
+        wrote = await tools.ok("continue")
+        assert wrote["reason"] == "data breakpoint" and wrote["location"]["line"] in (line("local"), line("local-write"))
+        while True:  # on past the local's writes until its function has returned
+            ctx = await tools.ok("continue")
+            if "went away" in " ".join(ctx.get("breakpointNotes") or []):
+                break
+            assert ctx["reason"] == "data breakpoint" and ctx["location"]["function"] == "scratch", ctx
+        assert any(f"watch {local['id']} (local) went away" in note for note in ctx["breakpointNotes"])
+        remaining = {b["id"] for b in (await tools.read_json("debugger://breakpoints"))["breakpoints"]}
+        assert local["id"] not in remaining and kept["id"] in remaining
+
+        again = await tools.ok("restart")  # stops at `local`: the global's watch is found anew there
+        assert any(f"watch {kept['id']} (ledger.entries[2]) now watches" in n for n in again.get("breakpointNotes") or []), again
+        ctx = await tools.ok("continue")
+        while ctx["state"] == "paused" and ctx.get("reason") != "data breakpoint":
+            ctx = await tools.ok("continue")
+        assert ctx["breakpointIds"] == [kept["id"]] and ctx["location"]["line"] == line("entry")
+        assert ctx["watches"][0]["new"] == "7"
+        await tools.ok("stop")
+
+
+async def test_debugpy_and_delve_refuse_watches_and_say_what_to_do() -> None:
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(PROGRAMS / "counter.py"), stopOnEntry=True)
+        message = await tools.error("breakpoint", "NOT_SUPPORTED", watch="total")
+        assert "supportsDataBreakpoints" in message and "condition" in message
+        await tools.error("breakpoint", "INVALID_ARGUMENT", watch="total", line=3)
+        await tools.ok("stop")
+        await tools.ok("debug", mode="source", path=str(PROGRAMS / "calls_go"), stopOnEntry=True, timeout=180)
+        assert "supportsDataBreakpoints" in await tools.error("breakpoint", "NOT_SUPPORTED", watch="x")
+        assert "supportsReadMemoryRequest" in await tools.error("memory", "NOT_SUPPORTED", memoryReference="0x1000")
+        await tools.ok("stop")

@@ -53,6 +53,8 @@ class Target:
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
     test: str | None = None
     """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
+    bin: str | None = None
+    """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
     path_mappings: tuple[tuple[str, str], ...] = ()
     """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
     file or directory as the program names it (see `mapped`)."""

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 def runner(profile: AdapterProfile) -> TestRunner:
     if profile.tests is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"mode 'test' is not available with the {profile.name} adapter "
-                         "(it runs pytest under debugpy and go test under delve)")
+                         "(it runs pytest under debugpy, go test under delve and cargo test under lldb)")
     return profile.tests
 
 

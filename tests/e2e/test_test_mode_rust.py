@@ -57,7 +57,8 @@ async def test_the_filter_selects_by_name_and_restart_runs_the_same_tests_with_t
 
 async def test_passing_tests_end_with_the_summary_and_a_filter_that_selects_nothing_says_so():
     async with stdio_tools() as tools:
-        # the one test of tests/shelf_integration.rs: its own test binary, found by the filter
+        # the one test of tests/shelf_integration.rs (its own test binary, found by the filter), which reads
+        # Cargo.toml from the directory it runs in: the project's, as under `cargo test`
         ended = await tools.ok("debug", **run_tests(test="integration"))
         assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
         assert "test integration_count_at_reads_a_slot ... ok" in ended["output"]["text"]

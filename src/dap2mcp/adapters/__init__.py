@@ -6,9 +6,10 @@ import mmap
 import os
 
 from ..errors import DebugError, ErrorCode
+from . import cargo
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .go import DELVE
-from .native import GDB, LLDB, NATIVE_EXTENSIONS
+from .native import GDB, LLDB, NATIVE_EXTENSIONS, directory_refused
 from .node import NODE_PROFILE
 from .python import DEBUGPY
 
@@ -37,8 +38,9 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     if os.path.isdir(path):
         if any(name.endswith(".go") for name in os.listdir(path)):
             return DELVE
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is a directory, and not a Go package: "
-                         "give a program file")
+        if cargo.is_project(path):
+            return LLDB
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, directory_refused(target.path or ".", path))
     if _is_elf(path):
         if target.mode == "source":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is an executable, not source: "
@@ -58,15 +60,17 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
 
 
 def _for_tests(target: Target) -> AdapterProfile:
-    """Mode `test`: a Go package's directory goes to Delve, a Python test file, node id or directory to
-    debugpy (pytest finds the tests in it)."""
+    """Mode `test`: a Go package's directory goes to Delve, a Cargo project's to lldb, a Python test file, node
+    id or directory to debugpy (pytest finds the tests in it)."""
     path = target.absolute(target.file or ".")
     if os.path.isdir(path) and any(name.endswith("_test.go") for name in os.listdir(path)):
         return DELVE
+    if cargo.is_project(path):
+        return LLDB
     if os.path.isdir(path) or path.endswith(".py"):
         return DEBUGPY
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'test' takes a Python test file, a pytest node id "
-                     f"(tests/test_x.py::test_y), a directory of Python tests or a Go package's directory; "
+                     f"(tests/test_x.py::test_y), a directory of Python tests, a Go package's or a Cargo project's directory; "
                      f"'{target.path}' is none of these")
 
 

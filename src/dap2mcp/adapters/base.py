@@ -53,6 +53,8 @@ class Target:
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
     test: str | None = None
     """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
+    bin: str | None = None
+    """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
     path_mappings: tuple[tuple[str, str], ...] = ()
     """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
     file or directory as the program names it (see `mapped`)."""
@@ -219,6 +221,9 @@ class FunctionFilter:
     function: str
     message: re.Pattern[str]
     """Finds what the runtime printed before calling `function`: the group `message` says why, `place` where."""
+    again_from: re.Pattern[str] | None = None
+    """A caller of `function` that reports the failure already stopped at once more (Go's `Fail` calling itself for
+    the parent test): a stop with it below is gone on from."""
 
 
 @dataclass(frozen=True)
@@ -247,15 +252,14 @@ class ValueShapes:
 class TestRunner:
     """How a language's tests are run under its debugger (`debug` mode `test`), and how the run stops where a
     test fails rather than where the runner reports it: the runner catches every failure, so no "uncaught"
-    exception ever stops the program by itself."""
+    exception ever stops the program by itself. Where the runner fails a test through a function of its own (Go's
+    `testing.(*common).Fail`), that is an exception filter of the profile's (`function_filters`)."""
 
     runner: str
     """The runner, in the agent's words ("pytest", "go test")."""
     stop_filters: tuple[str, ...] = ()
     """Exception filters turned on for the run (debugpy's `userUnhandled`: an exception that leaves the
     project's code for the runner's)."""
-    stop_functions: tuple[str, ...] = ()
-    """Functions a failing test calls, a breakpoint on each (Go's `testing.(*common).FailNow`)."""
     failure_check: str | None = None
     """An expression, evaluated in the stopped thread at an exception stop, that is `False` where the exception
     fails no test (a skip, an expected failure, one a `pytest.raises` caught): the run goes on."""
@@ -263,9 +267,6 @@ class TestRunner:
     """The runner's exit code when its filter selected no test (pytest's 5)."""
     nothing_selected_text: re.Pattern[str] | None = None
     """What the runner prints when its filter selected no test (go test's "no tests to run")."""
-    test_frame: re.Pattern[str] | None = None
-    """Functions of the runner's own that a stop at `stop_functions` is in: the stop is shown at the first
-    frame below them, the test's (Go's `testing.` frames)."""
 
 
 @dataclass(frozen=True)

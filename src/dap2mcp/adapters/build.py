@@ -44,7 +44,7 @@ def build(compiler: str, arguments: tuple[str, ...], source: str) -> str:
     os.close(handle)
     command = [compiler, *(a.format(source=source, output=partial) for a in arguments)]
     try:
-        code, text = _run(command, cwd=os.path.dirname(source))
+        code, text = run_tool(command, cwd=os.path.dirname(source))
         if code != 0:
             if len(text) > MESSAGE_CHARS:
                 text = text[:MESSAGE_CHARS] + f"\n… ({len(text) - MESSAGE_CHARS} more characters)"
@@ -56,8 +56,8 @@ def build(compiler: str, arguments: tuple[str, ...], source: str) -> str:
     return str(output)
 
 
-def _run(command: list[str], cwd: str) -> tuple[int, str]:
-    """The compiler and whatever it runs (cc1, as, ld) in a process group of their own, all killed on a
+def run_tool(command: list[str], cwd: str) -> tuple[int, str]:
+    """The compiler (or cargo) and whatever it runs (cc1, as, ld) in a process group of their own, all killed on a
     timeout, and all dying with the server."""
     proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=processes.child_setup)

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-from .base import AdapterProfile, AdapterStart, PathMapSpelling, Target, Tool
+from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling, Target, TestRunner, Tool
 from .build import output_for
 
 DLV = Tool("adapter", ("dlv",), version_argv=("version",), install="apt-get install -y delve")
@@ -40,6 +40,10 @@ class DelveProfile(AdapterProfile):
                      "cwd": target.cwd or home, "env": dict(target.env)}
         if target.mode == "binary":
             arguments["mode"] = "exec"
+        elif target.mode == "test":  # the package's test binary, as `go test -v -run TEST` runs it
+            selected = ["-test.run", target.test] if target.test else []
+            arguments |= {"mode": "test", "output": str(output_for(program + ".test")),
+                          "args": [*selected, "-test.v", *target.args]}
         else:
             arguments |= {"mode": "debug", "output": str(output_for(program))}
         if target.mode == "connect":
@@ -48,6 +52,9 @@ class DelveProfile(AdapterProfile):
 
     def library_dirs(self) -> tuple[str, ...]:
         return _goroot()
+
+    def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
+        return (TEST_FAILURE,) if target.mode == "test" else ()
 
 
 @functools.cache
@@ -73,6 +80,19 @@ def _package_of(program: str) -> str:
     return home if others else program
 
 
+TEST_FAILURE = FunctionFilter(
+    "testFailure", "Go test failure", "testing.(*common).Fail",
+    # `-test.v` has the testing package print what t.Errorf or t.Fatalf says as it is said (unverbose, it is kept
+    # until the test ends), just before the call to Fail: "    pricing_test.go:16: Total = 3540, want 3900", its
+    # further lines indented by 8 more. Only as the output's last line: a bare t.Fail() says nothing, and the
+    # message before it is another failure's.
+    re.compile(r"^ +(?P<place>[\w.-]+\.go:\d+): (?P<message>.*(?:\n {8}.*)*)\n?\Z", re.M),
+    # Fail calls itself for the parent test first; the testing package's deferred check calls it for a test
+    # that panicked (or ran runtime.Goexit), and then panics, which stops the program as a panic
+    again_from=re.compile(r"^testing\.(?:\(\*common\)\.Fail|tRunner\.func[\d.]+)$"))
+"""Every failing `t.Error*`, `t.Fatal*`, `t.Fail` and `t.FailNow` ends in `testing.(*common).Fail`: the stop is
+shown at the test's own frame below the testing package's (it is in GOROOT), with the message it logged."""
+
 LISTENING = re.compile(r"listening at:?\s*\[?(?P<host>[\w.:]+?)\]?:(?P<port>\d+)")
 
 DELVE = DelveProfile(
@@ -96,6 +116,7 @@ DELVE = DelveProfile(
     log_prefix=r"> \[Go \d+\]: ",
     threads_named_by_runtime=True,
     sets_in_top_frame_only=True,
+    tests=TestRunner("go test", nothing_selected_text=re.compile(r"^testing: warning: no tests to run$", re.M)),
     # `dlv config` would change Delve's settings behind dap2mcp's back (substitutePath: the paths it shows,
     # stackTraceDepth, hideSystemGoroutines: the stacks and threads it reads); help, sources and the list pass
     console_prefix="dlv ",

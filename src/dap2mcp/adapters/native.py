@@ -12,14 +12,26 @@ import re
 import shlex
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
+from ..errors import DebugError, ErrorCode
 from ..program_pipe import make_fifo
-from .base import AdapterProfile, AdapterStart, Compiler, FunctionFilter, PathMapSpelling, Target, Tool, ValueShapes
+from . import cargo
+from .base import (
+    AdapterProfile,
+    AdapterStart,
+    Compiler,
+    FunctionFilter,
+    PathMapSpelling,
+    Target,
+    TestRunner,
+    Tool,
+    ValueShapes,
+)
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -64,10 +76,26 @@ class NativeProfile(AdapterProfile):
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         return self.rust_filters if self.is_rust(target) else ()
 
+    def prepare(self, target: Target) -> tuple[Target, str | None]:
+        """A Cargo project (mode `test`, or `source` with its directory) is built by cargo; a C or C++ project's
+        directory is refused, its build being the project's own."""
+        if target.mode not in ("source", "test"):
+            return super().prepare(target)
+        project = target.absolute(target.path or ".")
+        if not cargo.is_project(project):
+            if target.mode == "test" or os.path.isdir(project):
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, directory_refused(target.path or ".", project))
+            return super().prepare(target)
+        for tool in self.tools:
+            tool.require(self.name)
+        built = cargo.test_binary(project, target.test) if target.mode == "test" else cargo.binary(project, target.bin)
+        return replace(target, program=built), "cargo"
+
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
             return os.path.splitext(os.path.basename(target.path))[0].replace("-", "_") + "::main"
-        if target.mode == "binary" and target.program and (crate_main := rust_main(target.program)):
+        built_elsewhere = target.mode in ("binary", "test") or cargo.is_project(target.absolute(target.path or "."))
+        if built_elsewhere and target.program and (crate_main := rust_main(target.program)):
             return crate_main  # not the C `main` that Rust's runtime puts before it
         return self.entry_function
 
@@ -95,20 +123,32 @@ class NativeProfile(AdapterProfile):
         if target.mode == "attach":
             pid: Any = str(target.process_id) if keys.get("pid_as_text") else target.process_id
             return AdapterStart(argv, "attach", {**common, "request": "attach", keys["pid"]: pid})
+        # a test binary runs in its project's directory, as under `cargo test` (a test's files are read from there)
+        home = target.absolute(target.path or ".") if target.mode == "test" else os.getcwd()
         arguments = {**common, "request": "launch", "program": target.program or target.path,
-                     "cwd": target.cwd or os.getcwd()}
+                     "cwd": target.cwd or home}
         fifo = make_fifo() if self.output_to_fifo and target.mode != "connect" else None
         if keys["args"] == "arguments":  # one command line, which gdb runs through the shell
             redirects = (self.stdin_redirect, f"> {shlex.quote(fifo)} 2>&1" if fifo else "")
             arguments["arguments"] = " ".join(filter(None, (shlex.join(target.args), *redirects)))
         else:
-            arguments["args"] = list(target.args)
+            arguments["args"] = cargo.test_arguments(target.test, target.args) if target.mode == "test" else list(target.args)
         if target.env:
             arguments[keys["env"]] = ([f"{k}={v}" for k, v in target.env.items()] if keys.get("env_as_list")
                                       else dict(target.env))
         if target.mode == "connect":
             return AdapterStart([], "launch", arguments, address=target.address)
         return AdapterStart(argv, "launch", arguments, output_fifo=fifo)
+
+
+def directory_refused(given: str, directory: str) -> str:
+    """Why a directory that is no Cargo project is not debugged as one: what to give instead."""
+    if any(os.path.isfile(os.path.join(directory, name)) for name in ("Makefile", "makefile", "GNUmakefile",
+                                                                        "CMakeLists.txt")):
+        return (f"'{given}' is a C/C++ project built by make or CMake, which dap2mcp does not run: build it with "
+                "debug info (-g, CMAKE_BUILD_TYPE=Debug) and debug the executable with mode 'binary'")
+    return (f"'{given}' is a directory without Cargo.toml: give a source file (mode 'source'), a Cargo project's "
+            "directory, or an executable (mode 'binary')")
 
 
 RUST_MAINS = (re.compile(r"_ZN(\d+)(\w+?)4main17h[0-9a-f]{16}E"), re.compile(r"_RNvC(?:s[0-9A-Za-z]*_)?(\d+)_?(\w+?)4main"))
@@ -233,6 +273,7 @@ LLDB = NativeProfile(
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
                    f"command script import {RUST_MENDS}"),
     rust_filters=(RUST_PANIC,),
+    tests=TestRunner("cargo test", nothing_selected_text=re.compile(r"^running 0 tests$", re.M)),
     console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
 )

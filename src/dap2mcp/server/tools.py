@@ -76,16 +76,19 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     async def debug(
         mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
             "'source' builds (C, C++, Rust; Go through Delve) and launches a program, 'binary' launches an "
-            "executable or script as is, 'test' runs a project's tests (pytest, go test) and stops where the "
+            "executable or script as is, 'test' runs a project's tests (pytest, go test, cargo test) and stops where the "
             "first failing test fails, 'attach' joins a running process, 'connect' reaches a debug adapter "
             "already listening at `address`."))],
         path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "Program to debug: a .py script or '-m package.module', a .c/.cpp/.rs source file, a Go file or "
-            "package directory, or an executable (mode 'binary'). Mode 'test': a pytest node id "
-            "(tests/test_x.py::test_y), test file or directory, or a Go package directory.") )] = None,
+            "package directory, a Cargo project directory, or an executable (mode 'binary'). Mode 'test': a pytest "
+            "node id (tests/test_x.py::test_y), test file or directory, a Go package or a Cargo project directory.") )] = None,
         test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Mode 'test': run only the tests this names, as the runner's filter takes it (pytest's `-k`, "
-            "go test's `-run` pattern)."))] = None,
+            "go test's `-run` pattern, a Rust test name's part)."))] = None,
+        bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+            "Mode 'source' with a Cargo project directory: which binary to build and run (cargo's `--bin`); "
+            "needed where the project has several."))] = None,
         module: Annotated[str | None, Field(max_length=PATH_CHARS, description="Run this Python module like `python -m` instead of a path.")] = None,
         processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
         address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
@@ -128,6 +131,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         summary in the output)."""
         if test is not None and mode != "test":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
+        if bin is not None and mode != "source":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
         if mode == "test":
             if module:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'test' runs the test runner itself: give path "
@@ -150,7 +155,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
             target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
                             env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
-                            just_my_code=justMyCode, children=childProcesses)
+                            just_my_code=justMyCode, children=childProcesses, bin=bin)
         if pathMappings:
             target = target.mapped([(m.local, m.remote) for m in pathMappings])
         return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],

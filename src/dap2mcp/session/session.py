@@ -32,6 +32,7 @@ import psutil
 
 from .. import reaper
 from ..adapters import AdapterProfile, AdapterStart, Target
+from ..adapters.base import FunctionFilter
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
@@ -194,14 +195,16 @@ class DebugSession:
         if self.has_client and self.stops.incomplete(body):
             asyncio.ensure_future(self._complete_stop(body))
             return
-        if self.has_client and testing.judged(self.target, self.profile, body):
-            asyncio.ensure_future(self._judge_stop(body))
+        caught = self.breakpoints.caught_by(body.get("hitBreakpointIds") or [])
+        if self.has_client and testing.judged(self.target, self.profile, body, caught):
+            asyncio.ensure_future(self._judge_stop(body, caught))
             return
         self._stopped(body)
 
-    async def _judge_stop(self, body: dict[str, Any]) -> None:
-        """An exception in a test run that fails no test (a skip) is gone on from; one that fails a test is the stop."""
-        if not await testing.fails(self.profile, body, self.link.request):
+    async def _judge_stop(self, body: dict[str, Any], caught: FunctionFilter | None) -> None:
+        """An exception in a test run that fails no test (a skip), or a failure reported again, is gone on from;
+        one that fails a test is the stop."""
+        if not await testing.fails(self.profile, body, caught, self.link.request):
             log.debug("continuing past an exception that fails no test")
             await self.tolerant_request("continue", {"threadId": body["threadId"]})
         elif self.state != "terminated":

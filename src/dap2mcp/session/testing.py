@@ -3,8 +3,9 @@
 A test runner catches every failure (to report it and run the next test), so the program never stops by
 itself. What stops it is on the adapter's profile (`TestRunner`): exception filters (debugpy's
 `userUnhandled`: an exception leaving the project's code for the runner's) or breakpoints on the functions a
-failing test calls (Go's `testing.(*common).FailNow`); an exception stop that fails no test (a skipped test)
-is gone on from without a word. This module holds what every language shares: the stops a run starts with,
+failing test calls, made an exception filter of the profile's (`FunctionFilter`: Go's `testing.(*common).Fail`);
+an exception stop that fails no test (a skipped test), or the same failure reported again (Go's `Fail` for the
+parent test), is gone on from without a word. This module holds what every language shares: the stops a run starts with,
 the judging of an exception stop, and what the end of a run says.
 """
 
@@ -14,7 +15,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..adapters import AdapterProfile, Target
-from ..adapters.base import TestRunner
+from ..adapters.base import FunctionFilter, TestRunner
 from ..errors import DebugError, ErrorCode, Failure
 from .specs import BreakpointSpec
 
@@ -27,42 +28,46 @@ log = logging.getLogger(__name__)
 def runner(profile: AdapterProfile) -> TestRunner:
     if profile.tests is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"mode 'test' is not available with the {profile.name} adapter "
-                         "(it runs pytest under debugpy and go test under delve)")
+                         "(it runs pytest under debugpy, go test under delve and cargo test under lldb)")
     return profile.tests
 
 
 def starting_breakpoints(profile: AdapterProfile, given: list[BreakpointSpec]) -> list[BreakpointSpec]:
     """The agent's breakpoints, and the runner's stops where the agent set none of the same: they are the
     agent's to see, change or clear like any other, and `restart` carries them as it carries those."""
-    tests = runner(profile)
     exceptions = {spec.exception for spec in given if spec.exception}
-    functions = {spec.function for spec in given if spec.function}
-    return [*given,
-            *(BreakpointSpec(exception=name) for name in tests.stop_filters if name not in exceptions),
-            *(BreakpointSpec(function=name) for name in tests.stop_functions if name not in functions)]
+    return [*given, *(BreakpointSpec(exception=name) for name in runner(profile).stop_filters if name not in exceptions)]
 
 
-def judged(target: Target, profile: AdapterProfile, body: dict[str, Any]) -> bool:
+def judged(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None) -> bool:
     """Whether an adapter's stop must be judged before it is taken: an exception stop in a test run whose
-    runner can tell a failure from an exception that fails no test."""
+    runner can tell a failure from an exception that fails no test, or a function filter's stop that may be
+    the last one's failure reported again (`caught`: the filter the stop is at, if any)."""
+    if not body.get("threadId"):
+        return False
+    if caught is not None and caught.again_from is not None:
+        return True
     return target.mode == "test" and profile.tests is not None and profile.tests.failure_check is not None \
-        and body.get("reason") == "exception" and bool(body.get("threadId"))
+        and body.get("reason") == "exception"
 
 
-async def fails(profile: AdapterProfile, body: dict[str, Any],
+async def fails(profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None,
                 request: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]) -> bool:
-    """Whether the exception the program is stopped at fails a test, by the runner's `failure_check`
-    evaluated in the stopped thread. Where it cannot be told, it does: a stop too many beats a failure
-    run past."""
-    check = runner(profile).failure_check
+    """Whether the stop is a failure of its own: not one a function filter's `again_from` reports once more, and
+    at an exception, one that fails a test by the runner's `failure_check` evaluated in the stopped thread.
+    Where it cannot be told, it is: a stop too many beats a failure run past."""
+    repeated = caught.again_from if caught is not None else None
+    check = profile.tests.failure_check if profile.tests is not None else None
     try:
-        stack = await request("stackTrace", {"threadId": body["threadId"], "levels": 1})
+        stack = await request("stackTrace", {"threadId": body["threadId"], "levels": 2 if repeated else 1})
         frames = stack.get("stackFrames") or []
+        if repeated is not None:
+            return not (len(frames) > 1 and repeated.search(str(frames[1].get("name", ""))))
         if not frames or check is None:
             return True
         answer = await request("evaluate", {"expression": check, "frameId": frames[0]["id"], "context": "watch"})
     except Failure as exc:
-        log.debug("could not judge a test's exception stop: %s", exc)
+        log.debug("could not judge a test's stop: %s", exc)
         return True
     return str(answer.get("result")) != "False"
 

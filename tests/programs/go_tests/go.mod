@@ -1,0 +1,3 @@
+module example.com/pricing
+
+go 1.19

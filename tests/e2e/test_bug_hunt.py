@@ -8,7 +8,7 @@ from conftest import INVOICE, PROGRAMS, locals_of, marker, shown, stdio_tools
 
 EXPECTED_TOOLS = {
     "debug", "stop", "restart", "breakpoint", "clear-breakpoints", "continue", "step", "pause",
-    "context", "evaluate", "set-variable", "info", "disassemble", "wait", "output",
+    "context", "evaluate", "set-variable", "info", "disassemble", "wait", "output", "memory",
 }
 SNAPSHOT_TOOLS = {
     "snapshot_create", "snapshot_diff", "snapshot_list", "snapshot_delete", "snapshot_export", "snapshot_import",

@@ -119,3 +119,27 @@ async def test_watches_given_to_debug_and_read_watches_that_stop_only_at_their_o
         listed = {b["id"]: b for b in (await tools.read_json("debugger://breakpoints"))["breakpoints"]}
         assert (listed[2]["hitCount"], listed[3]["hitCount"], listed[4]["hitCount"]) == (1, len(seen), 0)
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_cpp_a_struct_member_and_a_vector_element_watched(adapter: str) -> None:
+    """C++: a member written by a method (`count += amount` through `this`) and an element of a std::vector (on
+    the heap, named through `operator[]`): each stop names its watch, in the method that wrote."""
+    program = PROGRAMS / "watched.cpp"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter=adapter, timeout=120,
+                       breakpoints=[{"file": str(program), "line": marker(program, "start")}])
+        count = await tools.ok("breakpoint", watch="stock.count")
+        element = await tools.ok("breakpoint", watch="stock.bins[2]")
+        assert (count["value"], element["value"], element["verified"]) == ("0", "0", True)
+        expected = [(count, "count", "0", "4"), (element, "bin", "0", "5"), (count, "count", "4", "9"),
+                    (element, "reset", "5", "1")]
+        for watch, where, old, new in expected:
+            ctx = await tools.ok("continue")
+            assert ctx["reason"] == "data breakpoint" and ctx["breakpointIds"] == [watch["id"]], ctx
+            assert ctx["location"]["line"] == marker(program, where)
+            assert ctx["location"]["function"].startswith("main" if where == "reset" else "Stock::add")
+            assert ctx["watches"] == [{"id": watch["id"], "expression": watch["watch"], "old": old, "new": new}]
+        await tools.ok("clear-breakpoints", ids=[count["id"], element["id"]])  # the vector's free writes it next
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and "9 1" in ended["output"]["text"]

@@ -85,3 +85,61 @@ async def test_debugpy_and_delve_refuse_watches_and_say_what_to_do() -> None:
         assert "supportsDataBreakpoints" in await tools.error("breakpoint", "NOT_SUPPORTED", watch="x")
         assert "supportsReadMemoryRequest" in await tools.error("memory", "NOT_SUPPORTED", memoryReference="0x1000")
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_watches_given_to_debug_and_read_watches_that_stop_only_at_their_own_reads(adapter: str) -> None:
+    """Watches in `debug`'s breakpoints are resolved at the first stop. A read watch (`ledger.total`, read by
+    `+=` and by refund) and a readWrite one on an entry nothing touches are reported only at the stops that
+    are theirs, told apart by what the debugger says stopped it (lldb: the watchpoint's address; gdb: its
+    number in its output), not at every stop by a watch."""
+    async with stdio_tools() as tools:
+        started = await tools.ok("debug", mode="source", path=str(WATCHED), adapter=adapter, timeout=120,
+                                 breakpoints=[{"file": str(WATCHED), "line": line("start")},
+                                              {"watch": "ledger.entries[1]"},
+                                              {"watch": "ledger.total", "access": "read"},
+                                              {"watch": "ledger.entries[3]", "access": "readWrite"}])
+        notes = " ".join(started["breakpointNotes"])
+        assert all(f"watch {n} ({w}) now watches" in notes
+                   for n, w in ((2, "ledger.entries[1]"), (3, "ledger.total"), (4, "ledger.entries[3]"))), notes
+        listed = {b["id"]: b for b in (await tools.read_json("debugger://breakpoints"))["breakpoints"]}
+        assert (listed[3]["access"], listed[3]["verified"], listed[4]["access"]) == ("read", True, "readWrite")
+
+        read = await tools.ok("continue")  # `b->total += amount` reads it
+        assert read["reason"] == "data breakpoint" and read["breakpointIds"] == [3], read
+        assert read["location"]["function"] == "post" and read["watches"][0]["id"] == 3
+        seen = [read]
+        while (ctx := await tools.ok("continue"))["breakpointIds"] != [2]:  # on to the write of entries[1]
+            assert ctx["breakpointIds"] == [3] and ctx["location"]["function"] == "post", ctx
+            seen.append(ctx)
+        assert ctx["location"]["line"] == line("entry") and ctx["watches"][0] == \
+            {"id": 2, "expression": "ledger.entries[1]", "old": "0", "new": "20"}
+        assert all(hit["stoppedHere"] is False for hit in ctx["watches"][1:])  # total's write, seen meanwhile
+        assert not any(hit["id"] == 4 for stop in [*seen, ctx] for hit in stop["watches"])
+        listed = {b["id"]: b for b in (await tools.read_json("debugger://breakpoints"))["breakpoints"]}
+        assert (listed[2]["hitCount"], listed[3]["hitCount"], listed[4]["hitCount"]) == (1, len(seen), 0)
+        await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_cpp_a_struct_member_and_a_vector_element_watched(adapter: str) -> None:
+    """C++: a member written by a method (`count += amount` through `this`) and an element of a std::vector (on
+    the heap, named through `operator[]`): each stop names its watch, in the method that wrote."""
+    program = PROGRAMS / "watched.cpp"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter=adapter, timeout=120,
+                       breakpoints=[{"file": str(program), "line": marker(program, "start")}])
+        count = await tools.ok("breakpoint", watch="stock.count")
+        element = await tools.ok("breakpoint", watch="stock.bins[2]")
+        assert (count["value"], element["value"], element["verified"]) == ("0", "0", True)
+        expected = [(count, "count", "0", "4"), (element, "bin", "0", "5"), (count, "count", "4", "9"),
+                    (element, "reset", "5", "1")]
+        for watch, where, old, new in expected:
+            ctx = await tools.ok("continue")
+            assert ctx["reason"] == "data breakpoint" and ctx["breakpointIds"] == [watch["id"]], ctx
+            assert ctx["location"]["line"] == marker(program, where)
+            assert ctx["location"]["function"].startswith("main" if where == "reset" else "Stock::add")
+            assert ctx["watches"] == [{"id": watch["id"], "expression": watch["watch"], "old": old, "new": new}]
+        await tools.ok("clear-breakpoints", ids=[count["id"], element["id"]])  # the vector's free writes it next
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and "9 1" in ended["output"]["text"]

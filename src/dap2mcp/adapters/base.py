@@ -389,6 +389,13 @@ class AdapterProfile:
     watches it as gdb's `watch` does), or its address where the adapter reads the name as one (lldb-dap 19)."""
     watch_stop: re.Pattern[str] = re.compile(r"^data breakpoint")
     """How a stop by a watch reads, as `<reason> <description>` (lldb-dap 19: `breakpoint watchpoint 1`)."""
+    watch_stopper_command: str | None = None
+    """A debugger command (run in the `repl` context) printing `watch 0x<address>`, the address of the watch that
+    stopped the program, where the stop names the debugger's own number for it only (lldb-dap 19:
+    `watchpoint 5`, a number that `setDataBreakpoints` never gave)."""
+    watch_stopper_output: re.Pattern[str] | None = None
+    """In the adapter's output at a stop, the adapter's id of the watch that stopped the program (gdb prints
+    `Hardware read watchpoint 3: total`, 3 being the id cdt-gdb-adapter gave in `setDataBreakpoints`)."""
     watch_conditions: bool = True
     """The adapter honours a data breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops them)."""
     line_before_command: str | None = None

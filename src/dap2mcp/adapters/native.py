@@ -249,6 +249,8 @@ LLDB = NativeProfile(
     memory_command=LLDB_MEMORY,
     watch_name="&({})",
     watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
+    watch_stopper_command="`script print('watch', hex(lldb.target.FindWatchpointByID("
+                          "lldb.thread.GetStopReasonDataAtIndex(0)).GetWatchAddress()))",
     line_before_command="`script print('line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
                         ".GetLineEntry().GetLine())",
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
@@ -322,6 +324,7 @@ GDB = NativeProfile(
     address_of="&({})",
     watch_conditions=False,
     watch_stop=re.compile(r"^generic"),  # a watch's stop, and gdb's own leaving the watched local's scope
+    watch_stopper_output=re.compile(r"^Hardware (?:read |access \(read/write\) )?watchpoint (\d+):", re.MULTILINE),
     console_prefix=">",
     console_prints=True,
     console_reads=GDB_READS,

@@ -77,15 +77,45 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
     if changed:
         await registry.sync_watches(session.tolerant_request)
     stopped_by_watch = session.profile.watch_stop.search(f"{reason} {description or ''}") is not None
-    if not stopped_by_watch:
-        report.hits = [hit for hit in report.hits if hit.old != hit.new]  # changed meanwhile, shown all the same
-        for hit in report.hits:
-            hit.stoppedHere = False
-    else:
-        for hit in report.hits:
+    stoppers = await _stoppers(session, watches) if stopped_by_watch else set()
+    if stoppers is None:  # the adapter did not say which: a watch that changed did it, else any read watch may have
+        stoppers = {hit.id for hit in report.hits if hit.old != hit.new} or {hit.id for hit in report.hits}
+    report.hits = [hit for hit in report.hits if hit.id in stoppers or hit.old != hit.new]
+    for hit in report.hits:
+        if hit.id in stoppers:
             registry.get(hit.id).hit_count += 1
+        else:
+            hit.stoppedHere = False  # changed meanwhile (a write a read watch let pass): shown all the same
+    if stopped_by_watch:
         report.wrote_at = await _line_before(session, thread)
     return report
+
+
+async def _stoppers(session: DebugSession, watches: list[Breakpoint]) -> set[int] | None:
+    """The ids of the watches that stopped the program, from what the debugger says of it; None where it says
+    nothing: a read watch's stop is then told from another watch's only by the values."""
+    profile = session.profile
+    if profile.watch_stopper_output is not None:
+        said = session.adapter_output.peek_new(session.limits.adapter_output_chars).text
+        numbers = {int(found) for found in profile.watch_stopper_output.findall(said)}
+        return {bp.id for bp in watches if bp.adapter_id in numbers} or None
+    if profile.watch_stopper_command is not None and session.stop_info is not None:
+        try:
+            top = (await session.stack(session.stop_info.thread_id))[0]
+            said = await session.request("evaluate", {"expression": profile.watch_stopper_command,
+                                                      "frameId": top["id"], "context": "repl"})
+        except (AdapterRefused, DebugError, IndexError):
+            return None
+        found = re.search(r"^watch (0x[0-9a-fA-F]+)$", said.get("result") or "", re.MULTILINE)
+        address = int(found.group(1), 16) if found else None
+        return {bp.id for bp in watches if address is not None and _address(bp) == address} or None
+    return None
+
+
+def _address(bp: Breakpoint) -> int | None:
+    """Where a watch is, from the adapter's id of its data: lldb-dap's `<hex address>/<size>`."""
+    found = re.match(r"^(?:0x)?([0-9a-fA-F]+)/\d+$", bp.data_id or "")
+    return int(found.group(1), 16) if found else None
 
 
 async def _line_before(session: DebugSession, thread: int) -> int | None:

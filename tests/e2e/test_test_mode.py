@@ -134,3 +134,26 @@ async def test_a_hanging_test_is_met_by_timeout_and_pause_stops_in_its_frame():
         assert locals_of(ctx)["order"] == "{'apple': 3}" and int(locals_of(ctx)["waited"]) > 0
         ended = await tools.ok("stop")
         assert ended["state"] == "terminated"
+
+
+async def test_stop_on_entry_stops_where_the_first_selected_test_is_called_not_in_pytests_collection():
+    """debugpy's own entry stop was the first line of the project's code pytest imports: `import pytest` at the
+    top of tests/test_cart.py, while collecting, where no test had started."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(path="tests", test="unknown_item or discount_is"), stopOnEntry=True)
+        assert ctx["state"] == "paused" and ctx["reason"] == "entry", ctx
+        assert ctx["location"]["function"] == "test_discount_is_taken_off" and ctx["location"]["file"] == "tests/test_cart.py"
+        assert ctx["location"]["line"] == marker(CART_TESTS, "discount assert") - 4  # its `def`, as it is called
+        assert (await tools.ok("step", mode="over"))["location"]["line"] == marker(CART_TESTS, "discount assert") - 3
+        listed = await tools.read_json("debugger://breakpoints")
+        assert listed["breakpoints"] == [] and listed.get("functionBreakpoints", []) == [], listed  # the stand-in is gone
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception" and ctx["location"]["line"] == marker(CART_TESTS, "discount assert")
+
+        ctx = await tools.ok("restart")  # the same tests, stopping at the same entry
+        assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_discount_is_taken_off", ctx
+
+        ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py::TestBasket"), stopOnEntry=True)
+        assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_unknown_item", ctx  # a method
+        ended = await tools.ok("debug", **run_tests(path="tests", test="no_such_test"), stopOnEntry=True)
+        assert ended["state"] == "terminated" and "no test ran" in ended["hint"]  # no test, no entry to stop at

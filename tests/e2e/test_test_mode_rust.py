@@ -104,3 +104,17 @@ async def test_a_c_project_directory_is_refused_with_what_to_do(tmp_path: Path):
         assert "bin is for mode 'source'" in await tools.error("debug", "INVALID_ARGUMENT", **run_tests(bin="audit"))
         ended = await tools.ok("debug", **run_tests(test="integration"))  # still usable
         assert ended["exitCode"] == 0
+
+
+async def test_stop_on_entry_stops_in_the_first_selected_test_not_in_the_harness_main():
+    """lldb's entry was the test harness's generated `shelf::main`, shown at lib.rs line 1."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(test="restock"), stopOnEntry=True)
+        assert ctx["state"] == "paused" and ctx["reason"] == "entry", ctx
+        assert ctx["location"]["function"] == "shelf::tests::restock_adds_ten_per_crate"
+        assert ctx["location"]["line"] == marker(LIB, "assert_eq") - 3  # its first line: `let mut shelf = ...`
+        ctx = await tools.ok("debug", **run_tests(), stopOnEntry=True)  # tests run by name: this one first
+        assert ctx["location"]["function"] == "shelf::tests::a_missing_slot_is_out_of_range", ctx  # not `vec!`'s
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception" and ctx["location"]["function"] == "shelf::Shelf::count_at"
+        await tools.ok("stop")

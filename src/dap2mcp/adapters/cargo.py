@@ -45,7 +45,7 @@ def test_binary(project: str, test: str | None) -> str:
     if not built:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cargo built no test binary in '{project}' (the project has "
                          "no library, binary or tests/ target to test)")
-    return next((exe for exe in built if len(built) > 1 and _lists(exe, test, project)), built[0])
+    return next((exe for exe in built if len(built) > 1 and listed(exe, test, project)), built[0])
 
 
 def test_arguments(test: str | None, args: tuple[str, ...]) -> list[str]:
@@ -81,14 +81,15 @@ def _binaries(project: str) -> list[str]:
             for t in p.get("targets", ()) if "bin" in t.get("kind", ())]
 
 
-def _lists(executable: str, test: str | None, project: str) -> bool:
-    """Whether the test binary has a test `test` selects (its own `--list`)."""
+def listed(executable: str, test: str | None, project: str) -> list[str]:
+    """The tests of the test binary that `test` selects, by its own `--list`, in the order it runs them (by name:
+    `tests::restock_adds_ten_per_crate`); none where it cannot list them."""
     try:
-        listed = subprocess.run([executable, *([test] if test else []), "--list", "--format", "terse"], cwd=project,
-                                capture_output=True, text=True, timeout=LIST_TIMEOUT, stdin=subprocess.DEVNULL)
+        listing = subprocess.run([executable, *([test] if test else []), "--list", "--format", "terse"], cwd=project,
+                                 capture_output=True, text=True, timeout=LIST_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return any(line.endswith(": test") for line in listed.stdout.splitlines())
+        return []
+    return [line.removesuffix(": test") for line in listing.stdout.splitlines() if line.endswith(": test")]
 
 
 def target_dir(project: str) -> str:

@@ -95,6 +95,9 @@ class NativeProfile(AdapterProfile):
         if target.path and target.path.lower().endswith(".rs"):
             return os.path.splitext(os.path.basename(target.path))[0].replace("-", "_") + "::main"
         built_elsewhere = target.mode in ("binary", "test") or cargo.is_project(target.absolute(target.path or "."))
+        if target.mode == "test" and target.stop_on_entry and target.program and (
+                tests := cargo.listed(target.program, target.test, target.absolute(target.path or "."))):
+            return tests[0]  # not the test harness's `main`, where no test has started (lldb finds `tests::x` in any crate)
         if built_elsewhere and target.program and (crate_main := rust_main(target.program)):
             return crate_main  # not the C `main` that Rust's runtime puts before it
         return self.entry_function

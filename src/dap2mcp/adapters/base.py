@@ -53,6 +53,9 @@ class Target:
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
     test: str | None = None
     """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
+    not_run: tuple[str, ...] = ()
+    """Mode `test`: what the runner would run besides the program debugged, in the agent's words (the other
+    test binaries of a Cargo project with tests selected), found by `ready`."""
     bin: str | None = None
     """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
     path_mappings: tuple[tuple[str, str], ...] = ()

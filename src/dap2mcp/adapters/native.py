@@ -88,8 +88,10 @@ class NativeProfile(AdapterProfile):
             return super().prepare(target)
         for tool in self.tools:
             tool.require(self.name)
-        built = cargo.test_binary(project, target.test) if target.mode == "test" else cargo.binary(project, target.bin)
-        return replace(target, program=built), "cargo"
+        if target.mode == "source":
+            return replace(target, program=cargo.binary(project, target.bin)), "cargo"
+        built, others = cargo.test_binary(project, target.test)
+        return replace(target, program=built, not_run=others), "cargo"
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):

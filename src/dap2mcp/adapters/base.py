@@ -286,6 +286,9 @@ class AdapterProfile:
     """Texts in a failed launch's message by which the adapter says its own build of the program failed."""
     start_failure_markers: tuple[str, ...] = ()
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
+    project_tools: tuple[Tool, ...] = ()
+    """What a language's projects are built with (cargo, for a Cargo project in mode `source` or `test`):
+    needed only where such a project is debugged, so `doctor` lists them and nothing else requires them."""
     tests: TestRunner | None = None
     """How this adapter runs the language's tests (mode `test`); None where it cannot."""
     exit_pattern: re.Pattern[str] | None = None

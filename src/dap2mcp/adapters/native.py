@@ -247,6 +247,7 @@ LLDB = NativeProfile(
     tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
                 version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),
     compilers=COMPILERS,
+    project_tools=(cargo.CARGO,),
     stray_step_stops=True,
     evaluate_context="watch",
     terminal_output=True,

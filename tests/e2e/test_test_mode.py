@@ -153,7 +153,8 @@ async def test_stop_on_entry_stops_where_the_first_selected_test_is_called_not_i
         ctx = await tools.ok("restart")  # the same tests, stopping at the same entry
         assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_discount_is_taken_off", ctx
 
-        ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py::TestBasket"), stopOnEntry=True)
+        ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py::TestBasket", args=[*QUIET, "-q"]),
+                             stopOnEntry=True)  # the project's own -q does not hide the tests' names from the listing
         assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_unknown_item", ctx  # a method
         ended = await tools.ok("debug", **run_tests(path="tests", test="no_such_test"), stopOnEntry=True)
         assert ended["state"] == "terminated" and "no test ran" in ended["hint"]  # no test, no entry to stop at

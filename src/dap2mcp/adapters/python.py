@@ -226,13 +226,14 @@ def _pytest_arguments(target: Target) -> list[str]:
 def _first_test(target: Target) -> str | None:
     """The function of the first test the run selects (`test_x` of `tests/test_a.py::TestA::test_x[1-2]`), as
     pytest collects it with the run's arguments; None where it lists none or cannot collect."""
-    command = [find_python(target.python), "-m", "pytest", *_pytest_arguments(target), "--collect-only", "-q"]
+    # the verbosity last, over the project's `-q` or `-v` (addopts, PYTEST_ADDOPTS, args): one node id a line
+    command = [find_python(target.python), "-m", "pytest", *_pytest_arguments(target), "--collect-only", "--verbosity=-1"]
     try:
         listed = subprocess.run(command, cwd=target.cwd or None, env={**os.environ, **target.env}, capture_output=True,
                                 text=True, errors="replace", timeout=COLLECT_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    node = next((line for line in listed.stdout.splitlines() if "::" in line and " " not in line), None)
+    node = next((line for line in listed.stdout.splitlines() if "::" in line and not line[:1].isspace()), None)
     return node.rsplit("::", 1)[1].split("[", 1)[0] if node else None
 
 

@@ -93,3 +93,68 @@ async def test_an_interpreter_without_pytest_is_refused_naming_it(tmp_path):
         assert "tests not found" in await tools.error("debug", "FILE_NOT_FOUND", **run_tests(path="tests/nope.py::t"))
         ended = await tools.ok("debug", **run_tests(path="tests/test_passing.py"))  # still usable
         assert ended["exitCode"] == 0
+
+
+BOUNDED = SHOP / "bounded"
+OUTPUT_CHARS = 8000  # README: output in a result keeps its last 8000 characters
+
+
+async def test_a_suite_printing_thousands_of_lines_keeps_the_tail_with_the_summary_and_pages_the_rest():
+    """pytest shows a failing test's captured output after the run: 3000 lines, then the summary the agent needs."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(path="bounded/test_floods.py"))
+        assert ctx["location"]["line"] == marker(BOUNDED / "test_floods.py", "flood assert"), ctx
+        ended = await tools.ok("continue")
+        out = ended["output"]
+        assert ended["state"] == "terminated" and ended["exitCode"] == 1
+        assert out["truncated"] is True and len(out["text"]) == OUTPUT_CHARS, {k: v for k, v in out.items() if k != "text"}
+        assert "1 failed" in out["text"].splitlines()[-1] and "order 00000 " not in out["text"]
+        pages, offset = [], 0
+        while True:
+            page = await tools.ok("output", offset=offset, limit=OUTPUT_CHARS)
+            pages.append(page["text"])
+            if page["nextOffset"] >= page["end"]:
+                break
+            offset = page["nextOffset"]
+        everything = "".join(pages)
+        assert everything.endswith(out["text"]) and everything.count(" costs 300\n") == 3000
+        assert everything.index("order 00000 costs 300") < everything.index("order 02999 costs 300")
+
+
+async def test_a_hanging_test_is_met_by_timeout_and_pause_stops_in_its_frame():
+    hangs = BOUNDED / "test_hangs.py"
+    async with stdio_tools() as tools:
+        running = await tools.ok("debug", **run_tests(path="bounded/test_hangs.py"), timeout=3)
+        assert running["state"] == "running" and "pause" in running["hint"], running
+        ctx = await tools.ok("pause")
+        assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
+        assert ctx["location"]["function"] == "test_waits_for_a_delivery_that_never_comes", ctx["location"]
+        assert ctx["location"]["file"] == "bounded/test_hangs.py"
+        assert ctx["location"]["line"] in (marker(hangs, "hang loop"), marker(hangs, "hang loop") + 1)
+        assert locals_of(ctx)["order"] == "{'apple': 3}" and int(locals_of(ctx)["waited"]) > 0
+        ended = await tools.ok("stop")
+        assert ended["state"] == "terminated"
+
+
+async def test_stop_on_entry_stops_where_the_first_selected_test_is_called_not_in_pytests_collection():
+    """debugpy's own entry stop was the first line of the project's code pytest imports: `import pytest` at the
+    top of tests/test_cart.py, while collecting, where no test had started."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(path="tests", test="unknown_item or discount_is"), stopOnEntry=True)
+        assert ctx["state"] == "paused" and ctx["reason"] == "entry", ctx
+        assert ctx["location"]["function"] == "test_discount_is_taken_off" and ctx["location"]["file"] == "tests/test_cart.py"
+        assert ctx["location"]["line"] == marker(CART_TESTS, "discount assert") - 4  # its `def`, as it is called
+        assert (await tools.ok("step", mode="over"))["location"]["line"] == marker(CART_TESTS, "discount assert") - 3
+        listed = await tools.read_json("debugger://breakpoints")
+        assert listed["breakpoints"] == [] and listed.get("functionBreakpoints", []) == [], listed  # the stand-in is gone
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception" and ctx["location"]["line"] == marker(CART_TESTS, "discount assert")
+
+        ctx = await tools.ok("restart")  # the same tests, stopping at the same entry
+        assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_discount_is_taken_off", ctx
+
+        ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py::TestBasket", args=[*QUIET, "-q"]),
+                             stopOnEntry=True)  # the project's own -q does not hide the tests' names from the listing
+        assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_unknown_item", ctx  # a method
+        ended = await tools.ok("debug", **run_tests(path="tests", test="no_such_test"), stopOnEntry=True)
+        assert ended["state"] == "terminated" and "no test ran" in ended["hint"]  # no test, no entry to stop at

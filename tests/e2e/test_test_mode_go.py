@@ -77,3 +77,15 @@ async def test_restart_runs_the_same_tests_again_and_the_agents_breakpoint_comes
         assert ctx["reason"] == "exception" and ctx["location"]["line"] == marker(TESTS, "errorf"), ctx
         ended = await tools.ok("continue")
         assert ended["exitCode"] == 1 and "TestSmallBasket" not in ended["output"]["text"]
+
+
+async def test_stop_on_entry_stops_in_the_first_selected_test_not_in_the_generated_test_main():
+    """Delve's entry was the test binary's `main.main`, in a generated _testmain.go that is gone."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(test="Bulk|Small"), stopOnEntry=True)
+        assert ctx["state"] == "paused" and ctx["reason"] == "entry", ctx
+        assert ctx["location"]["function"] == "example.com/pricing.TestSmallBasket"  # first in the file, first run
+        assert ctx["location"]["file"].endswith("go_tests/pricing_test.go")
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception" and ctx["location"]["function"] == "example.com/pricing.TestBulkDiscount"
+        await tools.ok("stop")

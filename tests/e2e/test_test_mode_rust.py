@@ -104,3 +104,33 @@ async def test_a_c_project_directory_is_refused_with_what_to_do(tmp_path: Path):
         assert "bin is for mode 'source'" in await tools.error("debug", "INVALID_ARGUMENT", **run_tests(bin="audit"))
         ended = await tools.ok("debug", **run_tests(test="integration"))  # still usable
         assert ended["exitCode"] == 0
+
+
+async def test_stop_on_entry_stops_in_the_first_selected_test_not_in_the_harness_main():
+    """lldb's entry was the test harness's generated `shelf::main`, shown at lib.rs line 1."""
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(test="restock"), stopOnEntry=True)
+        assert ctx["state"] == "paused" and ctx["reason"] == "entry", ctx
+        assert ctx["location"]["function"] == "shelf::tests::restock_adds_ten_per_crate"
+        assert ctx["location"]["line"] == marker(LIB, "assert_eq") - 3  # its first line: `let mut shelf = ...`
+        ctx = await tools.ok("debug", **run_tests(), stopOnEntry=True)  # tests run by name: this one first
+        assert ctx["location"]["function"] == "shelf::tests::a_missing_slot_is_out_of_range", ctx  # not `vec!`'s
+        ctx = await tools.ok("continue")
+        assert ctx["reason"] == "exception" and ctx["location"]["function"] == "shelf::Shelf::count_at"
+        await tools.ok("stop")
+
+
+async def test_a_passing_run_names_the_test_binaries_cargo_test_would_run_next_and_the_hint_selects_one():
+    """One session debugs one program, the first test binary with tests selected: the library's unit tests here.
+    `cargo test count` would go on to tests/shelf_integration.rs; the passing run said nothing of it."""
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", **run_tests(test="count"))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert "test tests::an_empty_shelf_counts_nothing ... ok" in ended["output"]["text"]
+        hint = ended["hint"]
+        assert "cargo test would go on to 1 more" in hint, hint
+        assert "tests/shelf_integration.rs (1 test, e.g. integration_count_at_reads_a_slot)" in hint
+        assert "`test`" in hint and "src/lib.rs" not in hint and "audit" not in hint  # no tests of theirs selected
+        name = hint.split("e.g. ", 1)[1].split(")", 1)[0]
+        ended = await tools.ok("debug", **run_tests(test=name))  # as the hint says
+        assert ended["exitCode"] == 0 and f"test {name} ... ok" in ended["output"]["text"] and "hint" not in ended

@@ -53,6 +53,9 @@ class Target:
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
     test: str | None = None
     """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
+    not_run: tuple[str, ...] = ()
+    """Mode `test`: what the runner would run besides the program debugged, in the agent's words (the other
+    test binaries of a Cargo project with tests selected), found by `ready`."""
     bin: str | None = None
     """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
     path_mappings: tuple[tuple[str, str], ...] = ()
@@ -283,6 +286,9 @@ class AdapterProfile:
     """Texts in a failed launch's message by which the adapter says its own build of the program failed."""
     start_failure_markers: tuple[str, ...] = ()
     """Output texts by which an adapter says it failed to start, when it never answers instead."""
+    project_tools: tuple[Tool, ...] = ()
+    """What a language's projects are built with (cargo, for a Cargo project in mode `source` or `test`):
+    needed only where such a project is debugged, so `doctor` lists them and nothing else requires them."""
     tests: TestRunner | None = None
     """How this adapter runs the language's tests (mode `test`); None where it cannot."""
     exit_pattern: re.Pattern[str] | None = None

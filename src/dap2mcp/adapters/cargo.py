@@ -33,19 +33,32 @@ def is_project(path: str) -> bool:
     return os.path.isdir(path) and os.path.isfile(os.path.join(path, "Cargo.toml"))
 
 
-def test_binary(project: str, test: str | None) -> str:
+def test_binary(project: str, test: str | None) -> tuple[str, tuple[str, ...]]:
     """The test binary to run `test` in (`cargo test` runs each in turn; one session debugs one program): the
     only one built, else the first whose own list of tests `test` selects from, in `cargo test`'s order (the
-    library's unit tests, the binaries', then each of tests/), else the first."""
+    library's unit tests, the binaries', then each of tests/), else the first. With it, the others `cargo test`
+    would run next with tests selected, in the agent's words: each by its source file, a test of its own
+    named, which `test` can select it by."""
     artifacts = [m for m in _cargo(["test", "--no-run"], project)
                  if m.get("reason") == "compiler-artifact" and m.get("executable") and (m.get("profile") or {}).get("test")]
     artifacts.sort(key=lambda m: min((KIND_ORDER.index(k) for k in (m.get("target") or {}).get("kind", ())
                                       if k in KIND_ORDER), default=len(KIND_ORDER)))
-    built = [m["executable"] for m in artifacts]
-    if not built:
+    if not artifacts:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cargo built no test binary in '{project}' (the project has "
                          "no library, binary or tests/ target to test)")
-    return next((exe for exe in built if len(built) > 1 and _lists(exe, test, project)), built[0])
+    if len(artifacts) == 1:
+        return artifacts[0]["executable"], ()
+    selected = [(m, tests) for m in artifacts if (tests := listed(m["executable"], test, project))]
+    if not selected:
+        return artifacts[0]["executable"], ()
+    return selected[0][0]["executable"], tuple(f"{_source(m, project)} ({len(tests)} test{'s' * (len(tests) > 1)}, "
+                                               f"e.g. {tests[0].rsplit('::', 1)[-1]})" for m, tests in selected[1:])
+
+
+def _source(artifact: dict[str, Any], project: str) -> str:
+    """The file a test binary is built from, as the project names it (tests/shelf_integration.rs)."""
+    path = (artifact.get("target") or {}).get("src_path") or artifact["executable"]
+    return os.path.relpath(path, os.path.realpath(project)) if os.path.isabs(path) else path
 
 
 def test_arguments(test: str | None, args: tuple[str, ...]) -> list[str]:
@@ -81,14 +94,15 @@ def _binaries(project: str) -> list[str]:
             for t in p.get("targets", ()) if "bin" in t.get("kind", ())]
 
 
-def _lists(executable: str, test: str | None, project: str) -> bool:
-    """Whether the test binary has a test `test` selects (its own `--list`)."""
+def listed(executable: str, test: str | None, project: str) -> list[str]:
+    """The tests of the test binary that `test` selects, by its own `--list`, in the order it runs them (by name:
+    `tests::restock_adds_ten_per_crate`); none where it cannot list them."""
     try:
-        listed = subprocess.run([executable, *([test] if test else []), "--list", "--format", "terse"], cwd=project,
-                                capture_output=True, text=True, timeout=LIST_TIMEOUT, stdin=subprocess.DEVNULL)
+        listing = subprocess.run([executable, *([test] if test else []), "--list", "--format", "terse"], cwd=project,
+                                 capture_output=True, text=True, timeout=LIST_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return any(line.endswith(": test") for line in listed.stdout.splitlines())
+        return []
+    return [line.removesuffix(": test") for line in listing.stdout.splitlines() if line.endswith(": test")]
 
 
 def target_dir(project: str) -> str:

@@ -53,6 +53,13 @@ class DelveProfile(AdapterProfile):
     def library_dirs(self) -> tuple[str, ...]:
         return _goroot()
 
+    def entry(self, target: Target) -> str | None:
+        """`stopOnEntry` in a test run stops in the first selected test, not in the test binary's `main.main`
+        (generated into a _testmain.go that is gone, where no test has started)."""
+        if target.mode == "test" and target.stop_on_entry:
+            return _first_test(target.absolute(target.path or "."), target) or self.entry_function
+        return self.entry_function
+
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         return (TEST_FAILURE,) if target.mode == "test" else ()
 
@@ -69,6 +76,20 @@ def _goroot() -> tuple[str, ...]:
     except (OSError, subprocess.SubprocessError):
         return ()
     return tuple(dict.fromkeys(os.path.join(r, "") for r in (root, os.path.realpath(root)) if root))
+
+
+def _first_test(package: str, target: Target) -> str | None:
+    """The first test the run selects, as `go test -list` lists them in the order they run (the tests, then the
+    fuzz tests and examples); Delve finds a function by its name without its package's. None where go lists none."""
+    pattern = (target.test or ".").split("/")[0]  # -test.run's subtest part: -list takes the top level only
+    try:
+        listed = subprocess.run([GO.require("delve"), "test", "-list", pattern], cwd=package, capture_output=True,
+                                text=True, errors="replace", env={**os.environ, **target.env}, timeout=LIST_TIMEOUT,
+                                stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    names = [line for line in listed.stdout.splitlines() if re.fullmatch(r"(?:Test|Fuzz|Example)\w*", line)]
+    return next((n for n in names if n.startswith("Test")), names[0] if names else None)
 
 
 def _package_of(program: str) -> str:
@@ -92,6 +113,8 @@ TEST_FAILURE = FunctionFilter(
     again_from=re.compile(r"^testing\.(?:\(\*common\)\.Fail|tRunner\.func[\d.]+)$"))
 """Every failing `t.Error*`, `t.Fatal*`, `t.Fail` and `t.FailNow` ends in `testing.(*common).Fail`: the stop is
 shown at the test's own frame below the testing package's (it is in GOROOT), with the message it logged."""
+
+LIST_TIMEOUT = 180.0  # `go test -list` builds the test binary first
 
 LISTENING = re.compile(r"listening at:?\s*\[?(?P<host>[\w.:]+?)\]?:(?P<port>\d+)")
 

@@ -88,13 +88,18 @@ class NativeProfile(AdapterProfile):
             return super().prepare(target)
         for tool in self.tools:
             tool.require(self.name)
-        built = cargo.test_binary(project, target.test) if target.mode == "test" else cargo.binary(project, target.bin)
-        return replace(target, program=built), "cargo"
+        if target.mode == "source":
+            return replace(target, program=cargo.binary(project, target.bin)), "cargo"
+        built, others = cargo.test_binary(project, target.test)
+        return replace(target, program=built, not_run=others), "cargo"
 
     def entry(self, target: Target) -> str | None:
         if target.path and target.path.lower().endswith(".rs"):
             return os.path.splitext(os.path.basename(target.path))[0].replace("-", "_") + "::main"
         built_elsewhere = target.mode in ("binary", "test") or cargo.is_project(target.absolute(target.path or "."))
+        if target.mode == "test" and target.stop_on_entry and target.program and (
+                tests := cargo.listed(target.program, target.test, target.absolute(target.path or "."))):
+            return tests[0]  # not the test harness's `main`, where no test has started (lldb finds `tests::x` in any crate)
         if built_elsewhere and target.program and (crate_main := rust_main(target.program)):
             return crate_main  # not the C `main` that Rust's runtime puts before it
         return self.entry_function
@@ -242,6 +247,7 @@ LLDB = NativeProfile(
     tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
                 version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),
     compilers=COMPILERS,
+    project_tools=(cargo.CARGO,),
     stray_step_stops=True,
     evaluate_context="watch",
     terminal_output=True,

@@ -61,6 +61,7 @@ def find_python(requested: str | None) -> str:
 
 
 PYTEST = ("pytest", "py.test")
+COLLECT_TIMEOUT = 120.0
 PYTEST_SHOWS_OUTPUT = re.compile(r"-[xvql]*s[xvql]*|--capture=(?:no|tee-sys)")
 """Arguments after which pytest lets what the tests print through: `-s` (alone or among other flags)."""
 
@@ -136,6 +137,16 @@ class DebugpyProfile(AdapterProfile):
             _require_pytest(python)
         return target, version
 
+    def entry(self, target: Target) -> str | None:
+        """Where `stopOnEntry` stops in a test run: the first selected test's first line, a function breakpoint
+        on the test pytest's own `--collect-only` lists first. debugpy's entry would be the first line of the
+        project's code pytest imports (a conftest.py, or the first test module while collecting), where no test
+        has started. Where pytest lists no test the run has none to stop in. A program's entry is debugpy's own
+        (its first line), which `plan`, made before this runs, asks debugpy for."""
+        if target.mode != "test" or not target.stop_on_entry:
+            return None
+        return _first_test(target)
+
     def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
         """debugpy takes its `rules` (which files are the program's own) only at launch. pydevd also counts a
         file as the program's own when a source mapping names it (`PyDB.in_project_scope`, debugpy 1.8.22), and
@@ -194,19 +205,36 @@ class DebugpyProfile(AdapterProfile):
             "cwd": target.cwd or os.getcwd(),
             "env": env,
             "console": "internalConsole",
-            "stopOnEntry": target.stop_on_entry,
+            "stopOnEntry": target.stop_on_entry and target.mode != "test",  # a test run's is a breakpoint (`entry`)
             # always: each child waits for a connection (a session, or one that lets it go, see children.py);
             # without it a forked child that reaches a breakpoint is suspended for ever, and no stop is reported
             "subProcess": True,
         }
         if target.mode == "test":  # `python -m pytest PATH [-k TEST] ARGS`, as the project runs its tests
-            selected = ["-k", target.test] if target.test else []
-            arguments |= {"module": "pytest", "args": [target.path or ".", *selected, *target.args]}
+            arguments |= {"module": "pytest", "args": _pytest_arguments(target)}
         elif target.module:
             arguments["module"] = target.module
         else:
             arguments["program"] = target.path
         return AdapterStart(argv, "launch", arguments)
+
+
+def _pytest_arguments(target: Target) -> list[str]:
+    return [target.path or ".", *(["-k", target.test] if target.test else []), *target.args]
+
+
+def _first_test(target: Target) -> str | None:
+    """The function of the first test the run selects (`test_x` of `tests/test_a.py::TestA::test_x[1-2]`), as
+    pytest collects it with the run's arguments; None where it lists none or cannot collect."""
+    # the verbosity last, over the project's `-q` or `-v` (addopts, PYTEST_ADDOPTS, args): one node id a line
+    command = [find_python(target.python), "-m", "pytest", *_pytest_arguments(target), "--collect-only", "--verbosity=-1"]
+    try:
+        listed = subprocess.run(command, cwd=target.cwd or None, env={**os.environ, **target.env}, capture_output=True,
+                                text=True, errors="replace", timeout=COLLECT_TIMEOUT, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    node = next((line for line in listed.stdout.splitlines() if "::" in line and not line[:1].isspace()), None)
+    return node.rsplit("::", 1)[1].split("[", 1)[0] if node else None
 
 
 def _require_pytest(python: str) -> None:

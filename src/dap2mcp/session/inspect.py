@@ -298,10 +298,11 @@ class FrameView:
         return self.frames.index(self.focus) if self.focus is not None and self.focus in self.frames else 0
 
 
-FOCUS_OWN_AT = ("exception", "pause", "step failed", "continue failed")
+FOCUS_OWN_AT = ("exception", "pause", "step failed", "continue failed", "entry")
 """Stops that land wherever the program happened to be, often inside a library (or where a step the adapter
-could not carry out left it): their context focuses on the program's own frame. Breakpoints and steps land
-where the agent asked."""
+could not carry out left it): their context focuses on the program's own frame. So does an entry stop: lldb
+stops in a function after its prologue, where the first line may begin in library code inlined into it (a Rust
+test's `vec![1]`, in `Box::new_uninit`). Breakpoints and steps land where the agent asked."""
 OWN_SEARCH = 20
 """How deep such a stop's stack is read for the program's own frame, however few frames are listed: the focus
 must not move with `maxFrames`."""

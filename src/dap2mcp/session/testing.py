@@ -73,10 +73,15 @@ async def fails(profile: AdapterProfile, body: dict[str, Any], caught: FunctionF
 
 
 def at_end(target: Target, profile: AdapterProfile, exit_code: int | None, output: str) -> str | None:
-    """What the end of a test run says beyond its exit code: that the filter selected no test."""
+    """What the end of a test run says beyond its exit code: that the filter selected no test, or, where they
+    passed, the tests the runner would run next that this run did not (one session debugs one program)."""
     if target.mode != "test" or profile.tests is None:
         return None
     tests = profile.tests
+    if target.not_run and exit_code == 0:
+        return (f"only the first test binary with tests selected ran, and passed; {tests.runner} would go on to "
+                f"{len(target.not_run)} more with tests selected: {'; '.join(target.not_run)}. To debug one, `debug` "
+                "again with `test` set to a name only its tests have")
     if (tests.nothing_selected_exit is not None and exit_code == tests.nothing_selected_exit) or (
             tests.nothing_selected_text is not None and tests.nothing_selected_text.search(output)):
         chosen = f"`path` {target.path!r}" + (f" and `test` {target.test!r}" if target.test else "")

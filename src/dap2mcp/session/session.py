@@ -113,7 +113,8 @@ class DebugSession:
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
                                      scopes_on_request=profile.scopes_on_request, relist=self.own.unlisted_variables,
-                                     lists_all_children=profile.lists_all_children, shapes=profile.values)
+                                     lists_all_children=profile.lists_all_children, shapes=profile.values,
+                                     reread=self.own.reread if profile.scopes_copied_at_stop else None)
         self.recorder.recorded = lambda: self.changed()
         self.launched = target.launched
         self.start_failed = asyncio.Event()

@@ -82,7 +82,9 @@ class OwnEvaluations:
                 if name not in seen and variable.get("evaluateName") == name and _NAME.fullmatch(name) and name != "this":
                     stale.append(variable)
                 seen.add(name)
-        answers = await asyncio.gather(*(self.evaluate(v["name"], frame_id, "watch") for v in stale))
+        # context `variables`: the value written as the listing writes it (js-debug's `watch` escapes a function's
+        # line ends), so a value nothing changed reads the same
+        answers = await asyncio.gather(*(self.evaluate(v["name"], frame_id, "variables") for v in stale))
         for variable, (body, refused) in zip(stale, answers, strict=True):
             if refused is None and "result" in body:
                 variable.update(value=body["result"], variablesReference=body.get("variablesReference") or 0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import fcntl
 import os
 import signal
 import socket
@@ -196,3 +197,61 @@ def set_tcp_nodelay(pid: int, fd: int) -> bool:
         except OSError:  # a socket, but not TCP
             return False
     return True
+
+
+PIDFD_GET_INFO = 0xC040FF0B
+"""`_IOWR(0xFF, 11, struct pidfd_info)` with the structure's first version, 64 bytes (linux/pidfd.h, Linux 6.15)."""
+PIDFD_INFO_EXIT = 1 << 3
+_PIDFD_INFO_SIZE, _PIDFD_EXIT_CODE_AT = 64, 60
+
+
+def open_pidfd(pid: int) -> int | None:
+    """A pidfd for `pid` (Linux 5.3), to learn of its end whoever its parent is; None if it is gone (or no such
+    call). Open it while the process is known to live: a pid can name another process later."""
+    try:
+        return os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        return None
+
+
+def exit_code(pidfd: int, pid: int) -> int | None:
+    """The exit code, as a shell reports it (`killed_by` for a signal), of the ended process `pidfd` holds, a
+    process that is not this server's child (its parent waits for it, at once as `subprocess` and
+    `multiprocessing` do, so `waitpid` is not ours to call and /proc is gone by the time it is read). None where
+    it cannot be said: the process runs on, or it was reaped on a Linux older than 6.15.
+
+    Once its parent has reaped it, the kernel keeps its status for whoever holds a pidfd of it (`PIDFD_GET_INFO`
+    with `PIDFD_INFO_EXIT`, Linux 6.15). Until then it is a zombie, whose status /proc/<pid>/stat shows (field
+    52, Linux 3.5): that is read, and the pidfd asked again, since it may have been reaped meanwhile."""
+    status = _reaped_status(pidfd)
+    if status is None:
+        status = _zombie_status(pid)
+        if (reaped := _reaped_status(pidfd)) is not None:  # reaped while /proc was read: the kernel's word holds
+            status = reaped
+    if status is None:
+        return None
+    return killed_by(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _reaped_status(pidfd: int) -> int | None:
+    """The wait status the kernel kept for a reaped process, None while it is not reaped (or no such ioctl)."""
+    info = bytearray(PIDFD_INFO_EXIT.to_bytes(8, "little") + bytes(_PIDFD_INFO_SIZE - 8))
+    try:
+        fcntl.ioctl(pidfd, PIDFD_GET_INFO, info)
+    except OSError:  # ENOTTY/EINVAL before Linux 6.15
+        return None
+    if not int.from_bytes(info[:8], "little") & PIDFD_INFO_EXIT:
+        return None
+    return int.from_bytes(info[_PIDFD_EXIT_CODE_AT:_PIDFD_EXIT_CODE_AT + 4], "little", signed=True)
+
+
+def _zombie_status(pid: int) -> int | None:
+    """A zombie's wait status from /proc/<pid>/stat; None if `pid` is no zombie (running, or reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()  # the name, in parentheses, may hold anything
+    except (OSError, IndexError):
+        return None
+    if fields[0] != b"Z" or len(fields) < 50:
+        return None
+    return int(fields[49])  # field 52, counted from the state's 3

@@ -13,6 +13,7 @@ from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
 WORKERS = PROGRAMS / "pool.py"
 FORKS = PROGRAMS / "forks.py"
+EXITS = PROGRAMS / "exits.py"
 
 
 def alive(pid: int) -> bool:
@@ -77,6 +78,10 @@ async def test_subprocess_running_python_and_os_fork_are_debugged_too():
             assert (await tools.ok("evaluate", expression="doubled"))["value"] == str(2 * len(label))
             ended = await tools.ok("continue")
             assert ended["sessionId"] == child and ended["state"] == "terminated", ended
+            # its exit code, which debugpy does not report for a child and its parent reaps at once
+            assert ended["exitCode"] == parent_saw and "could not be read" not in ended["hint"], ended
+            listed = {s["sessionId"]: s for s in await sessions(tools)}
+            assert listed[child]["state"] == "terminated" and listed[child]["exitCode"] == parent_saw, listed
             last = await tools.ok("wait")
             assert last["sessionId"] == parent and last["state"] == "terminated" and last["exitCode"] == 0, last
             assert f"parent saw {parent_saw}" in (await tools.ok("output", sessionId=parent))["text"]
@@ -165,3 +170,27 @@ async def test_a_child_run_with_python_c_is_listed_by_its_command_after_it_ended
         child = [s for s in await sessions(tools) if s.get("parentId") == "s1"]
         assert len(child) == 1 and "-c print(2 + 3)" in child[0]["program"], child
         await tools.ok("stop")
+
+
+async def test_each_way_a_child_process_ends_leaves_its_exit_code_in_info_sessions():
+    """multiprocessing's children: a return, sys.exit(4), an uncaught exception, os._exit(6) and SIGTERM; by fork
+    (each ends with os._exit) and by spawn (sys.exit). No adapter reports a child's exit code and the program
+    reaps each at once; the codes listed are those the program itself saw (SIGTERM as a shell says it)."""
+    async with stdio_tools() as tools:
+        for method in ("fork", "spawn"):
+            end = await tools.ok("debug", mode="source", path=str(EXITS), args=[method], timeout=120)
+            while end.get("parentId") is not None or end["state"] != "terminated":
+                end = await tools.ok("continue" if end["state"] == "paused" else "wait", timeout=120)
+            assert end["exitCode"] == 0, end
+            first = end["sessionId"]
+            saw = {}
+            for line in (await tools.ok("output", sessionId=first))["text"].splitlines():
+                if line.split(" ")[0] in ("returns", "exits", "raises", "leaves", "killed"):
+                    name, pid, code = line.split(" ")
+                    saw[int(pid)] = (name, int(code))
+            assert [code for _, code in saw.values()] == [0, 4, 1, 6, -15], saw
+            listed = {s["pid"]: s for s in await sessions(tools) if s.get("parentId") == first}
+            assert {pid: (name, listed[pid]["exitCode"]) for pid, (name, _) in saw.items()} == {
+                pid: (name, 128 + 15 if code == -15 else code) for pid, (name, code) in saw.items()}, listed
+            assert all(listed[pid]["state"] == "terminated" for pid in saw)
+            await tools.ok("stop", all=True)

@@ -23,6 +23,11 @@ def at(path, name: str) -> dict[str, object]:
     return {"file": str(path), "line": marker(path, name)}
 
 
+def values(ctx: dict[str, object]) -> dict[tuple[str, str], str]:
+    """Every listed variable's value, by scope and name."""
+    return {(s["name"], v["name"]): v["value"] for s in ctx["scopes"] for v in s.get("variables", [])}
+
+
 async def sessions(tools: Tools) -> dict[str, dict[str, object]]:
     return {s["sessionId"]: s for s in (await tools.ok("info", type="sessions"))["items"]}
 
@@ -66,10 +71,19 @@ async def test_a_javascript_program_breakpoint_locals_step_evaluate_set_output_a
         assert step["location"]["line"] == marker(LEDGER_JS, "post") + 1 and step["threadId"] == 0, step
         assert locals_of(step)["account"].startswith("{owner: 'Ada', balance: 347.5")
         assert (await tools.ok("evaluate", expression="account.balance - before"))["value"] == "247.5"
+        ahead = (await tools.ok("snapshot_create", depth=0, label="before the change"))["snapshot"]["id"]
         changed = await tools.ok("set-variable", name="before", value="41")
         assert changed["value"] == "41" and (await tools.ok("evaluate", expression="before"))["value"] == "41"
-        looked = await tools.ok("context")  # js-debug keeps a scope's variables as read at the stop: not re-read
+        # js-debug lists V8's copies of the scopes taken at the stop, which the assignment leaves as they were:
+        # the context and a snapshot at the same stop show what the program now holds, not the copy
+        looked = await tools.ok("context")
         assert looked["sessionId"] == "s2" and looked["location"] == step["location"]
+        assert locals_of(looked)["before"] == "41", looked
+        assert {k: v for k, v in values(looked).items() if k[1] != "before"} == \
+            {k: v for k, v in values(step).items() if k[1] != "before"}  # the rest read as listed (functions too)
+        after = (await tools.ok("snapshot_create", depth=0, label="after the change"))["snapshot"]["id"]
+        modified = (await tools.ok("snapshot_diff", snapshot_id_1=ahead, snapshot_id_2=after))["diff"]["modified"]
+        assert [(m["name"], m["oldValue"], m["newValue"]) for m in modified] == [("before", "100", "41")], modified
 
         second = await tools.ok("continue")
         assert second["sessionId"] == "s2" and second["location"]["line"] == marker(LEDGER_JS, "post")

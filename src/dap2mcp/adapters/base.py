@@ -497,6 +497,12 @@ class AdapterProfile:
     selects the frame that its fixed scope references then read, nor Delve, which hands out new
     references when the scopes are asked for."""
 
+    scopes_copied_at_stop: bool = False
+    """A scope's variables are copies the runtime took when the program stopped, not the frame's own (V8: the
+    scope objects of `Debugger.paused`; neither an evaluation nor `Debugger.setVariableValue` changes them), so
+    after an `evaluate` or `set-variable` at the stop, the listed values are read again by name in the frame
+    (`OwnEvaluations.reread`). Not pydevd, lldb-dap, gdb or Delve, which read the frame at each request."""
+
     evaluation_limit: str | None = None
     """A statement, run in the stopped frame before an `evaluate`, that has the debugger interrupt the
     evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without

@@ -155,4 +155,5 @@ NODE_PROFILE = NodeProfile(
     own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.)\n", re.MULTILINE),
     bottom_files=(INTERNALS,),
     symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
+    scopes_copied_at_stop=True,  # js-debug lists V8's scope objects of the pause: an assignment leaves them as they were
 )

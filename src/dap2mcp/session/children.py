@@ -53,6 +53,8 @@ def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debug
     child.reach(reach, parent.runtime)
     if is_program(parent):
         child.share_program(parent)
+    elif debugged and target.process_id is not None:
+        child.watch_exit(target.process_id)
     return child
 
 

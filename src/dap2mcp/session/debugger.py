@@ -541,7 +541,8 @@ class Debugger:
         elif ctx.state == "terminated" and session.parent_id is not None and session.launcher is None \
                 and self.sessions.holds(parent := self.pick(session.parent_id)):
             self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
-            ctx.hint = "; ".join(filter(None, (ctx.hint, hints.child_ended(session.id, parent.id, parent.state))))
+            ended = hints.child_ended(session.id, parent.id, parent.state, exit_known=ctx.exitCode is not None)
+            ctx.hint = "; ".join(filter(None, (ctx.hint, ended)))
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------

@@ -57,8 +57,9 @@ def children(found: list[str]) -> str:
             "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")
 
 
-def child_ended(child: str, parent: str, state: str) -> str:
+def child_ended(child: str, parent: str, state: str, exit_known: bool) -> str:
     """A child process's session ended: the agent's next call without sessionId acts on its parent's."""
     then = "`wait` for its next stop or its end" if state == "running" else "`continue` it"
-    return (f"the child process of session {child} ended (no adapter reports a child's exit code); session "
+    unknown = "" if exit_known else " (its exit code could not be read: see docs/sessions.md)"
+    return (f"the child process of session {child} ended{unknown}; session "
             f"{parent}, its parent, is the current session again ({state}): {then}")

@@ -34,6 +34,10 @@ Relist = Callable[[int, str], Awaitable[list[dict[str, Any]] | None]]
 """Given a frame and the adapter's reason for not listing one of its scopes, the scope's variables read
 another way, or None (see `OwnEvaluations.unlisted_variables`)."""
 
+Reread = Callable[[int, list[dict[str, Any]], dict[int, list[dict[str, Any]]]], Awaitable[None]]
+"""Given a frame, its scopes and their variables by reference, reads the variables' values again in place (see
+`OwnEvaluations.reread`)."""
+
 
 @dataclass(frozen=True)
 class Limits:

@@ -5,6 +5,7 @@ session gone or timed out still fails the call."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 
 _PRINTED = re.compile(r"^([A-Za-z_]\w*) = (.*)$")
 """A line of gdb's `info locals`: a name, and its value as gdb prints it."""
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+"""A variable's name that reads it when evaluated."""
 
 
 class OwnEvaluations:
@@ -62,6 +65,31 @@ class OwnEvaluations:
         await self._adapter.request("evaluate", {"expression": command, "frameId": frame_id, "context": "repl"})
         await self._console.quiet(0.05, 0.5)
         return self._console.take_from(start, limit)
+
+    async def reread(self, frame_id: int, scopes: list[dict[str, Any]],
+                     variables: dict[int, list[dict[str, Any]]]) -> None:
+        """Read again, by name in the frame, the values of the frame's listed `variables` (by scope reference, the
+        adapter's dicts, changed in place), where the adapter lists copies taken at the stop
+        (`AdapterProfile.scopes_copied_at_stop`) and the program's state may have changed since. A name listed by
+        two scopes is read for the first (innermost) only, which is the one a name in the frame means; a
+        variable that is not a plain name (js-debug's `Return value`), `this` (no assignment changes it; evaluated,
+        it reads longer than listed), or whose reading is refused, stays as listed."""
+        seen: set[str] = set()
+        stale: list[dict[str, Any]] = []
+        for scope in scopes:
+            for variable in variables.get(scope.get("variablesReference") or 0, ()):
+                name = str(variable.get("name", ""))
+                if name not in seen and variable.get("evaluateName") == name and _NAME.fullmatch(name) and name != "this":
+                    stale.append(variable)
+                seen.add(name)
+        # context `variables`: the value written as the listing writes it (js-debug's `watch` escapes a function's
+        # line ends), so a value nothing changed reads the same
+        answers = await asyncio.gather(*(self.evaluate(v["name"], frame_id, "variables") for v in stale))
+        for variable, (body, refused) in zip(stale, answers, strict=True):
+            if refused is None and "result" in body:
+                variable.update(value=body["result"], variablesReference=body.get("variablesReference") or 0)
+                if body.get("type"):
+                    variable["type"] = body["type"]
 
     async def unlisted_variables(self, frame_id: int, why: str) -> list[dict[str, Any]] | None:
         """A scope the adapter would not list (`why`), read through the debugger's own commands where the profile

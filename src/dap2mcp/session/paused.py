@@ -72,6 +72,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         if missing := wanted - {str(s.get("name", "")).lower() for s in view.scopes}:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the frame has no scope {', '.join(sorted(missing))}; "
                              f"its scopes: {', '.join(str(s.get('name')) for s in view.scopes) or 'none'}")
+        if view.focus is not None:
+            await session.recorder.reread(view.focus.id, view.scopes, view.variables)
         await preview_view(session, view, session.profile.values, session.limits, session.profile.hidden_variables)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []

@@ -36,6 +36,7 @@ from .inspect import (
     Limits,
     Relist,
     Requester,
+    Reread,
     ScopeChoice,
     cheap_references,
     clip,
@@ -68,9 +69,11 @@ class StopRecorder:
                  helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
                  scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset(),
                  relist: Relist | None = None, lists_all_children: bool = False,
-                 shapes: ValueShapes | None = None) -> None:
+                 shapes: ValueShapes | None = None, reread: Reread | None = None) -> None:
         self._requester = requester
         self._relist = relist
+        self._reread = reread
+        """Where a scope lists copies taken at the stop: reads their values again after a change (see `capture`)."""
         self._shapes = shapes or ValueShapes()
         self._choice = ScopeChoice(on_request=scopes_on_request)
         self._capabilities = capabilities
@@ -177,6 +180,12 @@ class StopRecorder:
         """An evaluation or assignment may have changed variables: the kept view is stale."""
         self._view_fresh = False
 
+    async def reread(self, frame_id: int, scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]]) -> None:
+        """Where the adapter lists copies taken at the stop, and an evaluation or assignment since may have changed
+        the program's variables: their values read again, in place (`variables` by scope reference)."""
+        if self._reread is not None and not self._view_fresh:
+            await self._reread(frame_id, scopes, variables)
+
     async def stop_view(self, cycle: int) -> FrameView | None:
         """The view fetched at stop `cycle`, if it is still what the program holds."""
         if self._pending is None or cycle != self._pending_cycle or not self._view_fresh:
@@ -249,6 +258,8 @@ class StopRecorder:
         scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
         try:
             per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
+            listed = snapshot_scopes(scopes)
+            await self.reread(frame.id, listed, {s["variablesReference"]: v for s, v in zip(listed, per_scope, strict=True)})
         except AdapterRefused as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
             raise AdapterRefused(exc.command, f"the adapter would not list the variables of frame {frame_index} "
                                  f"(`{frame.function}`): {exc.message.rstrip('.')}; nothing was saved. `evaluate` with "

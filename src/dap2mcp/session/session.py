@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
 import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -36,7 +37,7 @@ from ..adapters.base import FunctionFilter
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
-from ..processes import killed_by
+from ..processes import exit_code, killed_by, open_pidfd
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from . import startup, testing
@@ -87,6 +88,8 @@ class DebugSession:
         self.sharers: list[DebugSession] = []
         """The sessions that debug the program this one's connection launched (see `share_program`)."""
         self._exit_known = asyncio.Event()
+        self._exit_watch: asyncio.Future[None] | None = None
+        """Where no adapter reports the program's exit code (a child process's), what learns it (`watch_exit`)."""
 
         self.link = Link(profile)
         self.run = Run(stray_step_stops=profile.stray_step_stops)
@@ -113,7 +116,8 @@ class DebugSession:
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
                                      scopes_on_request=profile.scopes_on_request, relist=self.own.unlisted_variables,
-                                     lists_all_children=profile.lists_all_children, shapes=profile.values)
+                                     lists_all_children=profile.lists_all_children, shapes=profile.values,
+                                     reread=self.own.reread if profile.scopes_copied_at_stop else None)
         self.recorder.recorded = lambda: self.changed()
         self.launched = target.launched
         self.start_failed = asyncio.Event()
@@ -285,6 +289,26 @@ class DebugSession:
                 session.run.exit_printed(code)
             session._exit_known.set()
 
+    def watch_exit(self, pid: int) -> None:
+        """Learn the exit code of the program's process `pid`, which no adapter reports (a child process: debugpy
+        sends no `exited` on its connection, js-debug none at all) and whose parent reaps it: a pidfd opened now,
+        while the process is known to live (a child is held until its session is configured), says when it ends,
+        and `processes.exit_code` what it ended with. Nothing is put into the program's own code."""
+        if (pidfd := open_pidfd(pid)) is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._exit_watch = unlogged(asyncio.ensure_future(self._exit_of(pidfd, pid)))
+        self._exit_watch.add_done_callback(lambda _: (loop.remove_reader(pidfd), os.close(pidfd)))  # cancelled too
+
+    async def _exit_of(self, pidfd: int, pid: int) -> None:
+        loop = asyncio.get_running_loop()
+        gone = loop.create_future()
+        loop.add_reader(pidfd, lambda: gone.done() or gone.set_result(None))  # readable once the process ended
+        await gone
+        if (code := exit_code(pidfd, pid)) is not None and self.exit_code is None:
+            self.run.exit_printed(code)
+        self._exit_known.set()
+
     def share_program(self, launcher: DebugSession) -> None:
         """This session debugs the program that `launcher`'s connection only started (js-debug's first
         connection is a launcher; its first child session is the program): the program's output, which comes
@@ -451,7 +475,8 @@ class DebugSession:
         if self._closing is not None and not self._closing.done():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._closing), most)
-        if self.launcher is not None and self.state == "terminated":  # its launcher sees the program end
+        if (self.launcher is not None or self._exit_watch is not None) and self.state == "terminated":
+            # its launcher sees the program end, or its process's end is being watched for
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._exit_known.wait(), most)
 
@@ -479,6 +504,8 @@ class DebugSession:
                 await self._closing
         if self._guarding is not None:
             self._guarding.cancel()
+        if self._exit_watch is not None:
+            self._exit_watch.cancel()
         if self._pipe is not None:  # once: a failed start closes, and a kept session is closed again later
             self._pipe, pipe = None, self._pipe
             pipe.close()

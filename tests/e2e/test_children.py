@@ -13,7 +13,7 @@ from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
 WORKERS = PROGRAMS / "pool.py"
 FORKS = PROGRAMS / "forks.py"
-EXITS = PROGRAMS / "exits.py"
+EXITS = PROGRAMS / "child_exits.py"
 
 
 def alive(pid: int) -> bool:

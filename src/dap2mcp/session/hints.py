@@ -59,7 +59,7 @@ def children(found: list[str]) -> str:
 
 def child_ended(child: str, parent: str, state: str, exit_known: bool) -> str:
     """A child process's session ended: the agent's next call without sessionId acts on its parent's."""
-    then = "`wait` for its next stop or its end" if state == "running" else "`continue` it"
+    then = {"running": "`wait` for its next stop or its end", "terminated": "it has ended too"}.get(state, "`continue` it")
     unknown = "" if exit_known else " (its exit code could not be read: see docs/sessions.md)"
     return (f"the child process of session {child} ended{unknown}; session "
             f"{parent}, its parent, is the current session again ({state}): {then}")

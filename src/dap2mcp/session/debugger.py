@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import logging
 import os
 import stat
 import weakref
@@ -28,14 +27,13 @@ from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
 from .disassembly import instructions_around
+from .family import Family
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
 from .session import DebugSession
 from .sessions import Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
 from .startup import injections_finished
-
-log = logging.getLogger(__name__)
 
 DEFAULT_WAIT = 30.0
 EVALUATE_TIMEOUT = 10.0
@@ -78,11 +76,8 @@ class Debugger:
         """The adapter each session's `debug` asked for (None: chosen from the program), for its `restart`."""
         self._lifecycle: dict[str, asyncio.Lock] = {}
         """Per session: one start, restart or stop of it at a time (released before waiting for a stop)."""
-        self._stirred: asyncio.Future[None] | None = None
-        """Done when something changed in any session: a wait for a stop anywhere in a tree looks again."""
-        self._adopting: set[asyncio.Task[None]] = set()
-        """Child sessions being started (see `_adopt`)."""
-        self._closing = False
+        self.family = Family(self.sessions, self._wire, lambda: self.changed())
+        """The child processes' sessions, and the wait for a stop anywhere in a program's sessions."""
         self._threads: weakref.WeakKeyDictionary[DebugSession, documents.ThreadList] = weakref.WeakKeyDictionary()
         """Each session's threads document cache: what a running session shows is its own last stop's threads."""
         self.notice: Callable[[dict[str, Any]], None] = lambda data: None
@@ -212,7 +207,7 @@ class Debugger:
         started_in = asyncio.get_running_loop().time() - began
         if waits:
             await progress("running to the first stop")
-            stopped, _ = await self._wait_in_tree(session, 0, max(0.0, timeout - started_in))
+            stopped, _ = await self.family.wait(session, 0, max(0.0, timeout - started_in))
             if stopped is not session:  # a child process stopped first (js-debug: the program, see program_in_child)
                 ctx = await self._result(stopped, timed_out=False)
                 ctx.pathsRelativeTo = session.target.files_from
@@ -281,10 +276,7 @@ class Debugger:
 
     async def close(self) -> None:
         """Every session ended (the server is closing)."""
-        self._closing = True  # a child announced from now on is not started
-        for task in list(self._adopting):
-            task.cancel()
-        await asyncio.gather(*self._adopting, return_exceptions=True)
+        await self.family.close()
         for session in list(self.sessions):
             async with self._lock(session.id):
                 await self._close(session)
@@ -314,102 +306,11 @@ class Debugger:
         (which also wake a wait for a stop anywhere in its tree) and its child processes."""
         session.notice = lambda data: self.notice({**data, "sessionId": session.id})
         session.changed = self._changed
-        session.on_child = self._child_announced
+        session.on_child = self.family.announced
 
     def _changed(self) -> None:
         self.changed()
-        if self._stirred is not None and not self._stirred.done():
-            self._stirred.set_result(None)
-
-    # -- child processes ---------------------------------------------------------------------
-
-    def _child_announced(self, parent: DebugSession, arguments: dict[str, Any]) -> None:
-        if self._closing:
-            return
-        task = asyncio.ensure_future(self._adopt(parent, arguments))
-        self._adopting.add(task)
-        task.add_done_callback(self._adopting.discard)
-
-    async def _adopt(self, parent: DebugSession, arguments: dict[str, Any]) -> None:
-        """A child process the adapter announced, started as a session beside its parent's, with its
-        breakpoints; or connected to and let go, to run undebugged (see children.py)."""
-        reach = children.plan(parent, arguments)
-        if reach is None:
-            log.warning("a child process of session %s names no address to debug it at", parent.id)
-            return
-        tree = self.sessions.tree(parent) if self.sessions.holds(parent) else []
-        await asyncio.to_thread(parent.profile.before_child, (tree[0] if tree else parent).link.started_processes)
-        forgotten = self._forget_ended_children(tree[1:])
-        running = [s for s in tree[1:] if s.state != "terminated"]
-        debugged = bool(tree) and (children.is_program(parent) or parent.target.children
-                                   and len(running) < children.MAX_CHILDREN)
-        child = children.session(parent, reach, self.sessions.new_id(child=True) if debugged else f"{parent.id}-free",
-                                 debugged=debugged)
-        if debugged:
-            self._wire(child)
-            self.sessions.add(child, current=False)
-        if debugged or forgotten:
-            self.changed()
-        for ended in forgotten:
-            await ended.close()
-        try:
-            await child.start()
-        except BaseException as exc:  # a failure, or the server closing meanwhile: its connection goes either way
-            why = exc.message if isinstance(exc, Failure) else "the server closed"
-            log.warning("the child process session %s could not start: %s", child.id, why)
-            self.sessions.remove(child, f"it could not start: {why}")
-            await child.close()
-            if not isinstance(exc, Failure):
-                raise
-            return
-        if not debugged:  # connected and configured: it runs on, undebugged
-            await child.close()
-        else:
-            children.program(child)  # read while the child lives: one that ends at once is named by it still
-        self._changed()
-
-    def _forget_ended_children(self, below: list[DebugSession]) -> list[DebugSession]:
-        """The oldest ended child sessions of a program past `MAX_CHILDREN`, forgotten (those with none of their
-        own left below them): a program that starts children all its life (a test runner, a reloader) would
-        list ever more of them."""
-        ended = [s for s in below if s.state == "terminated" and not self.sessions.below(s)]
-        forgotten = ended[:max(0, len(ended) - children.MAX_CHILDREN + 1)]
-        for session in forgotten:
-            self.sessions.remove(session, "it ended, and was forgotten as its program started more children")
-        return forgotten
-
-    # -- waiting for a stop anywhere in a program's processes ---------------------------------
-
-    async def _wait_in_tree(self, session: DebugSession, since: int, timeout: float) -> tuple[DebugSession, bool]:
-        """`session.wait_for_stop`, or a stop of another session of its program (a child process at a
-        breakpoint) not yet shown, whichever comes first: the session that stopped, and whether one did."""
-        if (other := self.sessions.unshown_stop(session)) is not None:
-            return other, True
-        own = asyncio.ensure_future(session.wait_for_stop(since, timeout))
-        elsewhere = asyncio.ensure_future(self._stop_elsewhere(session))
-        try:
-            await asyncio.wait({own, elsewhere}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (own, elsewhere):
-                task.cancel()
-            await asyncio.gather(own, elsewhere, return_exceptions=True)
-        if own.done() and not own.cancelled() and own.exception() is None and (own.result() or not elsewhere.done()):
-            return session, own.result()
-        if elsewhere.done() and not elsewhere.cancelled() and elsewhere.exception() is None:
-            return elsewhere.result(), True
-        return session, own.result()
-
-    async def _stop_elsewhere(self, session: DebugSession) -> DebugSession:
-        while (other := self.sessions.unshown_stop(session)) is None:
-            self._stirred = self._stirred if self._stirred is not None and not self._stirred.done() \
-                else asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._stirred)
-        return other
-
-        for other in self.sessions.tree(session):
-            if other is not session and other.state == "paused" and other.stop_count > self.sessions.shown_count(other):
-                return other
-        return None
+        self.family.stir()
 
     # -- execution ---------------------------------------------------------------------------
 
@@ -428,7 +329,7 @@ class Debugger:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"`to` function '{temp.function}' is unknown to the "
                                  f"adapter ({why}); the program did not move{held}")
             since = await session.resume(thread_id)
-            stopped, finished = await self._wait_in_tree(session, since, timeout)
+            stopped, finished = await self.family.wait(session, since, timeout)
             if stopped is not session:  # a child process stopped first; this one runs on
                 return await self._result(stopped, timed_out=False)
             ctx = await self._result(session, timed_out=not finished,
@@ -485,7 +386,7 @@ class Debugger:
         """The next stop, without resuming: for a program already running (after a timed-out call)."""
         session = self.pick(session_id)
         if session.state == "running" or self.sessions.unshown_stop(session) is not None:
-            stopped, finished = await self._wait_in_tree(session, session.stop_count, timeout)
+            stopped, finished = await self.family.wait(session, session.stop_count, timeout)
             return await self._result(stopped, timed_out=not finished, again="`wait`")
         ctx = await self._result(session, timed_out=False)
         if ctx.state == "paused":

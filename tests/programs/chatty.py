@@ -8,7 +8,8 @@ import time
 
 logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(levelname)s %(message)s")
 log = logging.getLogger("chatty")
-WRITER = "import time\nfor n in range(150):\n    print('helper', n, flush=True)\n    time.sleep(0.02)\n"
+WRITER = ("import sys, time\nsys.stderr.write('writing\\n')\nsys.stderr.flush()\n"
+          "for n in range(150):\n    print('helper', n, flush=True)\n    time.sleep(0.02)\n")
 
 
 def announce(word: str) -> str:
@@ -30,7 +31,8 @@ def flood(lines: int) -> int:
 
 
 if sys.argv[1:] == ["helper"]:
-    helper = subprocess.Popen([sys.executable, "-c", WRITER])
+    helper = subprocess.Popen([sys.executable, "-c", WRITER], stderr=subprocess.PIPE, text=True)
+    helper.stderr.readline()  # it writes from now on (a child process may first wait for its debugger)
     time.sleep(0.5)
     log.info("the helper is writing")  # marker: helper
     helper.wait()

@@ -30,6 +30,7 @@ from .disassembly import instructions_around
 from .family import Family
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
+from .output import STILL
 from .session import DebugSession
 from .sessions import Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
@@ -47,9 +48,6 @@ TEST_END_CHARS = 4000
 """How much of the end of a test run's output is read for the runner's word that no test ran."""
 """How long a stop's answer waits for the output the program wrote before it stopped (see
 `OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
-
-STILL_WRITING = 0.1
-"""After an evaluation's printing seemed to end: how long more output shows that something else still writes."""
 
 STEP_IN_LEAVES = 4
 """How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
@@ -711,7 +709,7 @@ async def _printed(session: DebugSession) -> bool:
     if not await output.settle(OUTPUT_SETTLES):
         return False
     ended_at = output.size
-    await asyncio.sleep(STILL_WRITING)
+    await asyncio.sleep(STILL)
     return output.size == ended_at
 
 

@@ -16,6 +16,10 @@ from .models import Output
 IGNORED_CATEGORIES = frozenset({"telemetry"})
 BURST_ENDS = 0.5
 """Seconds without output that end a burst of it (a flood, or the prints of one step)."""
+FLOOD_CHARS = 100_000
+"""Output since the last result past which it is a flood (see `settle`)."""
+STILL = 0.1
+"""How long more output shows that a flood, or something else, still writes (see `settle`)."""
 SETTLE_PAUSE = (0.03, 0.5)
 """How long no output must have come for it to count as all in: twice the longest gap seen within the
 burst, within these bounds (a flood forwarded by debugpy on a busy machine pauses for up to 0.3 s)."""
@@ -70,8 +74,21 @@ class OutputBuffer:
 
     async def settle(self, most: float) -> bool:
         """Wait, at most `most` seconds, until the output the program wrote so far is in, where some
-        came just now: whether it is (no wait when the last came longer ago than its burst pauses)."""
-        return await self.quiet(self.settle_pause, most, already=True)
+        came just now: whether it is (no wait when the last came longer ago than its burst pauses). A
+        flood is in only when nothing more comes `STILL` after it seemed to end: a forwarder that pauses
+        mid-flood (debugpy's launcher, on a busy machine) pauses longer than any gap seen before."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + most
+        while await self.quiet(self.settle_pause, max(0.0, deadline - loop.time()), already=True):
+            if self._end - self._mark < FLOOD_CHARS:
+                return True
+            ended_at = self._end
+            await asyncio.sleep(min(STILL, max(0.0, deadline - loop.time())))
+            if self._end == ended_at:
+                return True
+            if loop.time() >= deadline:
+                return False
+        return False
 
     @property
     def settle_pause(self) -> float:

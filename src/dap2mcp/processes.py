@@ -176,9 +176,7 @@ def set_tcp_nodelay(pid: int, fd: int) -> bool:
     the socket, so setting it on a copy of the descriptor (pidfd_getfd, Linux 5.6) sets it for its owner. For
     a peer whose code cannot be changed, such as Node's inspector. Needs the right to ptrace the process (a
     descendant, or any process of the same user where Yama allows it); False where it cannot be done."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (OSError, AttributeError):
+    if (pidfd := open_pidfd(pid)) is None:
         return False
     try:
         copy = ctypes.CDLL(None, use_errno=True).syscall(_SYS_PIDFD_GETFD, pidfd, fd, 0)

@@ -30,7 +30,6 @@ from .disassembly import instructions_around
 from .family import Family
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
-from .output import STILL
 from .session import DebugSession
 from .sessions import Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
@@ -117,8 +116,7 @@ class Debugger:
         if name == "sessions":
             return repr(self.sessions.listing())
         take = documents.FINGERPRINTS.get(name)
-        session = self.sessions.current if session_id is None else next(
-            (s for s in self.sessions if s.id == session_id), None)
+        session = self.sessions.find(session_id)
         return (session.id, take(session)) if take is not None and session is not None else None
 
     def source(self, path: str) -> str:
@@ -145,8 +143,7 @@ class Debugger:
 
     def files_from(self, session_id: str | None = None) -> str | None:
         """Below this directory, results name files relative to it (`Target.files_from`)."""
-        session = self.sessions.current if session_id is None else next(
-            (s for s in self.sessions if s.id == session_id), None)
+        session = self.sessions.find(session_id)
         return session.target.files_from if session is not None else None
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -703,14 +700,7 @@ async def _printed(session: DebugSession) -> bool:
     """Wait for what an evaluation printed, which comes after its answer: whether it is all in. Most print
     nothing or a line, and pay 15 ms; a flood is waited for until it ends. Output that goes on past a pause
     in it (another process writing to the program's output) is not the evaluation's alone."""
-    output = session.output
-    if await output.quiet(0.015, 0.1):
-        return True
-    if not await output.settle(OUTPUT_SETTLES):
-        return False
-    ended_at = output.size
-    await asyncio.sleep(STILL)
-    return output.size == ended_at
+    return await session.output.quiet(0.015, 0.1) or await session.output.settle(OUTPUT_SETTLES, surely=True)
 
 
 async def _clear(session: DebugSession, file: str | None, ids: list[int] | None, all_: bool) -> list[int]:

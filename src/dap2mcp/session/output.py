@@ -72,15 +72,16 @@ class OutputBuffer:
             await asyncio.sleep(left)
         return True
 
-    async def settle(self, most: float) -> bool:
+    async def settle(self, most: float, *, surely: bool = False) -> bool:
         """Wait, at most `most` seconds, until the output the program wrote so far is in, where some
         came just now: whether it is (no wait when the last came longer ago than its burst pauses). A
         flood is in only when nothing more comes `STILL` after it seemed to end: a forwarder that pauses
-        mid-flood (debugpy's launcher, on a busy machine) pauses longer than any gap seen before."""
+        mid-flood (debugpy's launcher, on a busy machine) pauses longer than any gap seen before. `surely`:
+        so is any output (an evaluation's printing, which another process's writing must not pass for)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + most
         while await self.quiet(self.settle_pause, max(0.0, deadline - loop.time()), already=True):
-            if self._end - self._mark < FLOOD_CHARS:
+            if not surely and self._end - self._mark < FLOOD_CHARS:
                 return True
             ended_at = self._end
             await asyncio.sleep(min(STILL, max(0.0, deadline - loop.time())))

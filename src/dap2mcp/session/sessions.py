@@ -52,6 +52,11 @@ class Sessions:
         self._started += 1
         return f"s{self._started}"
 
+    def find(self, session_id: str | None) -> DebugSession | None:
+        """The session `session_id` names (None: the current one), if there is one: for what is shown
+        without a session too (a resource's fingerprint)."""
+        return self.current if session_id is None else self._open.get(session_id)
+
     def pick(self, session_id: str | None) -> DebugSession:
         """The session `session_id` names, or the current one."""
         if session_id is None:

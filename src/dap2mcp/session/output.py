@@ -18,8 +18,9 @@ BURST_ENDS = 0.5
 """Seconds without output that end a burst of it (a flood, or the prints of one step)."""
 FLOOD_CHARS = 100_000
 """Output since the last result past which it is a flood (see `settle`)."""
-STILL = 0.1
-"""How long more output shows that a flood, or something else, still writes (see `settle`)."""
+STILL = 0.4
+"""How long more output shows that a flood, or something else, still writes (see `settle`): longer than the
+0.3 s a forwarder pauses on a busy machine (0.1 s let 2,000 lines an evaluation printed pass for all in at 1,697)."""
 SETTLE_PAUSE = (0.03, 0.5)
 """How long no output must have come for it to count as all in: twice the longest gap seen within the
 burst, within these bounds (a flood forwarded by debugpy on a busy machine pauses for up to 0.3 s)."""

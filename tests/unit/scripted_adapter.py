@@ -73,6 +73,8 @@ def trim(lines: list[Message]) -> list[Message]:
     kept = []
     for line in lines:
         message = line["message"]
+        if line["dir"] == "closed":  # the trace's note of a connection's end, which no adapter sends
+            continue
         if message.get("type") == "event" and message.get("event") in QUIET_EVENTS:
             continue
         if line["dir"] == "received" and message.get("type") == "request":

@@ -11,6 +11,7 @@ how the client reports an adapter process that dies.
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sys
 import time
@@ -623,3 +624,36 @@ async def test_spawn_stdio_missing_executable() -> None:
         await spawn_stdio(["/nonexistent/dap2mcp-no-such-adapter", "--stdio"])
     assert coded(info.value).code == ErrorCode.ADAPTER_NOT_FOUND
     assert "dap2mcp-no-such-adapter" in info.value.message
+
+
+async def test_a_trace_numbers_each_connection_and_says_why_it_closed(tmp_path, monkeypatch) -> None:
+    """A program with child processes has a connection per process: the trace tells them apart and notes each
+    one's end (the connection that an adapter's crash closed names its exit code and stderr)."""
+    from dap2mcp.dap.trace import TRACE_ENV
+
+    trace = tmp_path / "trace.jsonl"
+    monkeypatch.setenv(TRACE_ENV, str(trace))
+    clients = []
+    for _ in range(2):
+        client_sock, peer_sock = socket.socketpair()
+        _, writer = await asyncio.open_connection(sock=client_sock)
+        incoming = asyncio.StreamReader()
+        client = DapClient(Transport(reader=incoming, writer=writer))
+        client.start()
+        clients.append((client, incoming, peer_sock))
+    for client, incoming, _ in clients:
+        client.send("threads")
+        incoming.feed_data(encode({"seq": 1, "type": "event", "event": "initialized"}))
+    await asyncio.sleep(0.05)
+    clients[1][1].feed_eof()
+    await asyncio.wait_for(clients[1][0].wait_closed(), BOUND)
+    for client, _, peer_sock in clients:
+        await asyncio.wait_for(client.close(), 5)
+        peer_sock.close()
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    first, second = sorted({line["link"] for line in lines})
+    assert [(line["dir"], line["link"] == first) for line in lines if line["dir"] != "closed"].count(
+        ("sent", True)) == 1
+    closed = {line["link"]: line["message"]["reason"] for line in lines if line["dir"] == "closed"}
+    assert closed[second].startswith("adapter closed the connection") and closed[first] == "client closed the connection"
+    assert {line["link"] for line in lines if line["dir"] == "received"} == {first, second}

@@ -196,6 +196,8 @@ class DapClient:
             return
         self.close_reason = reason
         self._closed.set()
+        if self._trace is not None:
+            self._trace("closed", {"reason": reason})
         pending, self._pending = self._pending, {}
         for command, future in pending.values():
             if not future.done():

@@ -47,6 +47,7 @@ class Link:
         """The adapter's `initialized` event came: it takes breakpoints and configuration now."""
         self._client: DapClient | None = None
         self._owed: Owed | None = None
+        self._disconnect: asyncio.Future[dict[str, Any]] | None = None
 
     async def open(self, plan: AdapterStart, on_output: Callable[[str, str], None], on_event: EventHandler,
                    terminal_output: Callable[[str, str], None], on_child: ReverseHandler | None = None,
@@ -56,6 +57,7 @@ class Link:
         (pid, returncode); `on_child`: answers the `startDebugging` of a child process (see
         `AdapterProfile.follows_children`)."""
         client = DapClient(await open_transport(plan, on_output))
+        self._disconnect = None
         client.on_event(on_event)
         client.terminal.sink = terminal_output
         if terminal_exit is not None:
@@ -126,10 +128,17 @@ class Link:
             await self._client.wait_closed()
 
     async def disconnect(self, terminate: bool, timeout: float) -> None:
-        """Ask the adapter to let go of the program (and end it, `terminate`); whatever it answers, it is let go."""
-        if self.connected:
+        """Ask the adapter to let go of the program (and end it, `terminate`); whatever it answers, it is let go.
+        Asked once per connection, a second call waiting for the first's answer: debugpy's adapter dies of a
+        second `disconnect` (it answers on a stream the first one closed), and every other session of the
+        program (its child processes) with it."""
+        if self._disconnect is None:
+            if not self.connected:
+                return
+            self._disconnect = self.client.send("disconnect", {"terminateDebuggee": terminate})
+        if self._client is not None:
             with contextlib.suppress(Failure):
-                await self.client.request("disconnect", {"terminateDebuggee": terminate}, timeout=timeout)
+                await self._client.wait("disconnect", self._disconnect, timeout)
 
     async def end_started(self) -> None:
         """End the programs started for the adapter (`runInTerminal`) and whatever they started."""

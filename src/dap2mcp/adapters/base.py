@@ -507,6 +507,12 @@ class AdapterProfile:
     """A statement, run in the stopped frame before an `evaluate`, that has the debugger interrupt the
     evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without
     one, an evaluation that runs on cannot be stopped from here: its call answers TIMEOUT and it runs on."""
+    output_mark: str | None = None
+    """An expression, evaluated in the stopped frame after an `evaluate`, that writes the text `{mark} % fd` (a
+    string literal holding `%d`, filled in with the file descriptor) to each of the program's stdout and stderr
+    that is a pipe, and gives the list of the file descriptors it wrote to: once the marks are back, what the
+    evaluation printed is all in (see session/marks.py). Only in a program dap2mcp launched, whose pipes the
+    adapter reads."""
     sets_in_top_frame_only: bool = False
     """`setVariable` writes the innermost frame's variable whatever frame is named (Delve 1.20: go-delve/delve#3171,
     fixed upstream after it): a write to an outer frame is refused rather than landing, reported as done, in

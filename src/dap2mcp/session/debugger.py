@@ -43,10 +43,13 @@ instruction, and a thread inside one long native call gets it only when the call
 PAUSE_IN_OWN_CODE = 0.5
 """How long a pause may take to land in the program's own code before library code is made a place to stop too."""
 OUTPUT_SETTLES = 1.0
-TEST_END_CHARS = 4000
-"""How much of the end of a test run's output is read for the runner's word that no test ran."""
 """How long a stop's answer waits for the output the program wrote before it stopped (see
 `OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
+MARKS_BACK = 3.0
+"""How long an evaluation's answer waits for the marks written after it (see marks.py): output known to be
+still on its way is worth a longer wait than a pause that may be its end."""
+TEST_END_CHARS = 4000
+"""How much of the end of a test run's output is read for the runner's word that no test ran."""
 
 STEP_IN_LEAVES = 4
 """How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
@@ -415,13 +418,14 @@ class Debugger:
         _not_ended_by_another_call(session)
         await session.ended()  # an ending program's last output is still on its way
         # what the program wrote before it stopped may still be on its way (a flood is forwarded for seconds)
-        complete = session.state != "paused" or await session.output.settle(OUTPUT_SETTLES)
+        complete, marked = (False, False) if session.state != "paused" else await _written_before_stop(session)
+        complete = complete or session.state != "paused"
         settled = session.output.size
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await paused.context(session, consume_output=True, with_threads=False)
         if ctx.state == "terminated":  # ended while the stop was being read (a stop with 30,000 globals takes a while)
             _not_ended_by_another_call(session)
-        if not complete or session.output.size != settled:
+        if not complete or (not marked and session.output.size != settled):  # more came: was it all in?
             ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
         if ctx.state == "terminated":
@@ -522,7 +526,7 @@ class Debugger:
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                                  f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
         result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
-        printed = await _printed(session)
+        printed = await _printed(session, frame)
         out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
             result["output"] = out.text
@@ -696,10 +700,28 @@ class Debugger:
         return snapshot, store.save(snapshot)
 
 
-async def _printed(session: DebugSession) -> bool:
-    """Wait for what an evaluation printed, which comes after its answer: whether it is all in. Most print
-    nothing or a line, and pay 15 ms; a flood is waited for until it ends. Output that goes on past a pause
-    in it (another process writing to the program's output) is not the evaluation's alone."""
+async def _written_before_stop(session: DebugSession) -> tuple[bool, bool]:
+    """Wait for the output the program wrote before it stopped, where some came just now: whether it is all in,
+    and whether that is known (by marks, see marks.py: what comes after them was written after the stop, by
+    another process) or judged by pauses (`OutputBuffer.settle`)."""
+    output = session.output
+    if await output.quiet(output.settle_pause, 0.0, already=True):
+        return True, False
+    if session.profile.output_mark is not None and (info := session.stop_info) and info.thread_id is not None:
+        with contextlib.suppress(AdapterRefused):
+            frames = await session.stack(info.thread_id)
+            if frames and (marked := await session.output_marked(int(frames[0]["id"]), OUTPUT_SETTLES)) is not None:
+                return marked, marked
+    return await output.settle(OUTPUT_SETTLES), False
+
+
+async def _printed(session: DebugSession, frame: int) -> bool:
+    """Wait for what an evaluation printed, which comes after its answer: whether it is all in. Known by marks
+    where they can be written; else judged by pauses: most evaluations print nothing or a line, and pay 15 ms; a
+    flood is waited for until it ends; output that goes on past a pause in it (another process writing to the
+    program's output) is not the evaluation's alone."""
+    if (marked := await session.output_marked(frame, MARKS_BACK)) is not None:
+        return marked
     return await session.output.quiet(0.015, 0.1) or await session.output.settle(OUTPUT_SETTLES, surely=True)
 
 

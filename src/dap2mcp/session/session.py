@@ -45,6 +45,7 @@ from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
 from .link import Link
+from .marks import Marks
 from .models import Frame, State, StopInfo, WatchReport
 from .output import OutputBuffer, TracebackCutter
 from .owed import StillOwed
@@ -104,6 +105,7 @@ class DebugSession:
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
         self.adapter_output = OutputBuffer(keep_chars=100_000)
+        self._marks = Marks()
         self._tracebacks = TracebackCutter(profile.launcher_frames)
         self.watch_report: WatchReport | None = None
         """What the watches said about the latest stop (`watches.after_stop`)."""
@@ -241,6 +243,8 @@ class DebugSession:
 
     def _on_output(self, body: dict[str, Any]) -> None:
         category, raw = str(body.get("category", "console")), str(body.get("output", ""))
+        if self.profile.output_mark is not None and category in ("stdout", "stderr"):
+            raw = self._marks.take_out(category, raw)
         profile = self.profile
         text = profile.shown_output(category, raw, self.state == "starting", self.target.mode == "connect")
         tracepoint, text = self.breakpoints.take_tracepoint(text)
@@ -272,6 +276,27 @@ class DebugSession:
                 self._on_ended({})
         elif self.profile.exit_in_output_ends and self.state == "terminated":
             self.run.exit_printed(code)  # the program's own copy, flushed at its exit, came first; the adapter's last
+
+    async def output_marked(self, frame: int, most: float) -> bool | None:
+        """Whether what the program printed so far is all in, known by marks written after it (see marks.py),
+        waited for up to `most` seconds; None where no mark can be written (an adapter without `output_mark`, a
+        program not launched here or a child process whose output its parent's session gets, output that is
+        not a pipe such as pytest's capture): the caller judges by pauses instead."""
+        statement = self.profile.output_mark
+        if statement is None or not self.launched or self.parent_id is not None or self.state != "paused":
+            return None
+        template, back = self._marks.new((1, 2))  # waited for first: a mark may beat the evaluation's answer
+        try:
+            body, refused = await self.own.evaluate(statement.format(mark=repr(template)), frame)
+            written = [back[int(fd)] for fd in re.findall(r"\d+", str(body.get("result") or "")) if int(fd) in back]
+            if refused is not None or not written:
+                return None
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*written), most)
+                return True
+            return False
+        finally:
+            self._marks.forget(back)
 
     def _program_output(self, category: str, text: str) -> None:
         """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""

@@ -152,6 +152,16 @@ def pid_alive(pid: int) -> bool:
         return False
 
 
+def bytes_written(pid: int) -> int | None:
+    """How many bytes process `pid` has handed to `write` and its kind so far (`wchar` of /proc/PID/io, all
+    threads; a socket's `send` is not counted): unchanged, it wrote nothing. None if unreadable."""
+    try:
+        with open(f"/proc/{pid}/io", encoding="ascii") as io:
+            return next((int(line.split()[1]) for line in io if line.startswith("wchar:")), None)
+    except (OSError, ValueError):
+        return None
+
+
 def environ_with(extra: Mapping[str, str] | None) -> dict[str, str]:
     env = dict(os.environ)
     env.update(extra or {})

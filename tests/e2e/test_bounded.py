@@ -139,11 +139,48 @@ async def test_an_evaluations_printing_held_up_on_its_way_is_waited_for_not_gues
         await tools.ok("stop")
 
 
+OUTPUT_WAYS = PROGRAMS / "output_ways.py"
+
+
+async def test_a_steps_output_held_up_on_its_way_is_waited_for_and_the_programs_own_pipes_stay_its_own():
+    """A stop's output is known all in by a mark written to the pipe debugpy's launcher reads, at every stop:
+    the launcher frozen while a step printed a line gave an answer without the line, and no word that it was
+    missing. The mark goes into that pipe only: a program that catches its own stdout through a pipe of its
+    own got marks in what it caught, and each answer waited for them in vain. A child process whose stdout
+    and stderr the program reads apart had its stderr in its stdout (dap2mcp's merge of the two, meant only
+    for the pipes debugpy reads, was inherited)."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(OUTPUT_WAYS),
+                       breakpoints=[{"file": str(OUTPUT_WAYS), "line": marker(OUTPUT_WAYS, name)}
+                                    for name in ("first", "catching")])
+        pid = (await tools.ok("info", type="sessions"))["items"][0]["pid"]
+        launcher = psutil.Process(pid).parent()
+        launcher.suspend()
+        thaw = threading.Timer(0.8, launcher.resume)
+        thaw.start()
+        try:
+            stepped = await tools.ok("step", mode="over")
+        finally:
+            thaw.join()
+        assert stepped["output"] == {"text": "first\n", "truncated": False}, stepped["output"]
+        catching = await tools.ok("continue")
+        assert catching["location"]["line"] == marker(OUTPUT_WAYS, "catching"), catching
+        assert "child stdout 'out\\n' child stderr 'err\\n'\n" in catching["output"]["text"], catching["output"]
+        value = await tools.ok("evaluate", expression="6 * 7")  # its stdout is its own pipe here
+        assert value["value"] == "42" and "outputIncomplete" not in value, value
+        end = await tools.ok("continue")
+        while end.get("parentId") is not None or end["state"] != "terminated":
+            end = await tools.ok("continue" if end["state"] == "paused" else "wait")
+        assert "caught b'inside\\n'\n" in (await tools.ok("output", sessionId="s1"))["text"]
+        await tools.ok("stop", all=True)
+
+
 async def test_output_another_process_writes_during_a_stop_comes_after_it_and_mixes_into_an_evaluations():
     """A helper process keeps writing to the program's output for three seconds while the program is stopped.
     The stop's output is all that was written before the stop, known by the mark written behind it (before
     marks, a quiet gap was looked for and never came, and the stop said `incomplete`); the helper's later lines
-    come after it. An evaluation's answer meanwhile says its output may be mixed with them."""
+    come after it, while the program stands still: an evaluation's answer then says its output may have them
+    mixed in."""
     async with stdio_tools() as tools:
         ctx = await tools.ok("debug", mode="source", path=str(CHATTY), args=["helper"],
                              breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "helper")}])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 
@@ -74,3 +75,19 @@ async def test_set_tcp_nodelay_changes_the_socket_another_process_holds():
 def test_set_tcp_nodelay_on_a_process_that_is_gone_is_false():
     proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     assert processes.set_tcp_nodelay(int(proc.stdout), 3) is False
+
+
+def test_bytes_written_counts_what_a_process_writes_and_is_none_for_no_process() -> None:
+    """A stop needs no output mark where the program wrote nothing since the last one came back: the count
+    must move with a write to a pipe and not without one."""
+    read_end, write_end = os.pipe()
+    try:
+        before = processes.bytes_written(os.getpid())
+        assert before is not None
+        os.write(write_end, b"x" * 1000)
+        after = processes.bytes_written(os.getpid())
+        assert after is not None and after - before >= 1000
+        assert processes.bytes_written(2**22 + 12345) is None
+    finally:
+        os.close(read_end)
+        os.close(write_end)

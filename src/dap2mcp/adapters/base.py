@@ -508,11 +508,10 @@ class AdapterProfile:
     evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without
     one, an evaluation that runs on cannot be stopped from here: its call answers TIMEOUT and it runs on."""
     output_mark: str | None = None
-    """An expression, evaluated in the stopped frame after an `evaluate`, that writes the text `{mark} % fd` (a
-    string literal holding `%d`, filled in with the file descriptor) to each of the program's stdout and stderr
-    that is a pipe, and gives the list of the file descriptors it wrote to: once the marks are back, what the
-    evaluation printed is all in (see session/marks.py). Only in a program dap2mcp launched, whose pipes the
-    adapter reads."""
+    """An expression, evaluated in the stopped frame, that writes the text `{mark} % fd` (a string literal
+    holding `%d`, filled in with the file descriptor) to the first of the program's fds 1 and 2 that is the pipe
+    the adapter reads and would take it without blocking, and gives that fd (or nothing): once the mark is back,
+    what the program wrote before it is all in (see session/marks.py). Only in a program dap2mcp launched."""
     sets_in_top_frame_only: bool = False
     """`setVariable` writes the innermost frame's variable whatever frame is named (Delve 1.20: go-delve/delve#3171,
     fixed upstream after it): a write to an outer frame is refused rather than landing, reported as done, in

@@ -392,8 +392,10 @@ DEBUGPY = DebugpyProfile(
     steady_ids=True,
     evaluation_limit="__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT"
                      " = {seconds}",
-    output_mark="[f for f in (1, 2) if __import__('stat').S_ISFIFO(__import__('os').fstat(f).st_mode)"
-                " and __import__('os').write(f, ({mark} % f).encode())]",
+    output_mark="(lambda os, site, ready: next((f for f in (1, 2) if (lambda s: (s.st_dev, s.st_ino))(os.fstat(f))"
+                " == getattr(site, 'DAP2MCP_OUTPUT_PIPE', None) and ready([], [f], [], 0)[1]"
+                " and os.write(f, ({mark} % f).encode())), None))"
+                "(__import__('os'), __import__('sys').modules.get('sitecustomize'), __import__('select').select)",
     step_ready_check="(lambda t: t is None or getattr(getattr(t, 'additional_info', None), 'is_in_wait_loop', False))("
                      "__import__('_pydevd_bundle.pydevd_thread_lifecycle', fromlist=['_']).pydevd_find_thread_by_id("
                      "__import__('_pydevd_bundle._debug_adapter.pydevd_base_schema', fromlist=['_'])"

@@ -418,8 +418,7 @@ class Debugger:
         _not_ended_by_another_call(session)
         await session.ended()  # an ending program's last output is still on its way
         # what the program wrote before it stopped may still be on its way (a flood is forwarded for seconds)
-        complete, marked = (False, False) if session.state != "paused" else await _written_before_stop(session)
-        complete = complete or session.state != "paused"
+        complete, marked = await _all_in(session, None) if session.state == "paused" else (True, False)
         settled = session.output.size
         # the thread list costs a request per stop; `context` has it, execution results do not
         ctx = await paused.context(session, consume_output=True, with_threads=False)
@@ -501,7 +500,8 @@ class Debugger:
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
-        before = await session.output.settle(OUTPUT_SETTLES)  # the program's, not to be taken for the evaluation's
+        mixed = session.output_from_elsewhere()  # then it may write while the evaluation prints, too
+        before, _ = await _all_in(session, frame)  # the program's, not to be taken for the evaluation's
         if console_command(session.profile, expression) is not None and session.profile.console_prints:
             # what it printed is its value
             printed = await session.own.console_text(expression, frame, session.limits.value_chars * 20)
@@ -534,7 +534,7 @@ class Debugger:
         elif not result["value"] and not result["type"] and (held := session.profile.output_held(session.target)):
             result["hint"] = held  # a statement or a call that returned nothing, `print(...)`, printed nothing
         if out.text or not printed:
-            result["outputIncomplete"] = not (before and printed) or None
+            result["outputIncomplete"] = not (before and printed) or mixed or None
         return result
 
     async def set_variable(self, name: str, value: str, frame_id: int | None, session_id: str | None = None) -> dict[str, Any]:
@@ -700,19 +700,19 @@ class Debugger:
         return snapshot, store.save(snapshot)
 
 
-async def _written_before_stop(session: DebugSession) -> tuple[bool, bool]:
-    """Wait for the output the program wrote before it stopped, where some came just now: whether it is all in,
-    and whether that is known (by marks, see marks.py: what comes after them was written after the stop, by
-    another process) or judged by pauses (`OutputBuffer.settle`)."""
-    output = session.output
-    if await output.quiet(output.settle_pause, 0.0, already=True):
-        return True, False
-    if session.profile.output_mark is not None and (info := session.stop_info) and info.thread_id is not None:
-        with contextlib.suppress(AdapterRefused):
-            frames = await session.stack(info.thread_id)
-            if frames and (marked := await session.output_marked(int(frames[0]["id"]), OUTPUT_SETTLES)) is not None:
+async def _all_in(session: DebugSession, frame: int | None) -> tuple[bool, bool]:
+    """Wait for the output the program wrote so far (before it stopped, or before an evaluation): whether it is
+    all in, and whether that is known, by a mark written behind it (see marks.py; what comes after the mark was
+    written after it, by another process), or judged by a pause (`OutputBuffer.settle`). `frame`: where to
+    write the mark; the stop's focused frame if None."""
+    if session.marks_written:
+        if session.output_known_in() or session.nothing_written():
+            return True, True
+        with contextlib.suppress(Failure):
+            frame = await paused.focused_frame_id(session) if frame is None else frame
+            if (marked := await session.output_marked(frame, OUTPUT_SETTLES)) is not None:
                 return marked, marked
-    return await output.settle(OUTPUT_SETTLES), False
+    return await session.output.settle(OUTPUT_SETTLES), False
 
 
 async def _printed(session: DebugSession, frame: int) -> bool:

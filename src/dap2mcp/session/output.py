@@ -161,6 +161,11 @@ class TracebackCutter:
         """In a launcher's entry: its source lines are cut too."""
         self._held = ""
 
+    def release(self) -> str:
+        """The unfinished line held back, now known to be all there is of it for now."""
+        held, self._held = self._held, ""
+        return held
+
     def cut(self, text: str) -> str:
         if self._pattern is None:
             return text

@@ -35,11 +35,13 @@ class OwnEvaluations:
         self._limit: float | None = None
         """How long the debugger was last told to let an evaluation run (see `limit`)."""
 
-    async def evaluate(self, expression: str, frame_id: int, context: str | None = None) -> tuple[dict[str, Any], str | None]:
+    async def evaluate(self, expression: str, frame_id: int, context: str | None = None,
+                       timeout: float = 10.0) -> tuple[dict[str, Any], str | None]:
         """The adapter's answer and None, or `{}` and its reason where the adapter refused the expression."""
         try:
             return await self._adapter.request("evaluate", {"expression": expression, "frameId": frame_id,
-                                                            "context": context or self._profile.evaluate_context}), None
+                                                            "context": context or self._profile.evaluate_context},
+                                               timeout), None
         except AdapterRefused as exc:
             return {}, exc.message
 

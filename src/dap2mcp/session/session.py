@@ -37,7 +37,7 @@ from ..adapters.base import FunctionFilter
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
-from ..processes import exit_code, killed_by, open_pidfd
+from ..processes import bytes_written, exit_code, killed_by, open_pidfd
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from . import startup, testing
@@ -62,6 +62,9 @@ log = logging.getLogger(__name__)
 
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 _QUIET_EVENTS = frozenset({"loadedSource", "module"})
+MARK_TIMEOUT = 1.0
+"""How long the evaluation that writes an output mark may take (it never blocks on a full pipe): past it, the
+answer judges its output by pauses."""
 """Events that change nothing an agent or a resource shows."""
 
 
@@ -106,6 +109,9 @@ class DebugSession:
         self.output = OutputBuffer()
         self.adapter_output = OutputBuffer(keep_chars=100_000)
         self._marks = Marks()
+        self._known_in: tuple[int, int, int | None] | None = None
+        """The stop count, the output's size and the program's count of bytes written when a mark last showed
+        the output all in (`output_marked`)."""
         self._tracebacks = TracebackCutter(profile.launcher_frames)
         self.watch_report: WatchReport | None = None
         """What the watches said about the latest stop (`watches.after_stop`)."""
@@ -243,13 +249,16 @@ class DebugSession:
 
     def _on_output(self, body: dict[str, Any]) -> None:
         category, raw = str(body.get("category", "console")), str(body.get("output", ""))
-        if self.profile.output_mark is not None and category in ("stdout", "stderr"):
-            raw = self._marks.take_out(category, raw)
+        marked = False
+        if self.marks_written and category in ("stdout", "stderr"):
+            raw, marked = self._marks.take_out(category, raw)
         profile = self.profile
         text = profile.shown_output(category, raw, self.state == "starting", self.target.mode == "connect")
         tracepoint, text = self.breakpoints.take_tracepoint(text)
         if category in ("stdout", "stderr"):
             text = self._tracebacks.cut(text)
+            if marked:  # what came before the mark is all in: a line held back as a traceback's maybe is whole
+                text += self._tracebacks.release()
         if tracepoint is None and self.launcher is not None and category in ("stdout", "stderr"):
             pass  # a copy of what the program wrote to the pipes its launcher reads (js-debug reports console calls)
         elif tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
@@ -277,26 +286,67 @@ class DebugSession:
         elif self.profile.exit_in_output_ends and self.state == "terminated":
             self.run.exit_printed(code)  # the program's own copy, flushed at its exit, came first; the adapter's last
 
+    @property
+    def marks_written(self) -> bool:
+        """Whether marks may be written into the program's output (see marks.py): only into a program launched
+        here, whose pipe the adapter reads; a child process's output comes through its parent's session."""
+        return self.profile.output_mark is not None and self.launched and self.parent_id is None
+
     async def output_marked(self, frame: int, most: float) -> bool | None:
-        """Whether what the program printed so far is all in, known by marks written after it (see marks.py),
-        waited for up to `most` seconds; None where no mark can be written (an adapter without `output_mark`, a
-        program not launched here or a child process whose output its parent's session gets, output that is
-        not a pipe such as pytest's capture): the caller judges by pauses instead."""
-        statement = self.profile.output_mark
-        if statement is None or not self.launched or self.parent_id is not None or self.state != "paused":
+        """Whether what the program wrote so far is all in, known by a mark written after it into its output and
+        waited for up to `most` seconds (or until the session ends or stops again); None where none was written
+        (see `marks_written`; output that is not the adapter's pipe, such as pytest's capture, or a pipe too full
+        to take it): the caller judges by pauses instead. A program that has written nothing since a mark last
+        came back (its count of bytes written is the same) needs no new one: it is all in."""
+        if not self.marks_written or self.state != "paused":
             return None
-        template, back = self._marks.new((1, 2))  # waited for first: a mark may beat the evaluation's answer
+        assert self.profile.output_mark is not None
+        if self.nothing_written():
+            return True
+        mark = self._marks.new((1, 2))
         try:
-            body, refused = await self.own.evaluate(statement.format(mark=repr(template)), frame)
-            written = [back[int(fd)] for fd in re.findall(r"\d+", str(body.get("result") or "")) if int(fd) in back]
-            if refused is not None or not written:
+            try:
+                body, _ = await self.own.evaluate(self.profile.output_mark.format(mark=repr(mark.template)), frame,
+                                                  timeout=MARK_TIMEOUT)
+            except Failure:
+                body = {}
+            result = str(body.get("result") or "")
+            written = [fd for fd in mark.back if result == str(fd)]
+            self._marks.not_written(mark, [fd for fd in mark.back if fd not in written])
+            if not written:
                 return None
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*written), most)
-                return True
-            return False
+            back = asyncio.ensure_future(asyncio.gather(*(mark.back[fd] for fd in written)))
+            moved = asyncio.ensure_future(self.run.wait_for_stop(self.stop_count, most))  # a stop or the end
+            done, _ = await asyncio.wait({back, moved}, timeout=most, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in (back, moved):
+                waiter.cancel()
+            if back in done:  # the count read after the mark's own bytes
+                self._known_in = (self.stop_count, self.output.size, self._bytes_written())
+            return back in done
         finally:
-            self._marks.forget(back)
+            self._marks.forget(mark)
+
+    def nothing_written(self) -> bool:
+        """The program has written nothing since a mark last showed its output all in (its count of bytes
+        written is the same): it is all in still, with no mark to write."""
+        if self._known_in is None or (written := self._bytes_written()) is None or written != self._known_in[2]:
+            return False
+        self._known_in = (self.stop_count, self.output.size, written)
+        return True
+
+    def _bytes_written(self) -> int | None:
+        pid = self.run.process.get("systemProcessId")
+        return bytes_written(pid) if isinstance(pid, int) else None
+
+    def output_known_in(self) -> bool:
+        """Marks showed the program's output all in at this stop, and none came since."""
+        return self._known_in is not None and self._known_in[:2] == (self.stop_count, self.output.size)
+
+    def output_from_elsewhere(self) -> bool:
+        """Output came after marks showed it all in at this stop, while the program stood still: another process
+        (a child, a helper it started) writes to the program's output."""
+        return self._known_in is not None and self._known_in[0] == self.stop_count \
+            and self._known_in[1] != self.output.size
 
     def _program_output(self, category: str, text: str) -> None:
         """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""

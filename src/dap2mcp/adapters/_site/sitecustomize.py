@@ -5,7 +5,9 @@
 #   Set the option on that one socket.
 # DAP2MCP_MERGE_STDERR=1: debugpy reads stdout and stderr through two pipes and forwards them
 #   from two threads, so their lines arrive out of order. Send stderr into the stdout pipe,
-#   which keeps the order in which the program wrote them.
+#   which keeps the order in which the program wrote them; note which pipe that is, the only one
+#   dap2mcp's output marks may be written to (session/marks.py). Taken out of the environment: a
+#   child process shares its parent's pipe already, or has pipes of its own the program reads apart.
 # DAP2MCP_REPR_TIMEOUT=<seconds>: a value's repr that runs longer while pydevd reads a stop is
 #   interrupted (pydevd's own thread interrupter: SIGINT for the main thread, an asynchronous
 #   KeyboardInterrupt for others) and shown as too slow, so a slow __repr__ cannot hold a stop.
@@ -67,9 +69,11 @@ if os.environ.get("DAP2MCP_TCP_NODELAY") == "1":
 
     _when_imported("_pydevd_bundle.pydevd_comm", _nodelay)
 
-if os.environ.get("DAP2MCP_MERGE_STDERR") == "1":
+if os.environ.pop("DAP2MCP_MERGE_STDERR", None) == "1":
     with contextlib.suppress(OSError):
         os.dup2(1, 2)
+        _pipe = os.fstat(1)
+        DAP2MCP_OUTPUT_PIPE = (_pipe.st_dev, _pipe.st_ino)
 
 if (_limit := os.environ.get("DAP2MCP_REPR_TIMEOUT")):
 

@@ -8,6 +8,7 @@ descendant it spawned (debugpy's launcher and debuggee, a compiler's subprocesse
 
 from __future__ import annotations
 
+import array
 import asyncio
 import contextlib
 import ctypes
@@ -15,7 +16,9 @@ import fcntl
 import os
 import signal
 import socket
+import stat
 import subprocess
+import termios
 from collections.abc import Mapping, Sequence
 
 import psutil
@@ -160,6 +163,41 @@ def bytes_written(pid: int) -> int | None:
             return next((int(line.split()[1]) for line in io if line.startswith("wchar:")), None)
     except (OSError, ValueError):
         return None
+
+
+def has_children(pid: int) -> bool:
+    """Whether process `pid` has a child process now (True where that cannot be read: assume the worse)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        for task in tasks:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as children:
+                if children.read().strip():
+                    return True
+        return False
+    except OSError:
+        return True
+
+
+def unread_in_pipes(pid: int, fds: tuple[int, ...] = (1, 2)) -> int | None:
+    """How many bytes wait unread in the pipes on process `pid`'s `fds` (what it wrote that its reader has not
+    taken yet); None if that cannot be read."""
+    total = 0
+    for fd in fds:
+        try:
+            if not stat.S_ISFIFO(os.stat(f"/proc/{pid}/fd/{fd}").st_mode):
+                continue
+            opened = os.open(f"/proc/{pid}/fd/{fd}", os.O_RDONLY | os.O_NONBLOCK)  # read from, never
+        except OSError:
+            return None
+        try:
+            count = array.array("i", [0])
+            fcntl.ioctl(opened, termios.FIONREAD, count)
+            total += count[0]
+        except OSError:
+            return None
+        finally:
+            os.close(opened)
+    return total
 
 
 def environ_with(extra: Mapping[str, str] | None) -> dict[str, str]:

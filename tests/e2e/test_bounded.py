@@ -125,7 +125,13 @@ async def test_an_evaluations_printing_held_up_on_its_way_is_waited_for_not_gues
         pid = (await tools.ok("info", type="sessions"))["items"][0]["pid"]
         launcher = psutil.Process(pid).parent()
         assert "debugpy" in " ".join(launcher.cmdline()) and "launcher" in " ".join(launcher.cmdline())
-        for expression in ("shout(30)", "announce('late')"):
+        expected = {"shout(30)": "".join(f"shouting line {n} of 30, loud and long enough to take a while to forward\n"
+                                         for n in range(30)),
+                    "announce('late')": "announcing late\n",
+                    # written by a child process still unreaped, which the program's count of bytes leaves out
+                    "__import__('subprocess').Popen(['sh', '-c', 'echo from a child']).pid"
+                    " and __import__('time').sleep(0.3)": "from a child\n"}
+        for expression in expected:
             launcher.suspend()
             thaw = threading.Timer(0.8, launcher.resume)
             thaw.start()
@@ -133,9 +139,29 @@ async def test_an_evaluations_printing_held_up_on_its_way_is_waited_for_not_gues
                 printed = await tools.ok("evaluate", expression=expression)
             finally:
                 thaw.join()
-            expected = ("".join(f"shouting line {n} of 30, loud and long enough to take a while to forward\n"
-                                for n in range(30)) if expression.startswith("shout") else "announcing late\n")
-            assert printed.get("output") == expected and "outputIncomplete" not in printed, printed
+            assert printed.get("output") == expected[expression] and "outputIncomplete" not in printed, printed
+        await tools.ok("stop")
+
+
+async def test_an_evaluations_printing_that_came_too_late_is_never_taken_for_the_nexts():
+    """The launcher frozen past the 3 s an evaluation's answer waits: the answer says its printing is not all in;
+    the next evaluation, once the launcher is thawed, waits for that late printing first and shows only its own
+    (it once took the late text for its own, and called it complete)."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(CHATTY),
+                       breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "flooded")}], args=["10"])
+        launcher = psutil.Process((await tools.ok("info", type="sessions"))["items"][0]["pid"]).parent()
+        launcher.suspend()
+        thaw = threading.Timer(3.5, launcher.resume)
+        thaw.start()
+        try:
+            first = await tools.ok("evaluate", expression="announce('first')")
+        finally:
+            thaw.join()
+        assert first["outputIncomplete"] is True and "announcing first" not in first.get("output", ""), first
+        second = await tools.ok("evaluate", expression="announce('second')")
+        assert second.get("output") == "announcing second\n" and "outputIncomplete" not in second, second
+        assert "announcing first\nannouncing second\n" in (await tools.ok("output"))["text"]
         await tools.ok("stop")
 
 

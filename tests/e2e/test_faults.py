@@ -180,6 +180,10 @@ async def test_hung_debuggee_times_out_then_pauses_where_it_spins() -> None:
         assert running["state"] == "running" and "timeout" in running["hint"]
         ctx = await watch.tools.ok("continue", timeout=0.5)
         assert ctx["state"] == "running"
+        for _ in range(300):  # in its loop: on a busy machine a pause 1.5 s after the start landed in runpy's code
+            if "spinning" in (await watch.tools.ok("output"))["text"]:
+                break
+            await asyncio.sleep(0.1)
         ctx = await watch.tools.ok("pause")
         assert ctx["state"] == "paused" and ctx["reason"] == "pause" and ctx["location"]["line"] == marker(BUSY, "spin")
         await watch.tools.ok("stop")

@@ -67,6 +67,11 @@ async def test_pause_a_running_program_says_pause_and_where(adapter: str, progra
     async with stdio_tools() as tools:
         running = await tools.ok("debug", mode="source", path=str(program), adapter=adapter, timeout=1)
         assert running["state"] == "running"
+        waited = 0
+        while "ticking" not in (printed := (await tools.ok("output"))["text"]):  # in main: on a busy machine a
+            assert waited < 300, printed  # pause 1 s after the start landed in the dynamic loader, before main
+            await asyncio.sleep(0.1)
+            waited += 1
         ctx = await tools.ok("pause")
         assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
         assert "exception" not in ctx and ctx["frames"], ctx

@@ -1,7 +1,8 @@
-"""Spins without sleeping or printing: a hung program."""
+"""Spins without sleeping or printing, once it has said it started: a hung program."""
 
 
 def main():
+    print("spinning", flush=True)
     n = 0
     while True:
         n += 1  # marker: spin

@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
 
 import psutil
 
@@ -91,3 +92,27 @@ def test_bytes_written_counts_what_a_process_writes_and_is_none_for_no_process()
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def test_what_waits_unread_in_a_processs_pipes_and_whether_it_has_children_are_read_from_proc() -> None:
+    """A child process's writes and data still in the pipe are what the count of bytes written misses: a stop
+    writes an output mark where either is there."""
+    writer = subprocess.Popen([sys.executable, "-c", "import sys, time; sys.stdout.write('x' * 100); sys.stdout.flush();"
+                               " import subprocess; child = subprocess.Popen(['sleep', '30']); time.sleep(30)"],
+                              stdout=subprocess.PIPE)
+    try:
+        assert writer.stdout is not None
+        deadline = time.monotonic() + 10
+        while processes.unread_in_pipes(writer.pid) != 100 or not processes.has_children(writer.pid):
+            assert time.monotonic() < deadline, (processes.unread_in_pipes(writer.pid), processes.has_children(writer.pid))
+            time.sleep(0.05)
+        assert writer.stdout.read1(100) == b"x" * 100
+        assert processes.unread_in_pipes(writer.pid) == 0
+        (sleeper,) = psutil.Process(writer.pid).children()
+        assert not processes.has_children(sleeper.pid)
+        assert processes.unread_in_pipes(sleeper.pid) == 0  # its stdout is the same pipe, now empty
+    finally:
+        for child in psutil.Process(writer.pid).children():
+            child.kill()
+        writer.kill()
+        writer.wait()

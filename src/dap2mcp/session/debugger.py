@@ -706,7 +706,7 @@ async def _all_in(session: DebugSession, frame: int | None) -> tuple[bool, bool]
     written after it, by another process), or judged by a pause (`OutputBuffer.settle`). `frame`: where to
     write the mark; the stop's focused frame if None."""
     if session.marks_written:
-        if session.output_known_in() or session.nothing_written():
+        if session.nothing_written():
             return True, True
         with contextlib.suppress(Failure):
             frame = await paused.focused_frame_id(session) if frame is None else frame

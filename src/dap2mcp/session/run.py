@@ -173,6 +173,7 @@ class Run:
         """A call (`stop`, a new `debug`) ends the program: calls still waiting say so, not its exit code."""
         if self._state != "terminated":
             self._ended_by = by
+            self.notify()
 
     def could_not_start(self, reason: str) -> None:
         self._start_failure = reason
@@ -253,6 +254,11 @@ class Run:
         self._changed.set()
         self._changed = asyncio.Event()
         self.on_change()
+
+    async def changed(self, timeout: float) -> None:
+        """Wait until anything about the run changes, at most `timeout` seconds."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout)
 
     async def wait_for_stop(self, since: int, timeout: float) -> bool:
         """Wait until a stop after stop number `since`, or the end; False if `timeout` ran out."""

@@ -37,7 +37,7 @@ from ..adapters.base import FunctionFilter
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
-from ..processes import bytes_written, exit_code, killed_by, open_pidfd
+from ..processes import bytes_written, exit_code, has_children, killed_by, open_pidfd, unread_in_pipes
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from . import startup, testing
@@ -304,32 +304,46 @@ class DebugSession:
         if self.nothing_written():
             return True
         mark = self._marks.new((1, 2))
+        self._known_in = None  # until this mark is back
         try:
             try:
                 body, _ = await self.own.evaluate(self.profile.output_mark.format(mark=repr(mark.template)), frame,
                                                   timeout=MARK_TIMEOUT)
-            except Failure:
-                body = {}
+            except Failure:  # it may still run, and its mark come: taken out then
+                return None
             result = str(body.get("result") or "")
-            written = [fd for fd in mark.back if result == str(fd)]
-            self._marks.not_written(mark, [fd for fd in mark.back if fd not in written])
+            written = {mark.back[fd] for fd in mark.back if result == str(fd)}
+            self._marks.not_written(mark, [fd for fd in mark.back if result != str(fd)])
             if not written:
                 return None
-            back = asyncio.ensure_future(asyncio.gather(*(mark.back[fd] for fd in written)))
-            moved = asyncio.ensure_future(self.run.wait_for_stop(self.stop_count, most))  # a stop or the end
-            done, _ = await asyncio.wait({back, moved}, timeout=most, return_when=asyncio.FIRST_COMPLETED)
-            for waiter in (back, moved):
-                waiter.cancel()
-            if back in done:  # the count read after the mark's own bytes
-                self._known_in = (self.stop_count, self.output.size, self._bytes_written())
-            return back in done
+            if await self._back(written, most):
+                self._known_in = (self.stop_count, self.output.size, self._bytes_written())  # past the mark's bytes
+                return True
+            return False
         finally:
             self._marks.forget(mark)
 
+    async def _back(self, marks: set[asyncio.Future[None]], most: float) -> bool:
+        """Wait until `marks` are back, at most `most` seconds, or until the program moves on (a stop, its end,
+        a call ending it): whether they are."""
+        loop = asyncio.get_running_loop()
+        deadline, stops = loop.time() + most, self.stop_count
+        while marks and self.stop_count == stops and self.state == "paused" and self.ended_by is None \
+                and (left := deadline - loop.time()) > 0:
+            moved = asyncio.ensure_future(self.run.changed(left))
+            done, _ = await asyncio.wait({*marks, moved}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            moved.cancel()
+            marks -= done
+        return not marks
+
     def nothing_written(self) -> bool:
-        """The program has written nothing since a mark last showed its output all in (its count of bytes
-        written is the same): it is all in still, with no mark to write."""
-        if self._known_in is None or (written := self._bytes_written()) is None or written != self._known_in[2]:
+        """The program has written nothing since a mark last showed its output all in: its count of bytes
+        written is the same, nothing waits in its pipes (a write still going on, or one `splice` made, which
+        the count misses), and it has no child process (whose writes it does not count). Then its output is
+        all in still, with no mark to write."""
+        pid = self.run.process.get("systemProcessId")
+        if self._known_in is None or not isinstance(pid, int) or (written := bytes_written(pid)) is None \
+                or written != self._known_in[2] or unread_in_pipes(pid) != 0 or has_children(pid):
             return False
         self._known_in = (self.stop_count, self.output.size, written)
         return True
@@ -337,10 +351,6 @@ class DebugSession:
     def _bytes_written(self) -> int | None:
         pid = self.run.process.get("systemProcessId")
         return bytes_written(pid) if isinstance(pid, int) else None
-
-    def output_known_in(self) -> bool:
-        """Marks showed the program's output all in at this stop, and none came since."""
-        return self._known_in is not None and self._known_in[:2] == (self.stop_count, self.output.size)
 
     def output_from_elsewhere(self) -> bool:
         """Output came after marks showed it all in at this stop, while the program stood still: another process

@@ -14,7 +14,7 @@ from typing import Any
 import psutil
 import pytest
 
-from conftest import PROGRAMS, marker, stdio_tools
+from conftest import PROGRAMS, Tools, marker, stdio_tools
 
 BAD_BYTES_PY = PROGRAMS / "bad_bytes.py"
 BAD_BYTES_C = PROGRAMS / "bad_bytes.c"
@@ -113,6 +113,20 @@ async def test_a_stop_after_a_flood_has_all_its_output_or_says_it_has_not():
         await tools.ok("stop")
 
 
+async def with_launcher_frozen(tools: Tools, seconds: float, tool: str, **arguments: Any) -> dict[str, Any]:
+    """`tool` called while debugpy's launcher, which forwards the program's output, is frozen for `seconds`
+    (a forwarder paused on a busy machine, on demand)."""
+    launcher = psutil.Process((await tools.ok("info", type="sessions"))["items"][0]["pid"]).parent()
+    assert "debugpy" in " ".join(launcher.cmdline()) and "launcher" in " ".join(launcher.cmdline())
+    launcher.suspend()
+    thaw = threading.Timer(seconds, launcher.resume)
+    thaw.start()
+    try:
+        return await tools.ok(tool, **arguments)
+    finally:
+        thaw.join()
+
+
 async def test_an_evaluations_printing_held_up_on_its_way_is_waited_for_not_guessed_ended():
     """What an evaluation prints comes after its answer, through debugpy's launcher; a launcher that pauses (a
     busy machine) made a quiet gap that passed for the end, and the answer showed part of the printing, or none,
@@ -122,9 +136,6 @@ async def test_an_evaluations_printing_held_up_on_its_way_is_waited_for_not_gues
         await tools.ok("debug", mode="source", path=str(CHATTY),
                        breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "flooded")}], args=["10"])
         await tools.ok("output")
-        pid = (await tools.ok("info", type="sessions"))["items"][0]["pid"]
-        launcher = psutil.Process(pid).parent()
-        assert "debugpy" in " ".join(launcher.cmdline()) and "launcher" in " ".join(launcher.cmdline())
         expected = {"shout(30)": "".join(f"shouting line {n} of 30, loud and long enough to take a while to forward\n"
                                          for n in range(30)),
                     "announce('late')": "announcing late\n",
@@ -132,13 +143,7 @@ async def test_an_evaluations_printing_held_up_on_its_way_is_waited_for_not_gues
                     "__import__('subprocess').Popen(['sh', '-c', 'echo from a child']).pid"
                     " and __import__('time').sleep(0.3)": "from a child\n"}
         for expression in expected:
-            launcher.suspend()
-            thaw = threading.Timer(0.8, launcher.resume)
-            thaw.start()
-            try:
-                printed = await tools.ok("evaluate", expression=expression)
-            finally:
-                thaw.join()
+            printed = await with_launcher_frozen(tools, 0.8, "evaluate", expression=expression)
             assert printed.get("output") == expected[expression] and "outputIncomplete" not in printed, printed
         await tools.ok("stop")
 
@@ -150,14 +155,7 @@ async def test_an_evaluations_printing_that_came_too_late_is_never_taken_for_the
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(CHATTY),
                        breakpoints=[{"file": str(CHATTY), "line": marker(CHATTY, "flooded")}], args=["10"])
-        launcher = psutil.Process((await tools.ok("info", type="sessions"))["items"][0]["pid"]).parent()
-        launcher.suspend()
-        thaw = threading.Timer(3.5, launcher.resume)
-        thaw.start()
-        try:
-            first = await tools.ok("evaluate", expression="announce('first')")
-        finally:
-            thaw.join()
+        first = await with_launcher_frozen(tools, 3.5, "evaluate", expression="announce('first')")
         assert first["outputIncomplete"] is True and "announcing first" not in first.get("output", ""), first
         second = await tools.ok("evaluate", expression="announce('second')")
         assert second.get("output") == "announcing second\n" and "outputIncomplete" not in second, second
@@ -179,15 +177,7 @@ async def test_a_steps_output_held_up_on_its_way_is_waited_for_and_the_programs_
         await tools.ok("debug", mode="source", path=str(OUTPUT_WAYS),
                        breakpoints=[{"file": str(OUTPUT_WAYS), "line": marker(OUTPUT_WAYS, name)}
                                     for name in ("first", "catching")])
-        pid = (await tools.ok("info", type="sessions"))["items"][0]["pid"]
-        launcher = psutil.Process(pid).parent()
-        launcher.suspend()
-        thaw = threading.Timer(0.8, launcher.resume)
-        thaw.start()
-        try:
-            stepped = await tools.ok("step", mode="over")
-        finally:
-            thaw.join()
+        stepped = await with_launcher_frozen(tools, 0.8, "step", mode="over")
         assert stepped["output"] == {"text": "first\n", "truncated": False}, stepped["output"]
         catching = await tools.ok("continue")
         assert catching["location"]["line"] == marker(OUTPUT_WAYS, "catching"), catching

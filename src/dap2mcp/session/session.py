@@ -62,10 +62,10 @@ log = logging.getLogger(__name__)
 
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 _QUIET_EVENTS = frozenset({"loadedSource", "module"})
+"""Events that change nothing an agent or a resource shows."""
 MARK_TIMEOUT = 1.0
 """How long the evaluation that writes an output mark may take (it never blocks on a full pipe): past it, the
 answer judges its output by pauses."""
-"""Events that change nothing an agent or a resource shows."""
 
 
 class DebugSession:

@@ -705,9 +705,9 @@ async def _all_in(session: DebugSession, frame: int | None) -> tuple[bool, bool]
     all in, and whether that is known, by a mark written behind it (see marks.py; what comes after the mark was
     written after it, by another process), or judged by a pause (`OutputBuffer.settle`). `frame`: where to
     write the mark; the stop's focused frame if None."""
+    if session.nothing_written():
+        return True, True
     if session.marks_written:
-        if session.nothing_written():
-            return True, True
         with contextlib.suppress(Failure):
             frame = await paused.focused_frame_id(session) if frame is None else frame
             if (marked := await session.output_marked(frame, OUTPUT_SETTLES)) is not None:
@@ -720,6 +720,8 @@ async def _printed(session: DebugSession, frame: int) -> bool:
     where they can be written; else judged by pauses: most evaluations print nothing or a line, and pay 15 ms; a
     flood is waited for until it ends; output that goes on past a pause in it (another process writing to the
     program's output) is not the evaluation's alone."""
+    if session.nothing_written():
+        return True
     if (marked := await session.output_marked(frame, MARKS_BACK)) is not None:
         return marked
     return await session.output.quiet(0.015, 0.1) or await session.output.settle(OUTPUT_SETTLES, surely=True)

@@ -257,8 +257,8 @@ class StopRecorder:
         frame = to_frame(frames[frame_index])
         scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
         try:
-            per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in snapshot_scopes(scopes)))
             listed = snapshot_scopes(scopes)
+            per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in listed))
             await self.reread(frame.id, listed, {s["variablesReference"]: v for s, v in zip(listed, per_scope, strict=True)})
         except AdapterRefused as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
             raise AdapterRefused(exc.command, f"the adapter would not list the variables of frame {frame_index} "

@@ -267,6 +267,5 @@ class Run:
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 return False
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+            await self.changed(remaining)
         return True

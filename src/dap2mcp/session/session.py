@@ -296,13 +296,11 @@ class DebugSession:
         """Whether what the program wrote so far is all in, known by a mark written after it into its output and
         waited for up to `most` seconds (or until the session ends or stops again); None where none was written
         (see `marks_written`; output that is not the adapter's pipe, such as pytest's capture, or a pipe too full
-        to take it): the caller judges by pauses instead. A program that has written nothing since a mark last
-        came back (its count of bytes written is the same) needs no new one: it is all in."""
+        to take it): the caller judges by pauses instead. Callers ask `nothing_written` first: then no mark is
+        needed."""
         if not self.marks_written or self.state != "paused":
             return None
         assert self.profile.output_mark is not None
-        if self.nothing_written():
-            return True
         mark = self._marks.new((1, 2))
         self._known_in = None  # until this mark is back
         try:

@@ -77,7 +77,8 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
     if changed:
         await registry.sync_watches(session.tolerant_request)
     stopped_by_watch = session.profile.watch_stop.search(f"{reason} {description or ''}") is not None
-    stoppers = await _stoppers(session, watches) if stopped_by_watch else set()
+    paused_at = await _top(session, thread) if stopped_by_watch else None
+    stoppers = await _stoppers(session, watches, paused_at) if stopped_by_watch else set()
     if stoppers is None:  # the adapter did not say which: a watch that changed did it, else any read watch may have
         stoppers = {hit.id for hit in report.hits if hit.old != hit.new} or {hit.id for hit in report.hits}
     report.hits = [hit for hit in report.hits if hit.id in stoppers or hit.old != hit.new]
@@ -86,12 +87,29 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
             registry.get(hit.id).hit_count += 1
         else:
             hit.stoppedHere = False  # changed meanwhile (a write a read watch let pass): shown all the same
-    if stopped_by_watch:
-        report.wrote_at = await _line_before(session, thread)
+    if paused_at is not None:
+        report.wrote_at = await _line_before(session, paused_at)
     return report
 
 
-async def _stoppers(session: DebugSession, watches: list[Breakpoint]) -> set[int] | None:
+async def _top(session: DebugSession, thread: int) -> dict[str, Any] | None:
+    """The stopped thread's innermost frame, where the instruction that stopped it is."""
+    try:
+        return (await session.stack(thread))[0]
+    except (AdapterRefused, DebugError, IndexError):
+        return None
+
+
+async def _said(session: DebugSession, command: str, frame: dict[str, Any]) -> str:
+    """What a debugger command run in `frame` printed ("" where it could not run)."""
+    try:
+        body, _ = await session.own.evaluate(command, frame["id"], "repl")
+    except DebugError:
+        return ""
+    return str(body.get("result") or "")
+
+
+async def _stoppers(session: DebugSession, watches: list[Breakpoint], top: dict[str, Any] | None) -> set[int] | None:
     """The ids of the watches that stopped the program, from what the debugger says of it; None where it says
     nothing: a read watch's stop is then told from another watch's only by the values."""
     profile = session.profile
@@ -99,14 +117,9 @@ async def _stoppers(session: DebugSession, watches: list[Breakpoint]) -> set[int
         said = session.adapter_output.peek_new(session.limits.adapter_output_chars).text
         numbers = {int(found) for found in profile.watch_stopper_output.findall(said)}
         return {bp.id for bp in watches if bp.adapter_id in numbers} or None
-    if profile.watch_stopper_command is not None and session.stop_info is not None:
-        try:
-            top = (await session.stack(session.stop_info.thread_id))[0]
-            said = await session.request("evaluate", {"expression": profile.watch_stopper_command,
-                                                      "frameId": top["id"], "context": "repl"})
-        except (AdapterRefused, DebugError, IndexError):
-            return None
-        found = re.search(r"^watch (0x[0-9a-fA-F]+)$", said.get("result") or "", re.MULTILINE)
+    if profile.watch_stopper_command is not None and top is not None:
+        found = re.search(r"^watch (0x[0-9a-fA-F]+)$", await _said(session, profile.watch_stopper_command, top),
+                          re.MULTILINE)
         address = int(found.group(1), 16) if found else None
         return {bp.id for bp in watches if address is not None and _address(bp) == address} or None
     return None
@@ -118,18 +131,17 @@ def _address(bp: Breakpoint) -> int | None:
     return int(found.group(1), 16) if found else None
 
 
-async def _line_before(session: DebugSession, thread: int) -> int | None:
-    """The source line of the instruction before the paused one: the write that stopped the program."""
+async def _line_before(session: DebugSession, top: dict[str, Any]) -> int | None:
+    """The source line of the instruction before the paused one in frame `top`: the write that stopped the
+    program."""
+    if (command := session.profile.line_before_command) is not None:
+        found = re.search(r"^line (\d+)$", await _said(session, command, top), re.MULTILINE)
+        return int(found.group(1)) if found and found.group(1) != "0" else None
+    if not top.get("instructionPointerReference"):
+        return None
     try:
-        top = (await session.stack(thread))[0]
-        if (command := session.profile.line_before_command) is not None:
-            said = await session.request("evaluate", {"expression": command, "frameId": top["id"], "context": "repl"})
-            found = re.search(r"^line (\d+)$", said.get("result") or "", re.MULTILINE)
-            return int(found.group(1)) if found and found.group(1) != "0" else None
-        if not top.get("instructionPointerReference"):
-            return None
         before = await instructions_around(session, str(top["instructionPointerReference"]), -1, 1)
-    except (AdapterRefused, DebugError, IndexError):
+    except (AdapterRefused, DebugError):
         return None
     line = before[0].get("line") if before else None
     return line if isinstance(line, int) else None

@@ -6,7 +6,7 @@ import mmap
 import os
 
 from ..errors import DebugError, ErrorCode
-from . import cargo
+from . import cargo, go_build
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .go import DELVE
 from .native import GDB, LLDB, NATIVE_EXTENSIONS, directory_refused
@@ -36,7 +36,7 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     path = target.absolute(target.path or "")
     ext = os.path.splitext(path)[1].lower()
     if os.path.isdir(path):
-        if any(name.endswith(".go") for name in os.listdir(path)):
+        if go_build.has_go_files(path) or go_build.is_workspace(path):
             return DELVE
         if cargo.is_project(path):
             return LLDB
@@ -60,10 +60,11 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
 
 
 def _for_tests(target: Target) -> AdapterProfile:
-    """Mode `test`: a Go package's directory goes to Delve, a Cargo project's to lldb, a Python test file, node
+    """Mode `test`: a Go package's directory (or a workspace's, with one package of tests) goes to Delve, a Cargo project's to lldb, a Python test file, node
     id or directory to debugpy (pytest finds the tests in it)."""
     path = target.absolute(target.file or ".")
-    if os.path.isdir(path) and any(name.endswith("_test.go") for name in os.listdir(path)):
+    if os.path.isdir(path) and (any(name.endswith("_test.go") for name in os.listdir(path))
+                                 or go_build.is_workspace(path) and not go_build.has_go_files(path)):
         return DELVE
     if cargo.is_project(path):
         return LLDB

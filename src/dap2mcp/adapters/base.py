@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import DebugError, ErrorCode
 from ..processes import killed_by
+from . import tool_dir
 from .build import build
 
 if TYPE_CHECKING:
@@ -176,7 +177,8 @@ class Tool:
     role: str
     """What it is for: "adapter", "debugger", "compiler"."""
     commands: tuple[str, ...]
-    """Names or absolute paths to try, first found wins."""
+    """Names or absolute paths to try, first found wins; a name is looked for in dap2mcp's tool directory
+    (`tool_dir`), then on PATH."""
     version_argv: tuple[str, ...] = ("--version",)
     version_command: tuple[str, ...] = ()
     """A whole command that tells the version, where the tool itself cannot (lldb-dap, cdt-gdb-adapter)."""
@@ -187,10 +189,14 @@ class Tool:
     """The command is a file that an interpreter runs (js-debug's `vsDebugServer.js`): found when it is there,
     executable or not."""
 
+    unfit: Callable[[str], str | None] | None = None
+    """Why the program found cannot serve on this machine (a Delve too old for the machine's Go), or None where
+    it can: `doctor` reports it as missing, and `debug` refuses before building anything."""
+
     def find(self) -> str | None:
         for command in self.commands:
             if os.path.sep not in command:
-                found = shutil.which(command)
+                found = tool_dir.installed(command) or shutil.which(command)
             else:
                 found = command if os.access(command, os.R_OK if self.script else os.X_OK) else None
             if found:
@@ -202,6 +208,10 @@ class Tool:
         if found is None:
             raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} needs {self.commands[0]} ({self.role}), which is "
                              f"not installed; install it with: {self.install} (or run `dap2mcp doctor`)")
+        problem = self.unfit(found) if self.unfit else None
+        if problem:
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} cannot use {found}: {problem}; install another "
+                             f"with: {self.install} (or run `dap2mcp doctor`)")
         return found
 
 
@@ -357,6 +367,11 @@ class AdapterProfile:
     stop_text_detail: bool = False
     """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
     are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
+    untold_texts: tuple[tuple[str, str], ...] = ()
+    """(description, expression): a stop so described whose `text` the adapter left out has it read by evaluating
+    the expression in the stopped thread's top frame, where it gives a string (Delve 1.27 on Go 1.26: a test's
+    panic, re-panicked by the testing package with the same value, heads a chain whose head the runtime does not
+    turn into its message; the next link holds it)."""
     failed_command_stop: str | None = None
     """The description of a stop the adapter sends when it could not carry out a step or a `continue` (Delve:
     "runtime error", the error as its text, where a program's own panic is "panic"): not the program's

@@ -56,10 +56,10 @@ def build(compiler: str, arguments: tuple[str, ...], source: str) -> str:
     return str(output)
 
 
-def run_tool(command: list[str], cwd: str) -> tuple[int, str]:
-    """The compiler (or cargo) and whatever it runs (cc1, as, ld) in a process group of their own, all killed on a
-    timeout, and all dying with the server."""
-    proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+def run_tool(command: list[str], cwd: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """The compiler (or cargo, or go) and whatever it runs (cc1, as, ld) in a process group of their own, all killed
+    on a timeout, and all dying with the server."""
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=processes.child_setup)
     try:
         out, _ = proc.communicate(timeout=BUILD_TIMEOUT)

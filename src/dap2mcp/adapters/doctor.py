@@ -22,6 +22,12 @@ class Finding:
     path: str | None
     version: str | None
     install: str
+    problem: str | None = None
+    """Why the program found cannot serve here (a Delve too old for this Go): reported as missing."""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.path) and not self.problem
 
 
 def examine(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = ()) -> list[Finding]:
@@ -33,7 +39,8 @@ def examine(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = (
         for tool in tools:
             path = tool.find()
             found.append(Finding(name, language, tool.role, tool.label or tool.commands[0], path,
-                                 _version(path, tool) if path else None, tool.install))
+                                 _version(path, tool) if path else None, tool.install,
+                                 tool.unfit(path) if path and tool.unfit else None))
     return found
 
 
@@ -54,10 +61,11 @@ def _version(path: str, tool: Tool) -> str | None:
 def render(findings: list[Finding]) -> str:
     lines = []
     for f in findings:
-        state = f"ok       {f.path}" + (f"  ({f.version})" if f.version else "") if f.path else \
+        state = f"ok       {f.path}" + (f"  ({f.version})" if f.version else "") if f.ok else \
+            f"MISSING  {f.path}: {f.problem}; install another with: {f.install}" if f.path else \
             f"MISSING  install with: {f.install}"
         lines.append(f"{f.language:<11} {f.profile:<8} {f.role:<9} {f.command:<16} {state}")
-    missing = [f for f in findings if not f.path]
+    missing = [f for f in findings if not f.ok]
     lines.append("")
     lines.append("everything is installed" if not missing else
                  f"{len(missing)} missing; adapters whose tools are missing answer `debug` with ADAPTER_NOT_FOUND")
@@ -67,4 +75,4 @@ def render(findings: list[Finding]) -> str:
 def run(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = ()) -> int:
     findings = examine(profiles, unprofiled)
     print(render(findings), file=sys.stdout)
-    return 0 if all(f.path for f in findings) else 1
+    return 0 if all(f.ok for f in findings) else 1

@@ -9,21 +9,98 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..errors import DebugError, ErrorCode
+from . import go_build, tool_dir
 from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling, Target, TestRunner, Tool
-from .build import output_for
+from .go_build import GO
 
-DLV = Tool("adapter", ("dlv",), version_argv=("version",), install="apt-get install -y delve")
-GO = Tool("compiler", ("go",), version_argv=("version",), install="apt-get install -y golang-go")
+DELVE_RELEASE = "1.27.2"
+"""The Delve `scripts/install.sh` builds: the newest release; it debugs Go 1.25 to 1.27 and needs Go 1.25 to build."""
+
+DELVE_GO_RANGE = {20: (18, 20), 21: (19, 21), 23: (21, 23), 24: (21, 24), 25: (22, 25), 26: (24, 26), 27: (25, 27)}
+"""Delve 1.N's own check (its pkg/goversion): the Go 1.x minors whose programs it debugs; it refuses the others
+("Version of Delve is too old for Go version …"). A release not listed debugs Go up to 1.N, as each of these does."""
+
+
+def _unfit_for_go(dlv: str) -> str | None:
+    """The Delve at `dlv` against the Go that builds programs here, where both tell their versions."""
+    go = shutil.which("go")
+    return refusal(dlv, _go_version(go, "env", "GOVERSION"), "go here") if go else None
+
+
+DLV = Tool("adapter", ("dlv",), version_argv=("version",), unfit=_unfit_for_go,
+           install=f"GOBIN={tool_dir.bin_dir()} go install github.com/go-delve/delve/cmd/dlv@v{DELVE_RELEASE}  "
+                   "(needs Go 1.25+; with an older Go: apt-get install -y delve)")
+
+
+def refusal(dlv: str, go_version: str | None, whose: str) -> str | None:
+    """Why the Delve at `dlv` would refuse a program of `go_version` (built by `whose`), or None."""
+    delve = _delve_version(dlv)
+    go = re.match(r"go1\.(\d+)", go_version or "")
+    if delve is None or go is None:
+        return None
+    minor = int(delve.split(".")[1])
+    low, high = DELVE_GO_RANGE.get(minor, (0, minor))
+    if low <= int(go[1]) <= high:
+        return None
+    known = f"Go 1.{low} to 1.{high}" if low else f"Go up to 1.{high}"
+    return f"Delve {delve} debugs programs of {known}, and {whose} is {go_version[2:]}"
+
+
+def _delve_version(dlv: str) -> str | None:
+    found = re.search(r"^Version: (\d+\.\d+\.\d+)", _said(dlv, "version"), re.M)
+    return found[1] if found else None
+
+
+def _go_version(go: str, *argv: str) -> str | None:
+    """`go env GOVERSION` (the Go that builds here), or `go version FILE` (the Go that built an executable)."""
+    found = re.search(r"\bgo1\.\d+(?:\.\d+)?", _said(go, *argv))
+    return found[0] if found else None
+
+
+def _said(*command: str) -> str:
+    """What `command` printed, asked again only when one of the files it names has changed."""
+    return _said_of(command, tuple(_modified(c) for c in command if os.path.sep in c))
+
+
+@functools.cache
+def _said_of(command: tuple[str, ...], _modified: tuple[int, ...]) -> str:
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
+                              errors="replace").stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _modified(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 @dataclass(frozen=True)
 class DelveProfile(AdapterProfile):
     def prepare(self, target: Target) -> tuple[Target, str | None]:
+        """Modes `source` and `test` build here (go_build), after the Delve found is checked against the Go that
+        builds; an executable (mode `binary`, or a process to attach to) against the Go that built it."""
         target, _ = super().prepare(target)
-        return target, ("go (through dlv)" if target.mode == "source" else None)
+        go = shutil.which("go")
+        if target.mode in ("source", "test"):
+            program, _ = go_build.build(target.absolute(target.path or "."), tests=target.mode == "test",
+                                        env=target.env)
+            return replace(target, program=program), go and _go_version(go, "env", "GOVERSION")
+        executable = target.program if target.mode == "binary" else \
+            f"/proc/{target.process_id}/exe" if target.mode == "attach" else None
+        if executable and go:  # built elsewhere, maybe by another Go than this machine's
+            problem = refusal(DLV.require(self.name), _go_version(go, "version", executable), "the Go that built it")
+            if problem:
+                raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{self.name} cannot debug {executable}: {problem}; "
+                                 f"install a Delve that can with: {DLV.install}")
+        return target, None
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [DLV.require(self.name), "dap", "--listen=127.0.0.1:0"]
@@ -31,23 +108,25 @@ class DelveProfile(AdapterProfile):
         if target.mode == "attach":
             return AdapterStart(argv, "attach", {**common, "request": "attach", "mode": "local",
                                                  "processId": target.process_id}, listen=LISTENING)
-        if target.mode == "connect" and not target.path:  # a `dlv --headless` already debugging something
-            return AdapterStart([], "attach", {**common, "request": "attach", "mode": "remote"},
-                                address=target.address)
-        program = _package_of(target.program or target.path or "")
-        home = program if os.path.isdir(program) else os.path.dirname(program)
-        arguments = {**common, "request": "launch", "program": program, "args": list(target.args),
-                     "cwd": target.cwd or home, "env": dict(target.env)}
-        if target.mode == "binary":
-            arguments["mode"] = "exec"
-        elif target.mode == "test":  # the package's test binary, as `go test -v -run TEST` runs it
-            selected = ["-test.run", target.test] if target.test else []
-            arguments |= {"mode": "test", "output": str(output_for(program + ".test")),
-                          "args": [*selected, "-test.v", *target.args]}
-        else:
-            arguments |= {"mode": "debug", "output": str(output_for(program))}
         if target.mode == "connect":
-            return AdapterStart([], "launch", arguments, address=target.address)
+            if not target.path:  # a `dlv --headless` already debugging something
+                return AdapterStart([], "attach", {**common, "request": "attach", "mode": "remote"},
+                                    address=target.address)
+            # the Delve there builds the program, from its own copy of the source
+            return AdapterStart([], "launch", {**common, "request": "launch", "mode": "debug",
+                                               "program": go_build.package_of(target.path),
+                                               "args": list(target.args), "env": dict(target.env),
+                                               **({"cwd": target.cwd} if target.cwd else {})}, address=target.address)
+        source = target.absolute(target.path or ".")
+        home = source if os.path.isdir(source) else os.path.dirname(source)
+        if target.mode in ("source", "test"):
+            package = go_build.package_of(source, tests=target.mode == "test")
+            home = package if os.path.isdir(package) else os.path.dirname(package)
+        args = list(target.args)
+        if target.mode == "test":  # the package's test binary, as `go test -v -run TEST` runs it
+            args = [*(["-test.run", target.test] if target.test else []), "-test.v", *args]
+        arguments = {**common, "request": "launch", "mode": "exec", "program": target.program or source,
+                     "args": args, "cwd": target.cwd or home, "env": dict(target.env)}
         return AdapterStart(argv, "launch", arguments, listen=LISTENING, cwd=home or None)
 
     def library_dirs(self) -> tuple[str, ...]:
@@ -56,8 +135,8 @@ class DelveProfile(AdapterProfile):
     def entry(self, target: Target) -> str | None:
         """`stopOnEntry` in a test run stops in the first selected test, not in the test binary's `main.main`
         (generated into a _testmain.go that is gone, where no test has started)."""
-        if target.mode == "test" and target.stop_on_entry:
-            return _first_test(target.absolute(target.path or "."), target) or self.entry_function
+        if target.mode == "test" and target.stop_on_entry and target.program:
+            return _first_test(target.program, target) or self.entry_function
         return self.entry_function
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
@@ -78,27 +157,19 @@ def _goroot() -> tuple[str, ...]:
     return tuple(dict.fromkeys(os.path.join(r, "") for r in (root, os.path.realpath(root)) if root))
 
 
-def _first_test(package: str, target: Target) -> str | None:
-    """The first test the run selects, as `go test -list` lists them in the order they run (the tests, then the
-    fuzz tests and examples); Delve finds a function by its name without its package's. None where go lists none."""
+def _first_test(binary: str, target: Target) -> str | None:
+    """The first test the run selects, as the test binary lists them (`-test.list`) in the order they run (the
+    tests, then the fuzz tests and examples); Delve finds a function by its name without its package's. None where
+    it lists none."""
     pattern = (target.test or ".").split("/")[0]  # -test.run's subtest part: -list takes the top level only
     try:
-        listed = subprocess.run([GO.require("delve"), "test", "-list", pattern], cwd=package, capture_output=True,
-                                text=True, errors="replace", env={**os.environ, **target.env}, timeout=LIST_TIMEOUT,
-                                stdin=subprocess.DEVNULL)
+        listed = subprocess.run([binary, "-test.list", pattern], cwd=target.cwd or os.path.dirname(binary),
+                                capture_output=True, text=True, errors="replace", env={**os.environ, **target.env},
+                                timeout=go_build.LIST_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
     names = [line for line in listed.stdout.splitlines() if re.fullmatch(r"(?:Test|Fuzz|Example)\w*", line)]
     return next((n for n in names if n.startswith("Test")), names[0] if names else None)
-
-
-def _package_of(program: str) -> str:
-    """A .go file that shares its directory with other Go files is one file of a package: build the package."""
-    if not program.endswith(".go") or program.endswith("_test.go"):
-        return program
-    home, name = os.path.split(program)
-    others = [n for n in os.listdir(home or ".") if n.endswith(".go") and n != name and not n.endswith("_test.go")]
-    return home if others else program
 
 
 TEST_FAILURE = FunctionFilter(
@@ -113,8 +184,6 @@ TEST_FAILURE = FunctionFilter(
     again_from=re.compile(r"^testing\.(?:\(\*common\)\.Fail|tRunner\.func[\d.]+)$"))
 """Every failing `t.Error*`, `t.Fatal*`, `t.Fail` and `t.FailNow` ends in `testing.(*common).Fail`: the stop is
 shown at the test's own frame below the testing package's (it is in GOROOT), with the message it logged."""
-
-LIST_TIMEOUT = 180.0  # `go test -list` builds the test binary first
 
 LISTENING = re.compile(r"listening at:?\s*\[?(?P<host>[\w.:]+?)\]?:(?P<port>\d+)")
 
@@ -132,6 +201,7 @@ DELVE = DelveProfile(
     path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
     guesses_total_frames=True,
     stop_text_detail=True,
+    untold_texts=(("panic", "(*msgs).link.arg.(data)"),),  # runtime.fatalpanic(msgs *_panic), where it stops
     failed_command_stop="runtime error",  # e.g. a step out of the vDSO a pause landed in: "input/output error"
     lists_every_thread=False,
     runtime_frames=re.compile(r"runtime\."),

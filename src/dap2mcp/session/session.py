@@ -207,6 +207,9 @@ class DebugSession:
         if self.has_client and self.stops.incomplete(body):
             asyncio.ensure_future(self._complete_stop(body))
             return
+        self._judged_stop(body)
+
+    def _judged_stop(self, body: dict[str, Any]) -> None:
         caught = self.breakpoints.caught_by(body.get("hitBreakpointIds") or [])
         if self.has_client and testing.judged(self.target, self.profile, body, caught):
             asyncio.ensure_future(self._judge_stop(body, caught))
@@ -226,7 +229,7 @@ class DebugSession:
         """A stop the adapter described in part (Delve names no thread after a pause), taken once filled in."""
         done = await self.stops.complete(body, self.link)
         if self.state != "terminated":
-            self._stopped(done)
+            self._judged_stop(done)
 
     def _stopped(self, body: dict[str, Any]) -> None:
         info = self.stops.read(body)

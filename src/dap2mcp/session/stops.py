@@ -79,6 +79,8 @@ class Stops:
         """Delve names no thread after a pause; cdt-gdb-adapter never names the breakpoint it stopped at."""
         if body.get("threadId") is None:  # js-debug's one thread is 0
             return True
+        if self._untold(body):
+            return True
         return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
                 and bool(self._registry.all()))
 
@@ -95,9 +97,22 @@ class Stops:
                 top = (stack.get("stackFrames") or [{}])[0]
                 body["hitBreakpointIds"] = self._registry.adapter_ids_at(
                     (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
+            if (expression := self._untold(body)) is not None and body.get("threadId") is not None:
+                stack = await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})
+                top = (stack.get("stackFrames") or [{}])[0]
+                said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
+                                                          "context": "watch"})
+                if str(said.get("type")) == "string" and said.get("result"):
+                    body["text"] = said["result"]
         except Failure:
             pass
         return body
+
+    def _untold(self, body: dict[str, Any]) -> str | None:
+        """The expression that tells a stop's text the adapter left out (`AdapterProfile.untold_texts`)."""
+        if body.get("text"):
+            return None
+        return dict(self._profile.untold_texts).get(str(body.get("description")))
 
     # -- stopOnEntry -------------------------------------------------------------------------------
 

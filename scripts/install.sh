@@ -8,17 +8,9 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v gdb >/dev/null || need_apt+=(gdb)          # debugpy attaches to a pid through gdb; cdt-gdb-adapter drives it
 command -v lldb-dap-19 >/dev/null || need_apt+=(lldb-19)   # C, C++, Rust
-# Go: Delve 1.27.2, the newest release, debugs programs of Go 1.25 to 1.27 and is built by Go 1.25 or later. With
-# such a Go it is built from the module proxy into dap2mcp's tool directory (searched before PATH); with no Go, or
-# an older one (Debian's 1.19), Debian's golang-go and delve (1.20, for Go up to 1.20) as before.
-DELVE_VERSION=1.27.2
-DELVE_MIN_GO_MINOR=25
-TOOL_BIN="${XDG_DATA_HOME:-$HOME/.local/share}/dap2mcp/bin"
-go_minor=$(command -v go >/dev/null && GOTOOLCHAIN=local go env GOVERSION 2>/dev/null | sed -nE 's/^go1\.([0-9]+).*/\1/p')
-if [ "${go_minor:-0}" -ge "$DELVE_MIN_GO_MINOR" ]; then
-    build_delve=yes
-else
-    build_delve=
+# Go: with a Go that can build the pinned Delve, scripts/install-delve.sh builds it into dap2mcp's tool directory
+# (after apt, below); with no Go, or an older one (Debian's 1.19), Debian's golang-go and delve (1.20) as before.
+if ! bash scripts/install-delve.sh --check; then
     command -v dlv >/dev/null || need_apt+=(delve)
     command -v go >/dev/null || need_apt+=(golang-go)
 fi
@@ -36,14 +28,8 @@ if ((${#need_apt[@]})); then
     apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-if [ -n "$build_delve" ] && [ "$("$TOOL_BIN/dlv" version 2>/dev/null | sed -n 's/^Version: //p')" != "$DELVE_VERSION" ]; then
-    echo "install: Delve $DELVE_VERSION (go install, through the Go module proxy) into $TOOL_BIN" >&2
-    if ! fetched=$(GOTOOLCHAIN=local go mod download "github.com/go-delve/delve@v$DELVE_VERSION" 2>&1); then
-        echo "install: cannot fetch Delve $DELVE_VERSION from the Go module proxy ($(go env GOPROXY)): $(printf '%s' "$fetched" | tail -n 1)" >&2
-        exit 1
-    fi
-    mkdir -p "$TOOL_BIN"
-    GOBIN="$TOOL_BIN" GOTOOLCHAIN=local go install "github.com/go-delve/delve/cmd/dlv@v$DELVE_VERSION"
+if bash scripts/install-delve.sh --check; then
+    bash scripts/install-delve.sh
 fi
 
 CDT_GDB_ADAPTER=cdt-gdb-adapter@1.7.0

@@ -36,7 +36,7 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     path = target.absolute(target.path or "")
     ext = os.path.splitext(path)[1].lower()
     if os.path.isdir(path):
-        if go_build.has_go_files(path) or go_build.is_workspace(path):
+        if go_build.is_go_project(path):
             return DELVE
         if cargo.is_project(path):
             return LLDB
@@ -60,11 +60,12 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
 
 
 def _for_tests(target: Target) -> AdapterProfile:
-    """Mode `test`: a Go package's directory (or a workspace's, with one package of tests) goes to Delve, a Cargo project's to lldb, a Python test file, node
-    id or directory to debugpy (pytest finds the tests in it)."""
+    """Mode `test`: a Go package's directory (or a module's or a workspace's, with one package of tests) goes to
+    Delve, a Cargo project's to lldb, a Python test file, node id or directory to debugpy (pytest finds the tests
+    in it)."""
     path = target.absolute(target.file or ".")
     if os.path.isdir(path) and (any(name.endswith("_test.go") for name in os.listdir(path))
-                                 or go_build.is_workspace(path) and not go_build.has_go_files(path)):
+                                 or go_build.is_module_or_workspace(path)):
         return DELVE
     if cargo.is_project(path):
         return LLDB

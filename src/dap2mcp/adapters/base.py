@@ -59,6 +59,9 @@ class Target:
     test binaries of a Cargo project with tests selected), found by `ready`."""
     bin: str | None = None
     """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
+    fetch_within: float | None = None
+    """The call's `timeout`: the most a build that fetches dependencies over the network (Go's modules) may
+    take, since a module proxy that does not answer holds it without end."""
     path_mappings: tuple[tuple[str, str], ...] = ()
     """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
     file or directory as the program names it (see `mapped`)."""

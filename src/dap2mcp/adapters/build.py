@@ -56,16 +56,19 @@ def build(compiler: str, arguments: tuple[str, ...], source: str) -> str:
     return str(output)
 
 
-def run_tool(command: list[str], cwd: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+def run_tool(command: list[str], cwd: str, env: dict[str, str] | None = None, timeout: float = BUILD_TIMEOUT,
+             why: str = "") -> tuple[int, str]:
     """The compiler (or cargo, or go) and whatever it runs (cc1, as, ld) in a process group of their own, all killed
-    on a timeout, and all dying with the server."""
+    on a timeout (`why` says whose, where it is not the build's own), and all dying with the server."""
     proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=processes.child_setup)
     try:
-        out, _ = proc.communicate(timeout=BUILD_TIMEOUT)
+        out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired as exc:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise DebugError(ErrorCode.BUILD_FAILED, f"{command[0]} did not finish within {BUILD_TIMEOUT:g}s") from exc
+        said, _ = proc.communicate()
+        said = said.decode("utf-8", "replace").strip()
+        raise DebugError(ErrorCode.BUILD_FAILED, f"{os.path.basename(command[0])} did not finish within {timeout:g}s"
+                         f"{why}" + (f"; it had said:\n{said[-MESSAGE_CHARS:]}" if said else "")) from exc
     return proc.returncode, out.decode("utf-8", "replace").strip()

@@ -25,6 +25,12 @@ runs on; and what a test prints (the panic's message among it, which the `panic`
 is, not held until the test ends."""
 
 
+PROGRESS = ("Updating", "Locking", "Adding", "Blocking", "Downloading", "Downloaded", "Compiling", "Checking", "Fresh",
+            "Finished")
+"""The words cargo begins its lines of progress with (`Updating crates.io index`, `Downloaded semver v1.0.28`,
+`Compiling semver v1.0.28`): a failed build's message leaves them out, so that it is only what went wrong."""
+
+
 KIND_ORDER = ("lib", "rlib", "bin", "test", "example", "bench")
 """The order `cargo test` runs its test binaries in, by the kind of target each tests."""
 
@@ -129,11 +135,16 @@ def _cargo(arguments: list[str], project: str, builds: bool = True) -> list[dict
         if message.get("reason") == "compiler-message" and message["message"].get("level") == "error":
             said.append(message["message"].get("rendered") or message["message"].get("message", ""))
     if code != 0:
-        text = "\n".join(s for s in said if not s.lstrip().startswith(("Compiling", "Finished"))).strip()
+        text = "\n".join(s for s in said if not _progress(s)).strip()
         if len(text) > MESSAGE_CHARS:
             text = text[:MESSAGE_CHARS] + f"\n… ({len(text) - MESSAGE_CHARS} more characters)"
         raise DebugError(ErrorCode.BUILD_FAILED, f"cargo {' '.join(arguments)} failed (exit {code}):\n{text}")
     return messages
+
+
+def _progress(line: str) -> bool:
+    first = line.split(maxsplit=1)
+    return bool(first) and first[0] in PROGRESS or line.startswith("warning: build failed, waiting for other jobs")
 
 
 def _message(line: str) -> dict[str, Any] | None:

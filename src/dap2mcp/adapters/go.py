@@ -18,7 +18,9 @@ from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling,
 from .go_build import GO
 
 DELVE_RELEASE = "1.27.2"
-"""The Delve `scripts/install.sh` builds: the newest release; it debugs Go 1.25 to 1.27 and needs Go 1.25 to build."""
+"""The Delve `scripts/install-delve.sh` builds: the newest release; it debugs Go 1.25 to 1.27."""
+DELVE_BUILT_BY_GO = "1.25"
+"""The oldest Go that builds DELVE_RELEASE (its go.mod); with an older one, Debian's Delve is installed instead."""
 
 DELVE_GO_RANGE = {20: (18, 20), 21: (19, 21), 23: (21, 23), 24: (21, 24), 25: (22, 25), 26: (24, 26), 27: (25, 27)}
 """Delve 1.N's own check (its pkg/goversion): the Go 1.x minors whose programs it debugs; it refuses the others
@@ -33,7 +35,7 @@ def _unfit_for_go(dlv: str) -> str | None:
 
 DLV = Tool("adapter", ("dlv",), version_argv=("version",), unfit=_unfit_for_go,
            install=f"GOBIN={tool_dir.bin_dir()} go install github.com/go-delve/delve/cmd/dlv@v{DELVE_RELEASE}  "
-                   "(needs Go 1.25+; with an older Go: apt-get install -y delve)")
+                   f"(needs Go {DELVE_BUILT_BY_GO}+; with an older Go: apt-get install -y delve)")
 
 
 def refusal(dlv: str, go_version: str | None, whose: str) -> str | None:
@@ -91,7 +93,7 @@ class DelveProfile(AdapterProfile):
         go = shutil.which("go")
         if target.mode in ("source", "test"):
             program, _ = go_build.build(target.absolute(target.path or "."), tests=target.mode == "test",
-                                        env=target.env)
+                                        env=target.env, within=target.fetch_within)
             return replace(target, program=program), go and _go_version(go, "env", "GOVERSION")
         executable = target.program if target.mode == "binary" else \
             f"/proc/{target.process_id}/exe" if target.mode == "attach" else None

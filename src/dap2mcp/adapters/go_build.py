@@ -6,7 +6,7 @@ Delve can build a program itself inside `launch`, but then a build that hangs (a
 answer) holds the launch for minutes, a `restart` whose build fails has already ended the running program, and
 the compiler's words arrive wrapped in Delve's advice. Built here, none of that happens.
 
-A package is a directory; a module, a workspace (`go.work`) or a lone `.go` file is resolved to one first.
+A package is a directory; a module's root, a workspace (`go.work`) or a lone `.go` file is resolved to one first.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import tempfile
 
 from ..errors import DebugError, ErrorCode
 from .base import Tool
-from .build import MESSAGE_CHARS, output_for, run_tool
+from .build import BUILD_TIMEOUT, MESSAGE_CHARS, output_for, run_tool
 
 GO = Tool("compiler", ("go",), version_argv=("version",), install="apt-get install -y golang-go")
 
@@ -32,9 +32,10 @@ NOISE = re.compile(r"^go: (?:downloading|finding|extracting) .*\n?", re.M)
 LIST_TIMEOUT = 60.0
 
 
-def build(program: str, *, tests: bool, env: dict[str, str]) -> tuple[str, str]:
-    """The package of `program` (a file, a package directory, a module or a workspace) built for debugging:
-    returns the executable and the package's directory, where `go test` would run its tests."""
+def build(program: str, *, tests: bool, env: dict[str, str], within: float | None = None) -> tuple[str, str]:
+    """The package of `program` (a file, a package directory, a module or a workspace) built for debugging,
+    in at most `within` seconds (the go command may wait on a module proxy): returns the executable and the
+    package's directory, where `go test` would run its tests."""
     package = package_of(program, tests=tests)
     home = package if os.path.isdir(package) else os.path.dirname(package)
     output = output_for(package + (".test" if tests else ""))
@@ -45,7 +46,10 @@ def build(program: str, *, tests: bool, env: dict[str, str]) -> tuple[str, str]:
     target = "." if os.path.isdir(package) else os.path.basename(package)
     command = [GO.require("delve"), *(["test", "-c"] if tests else ["build"]), UNOPTIMISED, "-o", partial, target]
     try:
-        code, text = run_tool(command, cwd=home, env={**os.environ, **env})
+        limit = min(within or BUILD_TIMEOUT, BUILD_TIMEOUT)
+        code, text = run_tool(command, cwd=home, env={**os.environ, **env}, timeout=limit,
+                              why=" (the call's timeout: a first build that fetches modules may need a larger one; "
+                                  "what it fetched is kept)" if limit < BUILD_TIMEOUT else "")
         if code != 0:
             raise DebugError(ErrorCode.BUILD_FAILED, f"go {command[1]} failed (exit {code}):\n{useful(text)}")
         if not os.path.exists(partial):
@@ -67,12 +71,10 @@ def useful(text: str) -> str:
 
 def package_of(program: str, *, tests: bool = False) -> str:
     """The package to build for `program`. A .go file that shares its directory with other Go files is one file of
-    a package: the package. A workspace's folder (a `go.work` and no Go files of its own): the one package of its
-    modules that is a program (mode `test`: that has tests)."""
+    a package: the package. A directory that is not itself what is asked for (a module's root holding a library, a
+    workspace's folder): the one package below it that is a program (mode `test`: that has tests)."""
     if os.path.isdir(program):
-        if not has_go_files(program) and os.path.isfile(os.path.join(program, "go.work")):
-            return _workspace_package(program, tests)
-        return program
+        return program if _is_asked(program, tests) else _one_package(program, tests)
     if not program.endswith(".go") or program.endswith("_test.go"):
         return program
     home, name = os.path.split(program)
@@ -88,21 +90,51 @@ def is_workspace(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "go.work"))
 
 
-def _workspace_package(root: str, tests: bool) -> str:
-    """The workspace's one main package (or, for tests, its one package with tests), by `go list` over its
-    modules; INVALID_ARGUMENT naming them where there are several or none."""
+def is_module_or_workspace(directory: str) -> bool:
+    return is_workspace(directory) or os.path.isfile(os.path.join(directory, "go.mod"))
+
+
+def is_go_project(directory: str) -> bool:
+    """A Go package, a module's root or a workspace's folder."""
+    return has_go_files(directory) or is_module_or_workspace(directory)
+
+
+def _is_asked(directory: str, tests: bool) -> bool:
+    """A package with tests, or a main package (by its files' package clause)."""
+    names = [n for n in os.listdir(directory) if n.endswith(".go")]
+    if tests:
+        return any(n.endswith("_test.go") for n in names)
+    for name in names:
+        if not name.endswith("_test.go"):
+            with contextlib.suppress(OSError), open(os.path.join(directory, name), errors="replace") as file:
+                return bool(MAIN_PACKAGE.search(file.read(65536)))
+    return False
+
+
+MAIN_PACKAGE = re.compile(r"^package\s+main\b", re.M)
+
+
+def _one_package(root: str, tests: bool) -> str:
+    """The one main package (or, for tests, the one package with tests) below `root`, by `go list`: over a
+    workspace's modules, else over the module's packages there; INVALID_ARGUMENT naming them where there are
+    several or none."""
     go = GO.require("delve")
-    modules = _go_list([go, "list", "-m", "-f", "{{.Path}}/..."], root)
+    if is_workspace(root) and not has_go_files(root):  # by directory: a module's path pattern would have go
+        # resolve its requirements of the others at the proxy
+        patterns = [os.path.join(d, "...") for d in _go_list([go, "list", "-m", "-f", "{{.Dir}}"], root)]
+    else:
+        patterns = ["./..."]
     shape = "{{.Dir}}\t{{.Name}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"
-    packages = [line.split("\t") for line in _go_list([go, "list", "-f", shape, *modules], root)]
+    packages = [line.split("\t") for line in _go_list([go, "list", "-f", shape, *patterns], root)]
     fits = [p[0] for p in packages if len(p) == 4 and ((p[2], p[3]) != ("0", "0") if tests else p[1] == "main")]
     if len(fits) == 1:
         return fits[0]
     what = "package with tests" if tests else "main package"
     if not fits:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the Go workspace {root} has no {what} in its modules")
-    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the Go workspace {root} has {len(fits)} {what}s: give one's "
-                     f"directory in path: {', '.join(os.path.relpath(f, root) for f in fits)}")
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has no {what}" + ("" if tests else
+                         ": a library is debugged through its tests (mode 'test') or a program that uses it"))
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has {len(fits)} {what}s: give one's directory in "
+                     f"path: {', '.join(os.path.relpath(f, root) for f in fits)}")
 
 
 def _go_list(command: list[str], root: str) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import os
@@ -160,6 +161,7 @@ class Debugger:
         by it."""
         began = asyncio.get_running_loop().time()
         check_start(target, breakpoints)
+        target = dataclasses.replace(target, fetch_within=timeout)
         session_id = replacing.id if replacing is not None else self.sessions.new_id()
         session = new_session(target, adapter, carried, snapshots, session_id=session_id)
         if target.mode == "test" and carried is None:

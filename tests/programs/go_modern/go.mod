@@ -1,0 +1,3 @@
+module example.com/modern
+
+go 1.23

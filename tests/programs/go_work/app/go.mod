@@ -1,0 +1,5 @@
+module example.com/app
+
+go 1.22
+
+require example.com/units v0.0.0

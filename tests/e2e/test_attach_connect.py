@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dap2mcp.adapters.go import DLV  # the Delve dap2mcp uses: its tool directory's, else PATH's
+
 from conftest import INVOICE, PROGRAMS, connect_when_listening, free_port, locals_of, marker, running, stdio_tools
 
 TICKER_C = PROGRAMS / "ticker.c"
@@ -97,7 +99,7 @@ async def test_connect_to_a_listening_delve_and_launch_there() -> None:
     port = free_port()
     package = PROGRAMS.parent.parent / "examples" / "go"
     source = package / "main.go"
-    listener = subprocess.Popen(["dlv", "dap", f"--listen=127.0.0.1:{port}"], cwd=package,
+    listener = subprocess.Popen([DLV.require("delve"), "dap", f"--listen=127.0.0.1:{port}"], cwd=package,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         assert listener.stdout is not None and b"listening" in listener.stdout.readline()

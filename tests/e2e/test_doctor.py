@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from mcp import StdioServerParameters
 
 from conftest import ROOT, Tools, connect, locals_of, marker, server_params
@@ -80,21 +81,92 @@ def _path_without(*commands: str, tmp_path: Path) -> str:
     return str(kept)
 
 
+def _without_delve(tmp_path: Path) -> dict[str, str]:
+    """No Delve on PATH, and an empty tool directory of dap2mcp's (where scripts/install-delve.sh puts one)."""
+    return {**os.environ, "PATH": _path_without("dlv", tmp_path=tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+
+
+DELVE_INSTALL = "go install github.com/go-delve/delve/cmd/dlv@v1.27.2"  # the fix doctor and debug name
+
+
 def test_doctor_says_how_to_install_what_is_missing(tmp_path: Path) -> None:
-    env = {**os.environ, "PATH": _path_without("dlv", tmp_path=tmp_path)}
-    done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120, env=env)
+    done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120, env=_without_delve(tmp_path))
     assert done.returncode == 1
     missing = [line for line in done.stdout.splitlines() if "MISSING" in line]
-    assert len(missing) == 1 and "dlv" in missing[0] and "apt-get install -y delve" in missing[0]
+    assert len(missing) == 1 and "dlv" in missing[0], missing
+    assert f"GOBIN={tmp_path / 'data' / 'dap2mcp' / 'bin'} {DELVE_INSTALL}" in missing[0], missing
 
 
-async def test_a_missing_adapter_is_adapter_not_found_with_the_install_command(tmp_path: Path) -> None:
-    env = {**os.environ, "PATH": _path_without("dlv", tmp_path=tmp_path)}
+def test_the_delve_in_dap2mcps_tool_directory_comes_before_the_one_on_path(tmp_path: Path) -> None:
+    tool_bin = tmp_path / "data" / "dap2mcp" / "bin"
+    tool_bin.mkdir(parents=True)
+    (tool_bin / "dlv").symlink_to(_installed_delve())
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120, env=env)
+    row = next(line for line in done.stdout.splitlines() if " dlv " in line)
+    assert f"ok       {tool_bin / 'dlv'}  (Version: 1.27.2)" in row, row
+
+
+def _installed_delve() -> str:
+    """The Delve scripts/install-delve.sh built, where dap2mcp looks first."""
+    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    delve = data / "dap2mcp" / "bin" / "dlv"
+    assert delve.is_file(), f"{delve} is missing: run scripts/install.sh"
+    return str(delve)
+
+
+OLD_DELVE = "1.25.2"  # debugs programs of Go 1.22 to 1.25, so not this machine's Go 1.26's
+
+
+@pytest.fixture(scope="module")
+def old_delve() -> Path:
+    """A real Delve too old for this machine's Go, built from the module proxy once (kept between runs)."""
+    home = Path.home() / ".cache" / "dap2mcp-tests" / f"delve-{OLD_DELVE}"
+    if not (home / "dlv").is_file():
+        subprocess.run(["go", "install", f"github.com/go-delve/delve/cmd/dlv@v{OLD_DELVE}"], check=True, timeout=600,
+                       env={**os.environ, "GOBIN": str(home), "GOTOOLCHAIN": "local"}, capture_output=True)
+    return home / "dlv"
+
+
+def _with_delve(delve: Path, tmp_path: Path) -> dict[str, str]:
+    tool_bin = tmp_path / "data" / "dap2mcp" / "bin"
+    tool_bin.mkdir(parents=True)
+    (tool_bin / "dlv").symlink_to(delve)
+    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "DAP2MCP_CACHE": str(tmp_path / "cache")}
+
+
+def test_doctor_says_when_delve_is_too_old_for_this_go(old_delve: Path, tmp_path: Path) -> None:
+    go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True, check=True).stdout.strip()
+    done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120, env=_with_delve(old_delve, tmp_path))
+    assert done.returncode == 1, done.stdout
+    missing = [line for line in done.stdout.splitlines() if "MISSING" in line]
+    assert len(missing) == 1, done.stdout
+    assert f"Delve {OLD_DELVE} debugs programs of Go 1.22 to 1.25, and go here is {go.removeprefix('go')}" in missing[0]
+    assert DELVE_INSTALL in missing[0] and "go version" in done.stdout, missing  # the Go it found is listed too
+
+
+async def test_debug_refuses_a_delve_too_old_for_this_go_before_building(old_delve: Path, tmp_path: Path) -> None:
+    env = _with_delve(old_delve, tmp_path)
     params = StdioServerParameters(command=server_params().command, args=server_params().args, env=env)
     async with connect("stdio", "legacy", params=params) as client:
         tools = Tools(client)
         message = await tools.error("debug", "ADAPTER_NOT_FOUND", mode="source", path=str(ROOT / "examples" / "go"))
-        assert "apt-get install -y delve" in message and "doctor" in message
+        assert f"Delve {OLD_DELVE} debugs programs of Go 1.22 to 1.25, and go here is 1.26" in message, message
+        assert DELVE_INSTALL in message, message
+        assert not (tmp_path / "cache").exists()  # nothing was built
+        # an executable is judged by the Go that built it, not by the machine's (Delve itself is a Go 1.26 program)
+        message = await tools.error("debug", "ADAPTER_NOT_FOUND", mode="binary", path=_installed_delve())
+        assert f"cannot debug {_installed_delve()}: Delve {OLD_DELVE} debugs programs of Go 1.22 to 1.25, and the " \
+               "Go that built it is 1.26" in message, message
+
+
+async def test_a_missing_adapter_is_adapter_not_found_with_the_install_command(tmp_path: Path) -> None:
+    params = StdioServerParameters(command=server_params().command, args=server_params().args,
+                                   env=_without_delve(tmp_path))
+    async with connect("stdio", "legacy", params=params) as client:
+        tools = Tools(client)
+        message = await tools.error("debug", "ADAPTER_NOT_FOUND", mode="source", path=str(ROOT / "examples" / "go"))
+        assert DELVE_INSTALL in message and "doctor" in message
         source = ROOT / "examples" / "c" / "invoice.c"  # the other languages still work
         ctx = await tools.ok("debug", mode="source", path=str(source),
                              breakpoints=[{"file": str(source), "line": marker(source, "loop")}])

@@ -1,7 +1,7 @@
 """Watches (data breakpoints) on a real C program under lldb and gdb: the stop names the watch, its location
 is the line that wrote, the context has the old and new value; a condition; the breakpoints resource and
 clear-breakpoints; a watched local that goes away with its frame; watches resolved anew after restart.
-debugpy and Delve 1.20 have no data breakpoints and say what to do instead."""
+debugpy has no data breakpoints and says what to do instead; Delve has them since 1.2x (not 1.20)."""
 
 from __future__ import annotations
 
@@ -74,17 +74,42 @@ async def test_a_watched_local_goes_with_its_frame_and_watches_survive_restart(a
         await tools.ok("stop")
 
 
-async def test_debugpy_and_delve_refuse_watches_and_say_what_to_do() -> None:
+async def test_debugpy_refuses_watches_and_says_what_to_do() -> None:
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(PROGRAMS / "counter.py"), stopOnEntry=True)
         message = await tools.error("breakpoint", "NOT_SUPPORTED", watch="total")
         assert "supportsDataBreakpoints" in message and "condition" in message
         await tools.error("breakpoint", "INVALID_ARGUMENT", watch="total", line=3)
         await tools.ok("stop")
-        await tools.ok("debug", mode="source", path=str(PROGRAMS / "calls_go"), stopOnEntry=True, timeout=180)
-        assert "supportsDataBreakpoints" in await tools.error("breakpoint", "NOT_SUPPORTED", watch="x")
-        assert "supportsReadMemoryRequest" in await tools.error("memory", "NOT_SUPPORTED", memoryReference="0x1000")
-        await tools.ok("stop")
+
+
+async def test_a_go_watch_stops_where_a_field_behind_a_pointer_is_written_and_memory_reads_it() -> None:
+    """Delve 1.27 has data breakpoints (1.20 answered NOT_SUPPORTED), and reads memory, though its `readMemory`
+    takes only references of its own: `memory` reads through Go expressions instead."""
+    ledger = PROGRAMS / "ledger_go" / "main.go"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(ledger.parent), timeout=120,
+                       breakpoints=[{"file": str(ledger), "line": marker(ledger, "loop")}])
+        watch = await tools.ok("breakpoint", watch="root.Balance")
+        assert (watch["type"], watch["access"], watch["value"], watch["verified"]) == ("watch", "write", "0", True)
+        for old, new in (("0", "10"), ("10", "30")):
+            wrote = await tools.ok("continue")
+            assert wrote["reason"] == "data breakpoint" and wrote["breakpointIds"] == [watch["id"]], wrote
+            assert (wrote["location"]["function"], wrote["location"]["line"]) == ("main.deposit", marker(ledger, "deposit"))
+            assert wrote["watches"] == [{"id": watch["id"], "expression": "root.Balance", "old": old, "new": new}]
+        # the Account's first bytes: Owner's string header (its data pointer, then its length 3), then Balance
+        read = await tools.ok("memory", expression="*root", count=24)
+        assert read["count"] == 24 and read["address"] == hex(int(read["address"], 16)), read
+        assert [row["hex"] for row in read["rows"]][1:] == ["1e 00 00 00 00 00 00 00"], read  # Balance: 30
+        assert read["rows"][0]["hex"].endswith("03 00 00 00 00 00 00 00"), read
+        owner = await tools.ok("memory", expression="root.Owner", count=16)
+        assert owner["address"] == read["address"] and owner["rows"][0]["hex"] == read["rows"][0]["hex"]
+        past = await tools.ok("memory", memoryReference=read["address"], offset=16, count=8)  # by address
+        assert past["rows"][0]["hex"] == "1e 00 00 00 00 00 00 00", past
+        assert "unreadable" in await tools.error("memory", "ADAPTER_ERROR", memoryReference="0x1000", count=16)
+        assert (await tools.ok("clear-breakpoints", ids=[watch["id"]]))["removed"] == [watch["id"]]
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and "balance=60 daily=100" in ended["output"]["text"], ended
 
 
 @pytest.mark.parametrize("adapter", ["lldb", "gdb"])

@@ -194,7 +194,7 @@ class Tool:
 
     unfit: Callable[[str], str | None] | None = None
     """Why the program found cannot serve on this machine (a Delve too old for the machine's Go), or None where
-    it can: `doctor` reports it as missing, and `debug` refuses before building anything."""
+    it can: `doctor` reports it as missing; the profile refuses a `debug` it would fail (Delve's: before a build)."""
 
     def find(self) -> str | None:
         for command in self.commands:
@@ -211,10 +211,6 @@ class Tool:
         if found is None:
             raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} needs {self.commands[0]} ({self.role}), which is "
                              f"not installed; install it with: {self.install} (or run `dap2mcp doctor`)")
-        problem = self.unfit(found) if self.unfit else None
-        if problem:
-            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} cannot use {found}: {problem}; install another "
-                             f"with: {self.install} (or run `dap2mcp doctor`)")
         return found
 
 
@@ -434,6 +430,10 @@ class AdapterProfile:
     memory_command: str | None = None
     """Where the adapter has no `readMemory` (lldb-dap 19): a debugger command, run in the `repl` context, that
     prints `<address> <hex bytes>` for `{address}` and `{count}`, or `<address> error <why>`."""
+    memory_expression: str | None = None
+    """Where `readMemory` takes only the adapter's own references (Delve 1.27: a listed variable's, and only its
+    bytes): an expression in the program's language whose value lists the `{count}` bytes at `{address}`, used
+    in its place."""
     memory_instead: str = "read values with `evaluate` instead"
     """What to do where memory cannot be read at all: said with NOT_SUPPORTED."""
     console_prefix: str | None = None

@@ -87,22 +87,28 @@ def _modified(path: str) -> int:
 @dataclass(frozen=True)
 class DelveProfile(AdapterProfile):
     def prepare(self, target: Target) -> tuple[Target, str | None]:
-        """Modes `source` and `test` build here (go_build), after the Delve found is checked against the Go that
-        builds; an executable (mode `binary`, or a process to attach to) against the Go that built it."""
+        """Modes `source` and `test` build here (go_build), once the Delve found is known to debug what the Go here
+        builds; an executable (mode `binary`, or a process to attach to) is checked against the Go that built it."""
         target, _ = super().prepare(target)
-        go = shutil.which("go")
+        dlv, go = DLV.require(self.name), GO.require(self.name)
         if target.mode in ("source", "test"):
+            version = _go_version(go, "env", "GOVERSION")
+            self._refuse(f"{self.name} cannot debug what go builds here", refusal(dlv, version, "go here"))
             program, _ = go_build.build(target.absolute(target.path or "."), tests=target.mode == "test",
                                         env=target.env, within=target.fetch_within)
-            return replace(target, program=program), go and _go_version(go, "env", "GOVERSION")
+            return replace(target, program=program), version
         executable = target.program if target.mode == "binary" else \
             f"/proc/{target.process_id}/exe" if target.mode == "attach" else None
-        if executable and go:  # built elsewhere, maybe by another Go than this machine's
-            problem = refusal(DLV.require(self.name), _go_version(go, "version", executable), "the Go that built it")
-            if problem:
-                raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{self.name} cannot debug {executable}: {problem}; "
-                                 f"install a Delve that can with: {DLV.install}")
+        if executable:  # built elsewhere, maybe by another Go than this machine's
+            self._refuse(f"{self.name} cannot debug {executable}",
+                         refusal(dlv, _go_version(go, "version", executable), "the Go that built it"))
         return target, None
+
+    @staticmethod
+    def _refuse(what: str, problem: str | None) -> None:
+        if problem:
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{what}: {problem}; install a Delve that can with: "
+                             f"{DLV.install} (or run `dap2mcp doctor`)")
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [DLV.require(self.name), "dap", "--listen=127.0.0.1:0"]
@@ -203,6 +209,8 @@ DELVE = DelveProfile(
     path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
     guesses_total_frames=True,
     stop_text_detail=True,
+    address_of="unsafe.Pointer(&({}))",  # what `memory` reads for an expression
+    memory_expression="*(*[{count}]byte)({address:#x})",
     untold_texts=(("panic", "(*msgs).link.arg.(data)"),),  # runtime.fatalpanic(msgs *_panic), where it stops
     failed_command_stop="runtime error",  # e.g. a step out of the vDSO a pause landed in: "input/output error"
     lists_every_thread=False,

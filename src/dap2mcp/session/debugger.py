@@ -27,7 +27,7 @@ from . import assign, children, documents, ending, hints, memory, paused, previe
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
-from .disassembly import instructions_around
+from .disassembly import instructions
 from .family import Family
 from .inspect import PREVIEW
 from .models import BreakpointView, Context, Output, relative
@@ -583,12 +583,7 @@ class Debugger:
             memory_reference = (frames or [{}])[0].get("instructionPointerReference")
             if not memory_reference:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")
-        if session.profile.disassembly_offset_counted_here and offset:
-            found = await instructions_around(session, memory_reference, offset, count)
-        else:
-            found = (await session.request("disassemble", {
-                "memoryReference": memory_reference, "instructionOffset": offset, "instructionCount": count,
-            })).get("instructions") or []
+        found = await instructions(session, memory_reference, offset, count)
         return {"instructions": [
             {k: i[k] for k in ("address", "instructionBytes", "instruction", "symbol", "line") if i.get(k) is not None}
             for i in found]}

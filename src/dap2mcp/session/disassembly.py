@@ -15,6 +15,15 @@ BACKWARD_LIMIT = 1000
 """Instructions `disassemble` goes back where dap2mcp counts the offset (each costs 15 decoded)."""
 
 
+async def instructions(session: DebugSession, reference: str, offset: int, count: int) -> list[dict[str, Any]]:
+    """`count` instructions from `offset` instructions away from `reference`: counted by the adapter, or here where
+    it miscounts (`AdapterProfile.disassembly_offset_counted_here`)."""
+    if session.profile.disassembly_offset_counted_here and offset:
+        return await instructions_around(session, reference, offset, count)
+    return (await session.request("disassemble", {"memoryReference": reference, "instructionOffset": offset,
+                                                  "instructionCount": count})).get("instructions") or []
+
+
 async def instructions_around(session: DebugSession, reference: str, offset: int, count: int) -> list[dict[str, Any]]:
     """`count` instructions from `offset` instructions away from `reference`, where the adapter miscounts the
     offset (see `disassembly_offset_counted_here`): lldb-dap 19 starts at no instruction boundary, and decodes

@@ -26,13 +26,16 @@ async def read(session: DebugSession, reference: str | None, expression: str | N
     """`count` bytes from `offset` bytes past `reference`, or past the address of what `expression` names."""
     profile = session.profile
     reads = session.capabilities.get("supportsReadMemoryRequest")
-    if not reads and profile.memory_command is None:
+    if not reads and profile.memory_command is None and profile.memory_expression is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} cannot read memory (no supportsReadMemoryRequest): "
                          f"{profile.memory_instead}")
     if expression is not None:
         reference = hex(await address_of(session, expression, frame))
     assert reference is not None, "the tool asks for one of the two"
-    if reads:
+    if profile.memory_expression is not None:
+        start, data = await _by_expression(session, _number(reference) + offset, count, frame)
+        unreadable = count - len(data)
+    elif reads:
         body = await session.request("readMemory", {"memoryReference": reference, "offset": offset, "count": count})
         start = _number(body.get("address") or reference)
         data = base64.b64decode(body.get("data") or "")
@@ -57,11 +60,37 @@ async def address_of(session: DebugSession, expression: str, frame: int) -> int:
     except AdapterRefused as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no address for {expression!r} (a value that lives in memory: "
                          f"a variable, a field, an array element; `*p` for what p points at): {exc.message}") from None
-    found = _ADDRESS.match((body.get("result") or "").strip())
+    found = _ADDRESS.search((body.get("result") or "").strip())  # Delve: "(unsafe.Pointer)(0xc000012345)"
     if found is None or body.get("result") in profile.failed_evaluations:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no address for {expression!r}: {profile.name} answered "
                          f"{body.get('result')!r} for {asked!r}")
     return int(found.group(), 16)
+
+
+async def _by_expression(session: DebugSession, address: int, count: int, frame: int) -> tuple[int, bytes]:
+    """The bytes as the program's language reads them (`AdapterProfile.memory_expression`), a piece at a time (the
+    adapter lists no more of an array in one value); short where a piece is unreadable."""
+    data = b""
+    while len(data) < count:
+        piece = min(EXPRESSION_PIECE, count - len(data))
+        expression = (session.profile.memory_expression or "").format(address=address + len(data), count=piece)
+        try:
+            body = await session.request("evaluate", {"expression": expression, "frameId": frame,
+                                                      "context": session.profile.evaluate_context})
+        except AdapterRefused:
+            break
+        listed = _BYTE_LIST.search(body.get("result") or "")
+        if listed is None:
+            break
+        data += bytes(int(b) for b in listed.group(1).split(","))
+    if not data:
+        raise DebugError(ErrorCode.ADAPTER_ERROR, f"cannot read memory at {hex(address)}: unreadable")
+    return address, data
+
+
+EXPRESSION_PIECE = 64
+"""Delve lists the first 64 elements of an array value."""
+_BYTE_LIST = re.compile(r"\[(\d+(?:,\d+)*)\]\s*$")
 
 
 async def _by_command(session: DebugSession, address: int, count: int, frame: int) -> tuple[int, bytes]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..dap.errors import AdapterRefused
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint
-from .disassembly import instructions_around
+from .disassembly import instructions
 from .models import Context, WatchHit, WatchReport
 
 if TYPE_CHECKING:
@@ -140,11 +140,15 @@ async def _line_before(session: DebugSession, top: dict[str, Any]) -> int | None
     if not top.get("instructionPointerReference"):
         return None
     try:
-        before = await instructions_around(session, str(top["instructionPointerReference"]), -1, 1)
+        before = await instructions(session, str(top["instructionPointerReference"]), -LINE_SEARCH, LINE_SEARCH)
     except (AdapterRefused, DebugError):
         return None
-    line = before[0].get("line") if before else None
-    return line if isinstance(line, int) else None
+    # an adapter may name the line only where it changes (Delve): the nearest line named before is the write's
+    return next((ins["line"] for ins in reversed(before) if isinstance(ins.get("line"), int)), None)
+
+
+LINE_SEARCH = 8
+"""How many instructions before the paused one are searched for the line they belong to."""
 
 
 def apply(report: WatchReport, ctx: Context) -> None:

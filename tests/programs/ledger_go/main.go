@@ -23,7 +23,7 @@ func deposit(root *Account, amount int) {
 func main() {
 	root := &Account{Owner: "Ada", Limits: &Limits{Daily: 100}}
 	time.Sleep(time.Second) // opening the books
-	for i := 1; i <= 3; i++ {
+	for i := 1; i <= 3; i++ { // marker: loop
 		deposit(root, i*10)
 	}
 	fmt.Printf("balance=%d daily=%d\n", root.Balance, root.Limits.Daily)

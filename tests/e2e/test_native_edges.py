@@ -529,7 +529,8 @@ async def test_under_gdb_calls_behind_an_evaluation_still_running_are_refused_at
 
 async def test_delve_refuses_to_set_a_variable_of_an_outer_frame_rather_than_set_the_innermost_ones() -> None:
     """Delve 1.20 sets a variable in the innermost frame whatever frame is named: `n` of `main` asked for, the
-    `n` of the function it called was changed, and the answer said it was done (found by an exploratory user)."""
+    `n` of the function it called was changed, and the answer said it was done (found by an exploratory user);
+    Delve 1.27 shows the outer frame's new value, but the program prints the old one."""
     program = PROGRAMS / "same_name_go" / "main.go"
     async with stdio_tools() as tools:
         paused = await tools.ok("debug", mode="source", path=str(program), timeout=120,

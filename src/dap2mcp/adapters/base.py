@@ -531,9 +531,9 @@ class AdapterProfile:
     the adapter reads and would take it without blocking, and gives that fd (or nothing): once the mark is back,
     what the program wrote before it is all in (see session/marks.py). Only in a program dap2mcp launched."""
     sets_in_top_frame_only: bool = False
-    """`setVariable` writes the innermost frame's variable whatever frame is named (Delve 1.20: go-delve/delve#3171,
-    fixed upstream after it): a write to an outer frame is refused rather than landing, reported as done, in
-    another variable of the same name."""
+    """A `setVariable` of an outer frame does not reach the program (Delve 1.20 wrote the innermost frame's variable
+    of that name, go-delve/delve#3171; 1.27 reports the new value while the program goes on with the old): it is
+    refused rather than reported as done."""
     step_ready_check: str | None = None
     """An expression, evaluated in the stopped frame, that is `False` when thread `{thread}` cannot take a step
     now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a

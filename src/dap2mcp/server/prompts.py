@@ -111,7 +111,7 @@ def find_who_changed(
         "wrong (lldb): " + call("breakpoint", id=Hole("the watch id"), condition=Hole("a test of the new value")) + ".",
         "Read who called the writer in `frames`, and its variables with " + call("context", frameId=Hole("frameId"))
         + ".",
-        "Python (debugpy) and Go (Delve) have no watches and answer NOT_SUPPORTED: put a breakpoint with a condition "
+        "Python (debugpy) has no watches and answers NOT_SUPPORTED: put a breakpoint with a condition "
         "on each line that assigns it instead: " + call("breakpoint", file=Hole("file"), line=Hole("a line that "
                                                         "assigns it"), condition=Hole("a test of the values it uses"))
         + ", then " + call("step", mode="over") + " over it (`changes` gives the old and new value).",

@@ -391,9 +391,9 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         frameId: FrameId = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.MemoryResult]:
-        """Read the paused program's raw memory (C, C++, Rust): at a memory reference, or at the address of
+        """Read the paused program's raw memory (C, C++, Rust, Go): at a memory reference, or at the address of
         what `expression` names (in `frameId`, default the focused frame). Returns rows of 16 bytes: address,
-        hex bytes and the printable characters. debugpy (Python) and Delve answer NOT_SUPPORTED."""
+        hex bytes and the printable characters. debugpy (Python) answers NOT_SUPPORTED."""
         if (memoryReference is None) == (expression is None):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
         sid = debugger.resolve(sessionId)

@@ -115,17 +115,20 @@ def _installed_delve() -> str:
     return str(delve)
 
 
-OLD_DELVE = "1.25.2"  # debugs programs of Go 1.22 to 1.25, so not this machine's Go 1.26's
+OLD_DELVE = "1.25.2"  # debugs programs of Go 1.22 to 1.25 (its pkg/goversion), so not this machine's Go 1.26's
 
 
-@pytest.fixture(scope="module")
-def old_delve() -> Path:
-    """A real Delve too old for this machine's Go, built from the module proxy once (kept between runs)."""
-    home = Path.home() / ".cache" / "dap2mcp-tests" / f"delve-{OLD_DELVE}"
-    if not (home / "dlv").is_file():
-        subprocess.run(["go", "install", f"github.com/go-delve/delve/cmd/dlv@v{OLD_DELVE}"], check=True, timeout=600,
-                       env={**os.environ, "GOBIN": str(home), "GOTOOLCHAIN": "local"}, capture_output=True)
-    return home / "dlv"
+@pytest.fixture
+def old_delve(tmp_path: Path) -> Path:
+    """A stand-in for Delve 1.25.2 that answers `dlv version` as it does, and fails anything else: the suite
+    fetches no second Delve from the module proxy (a user's project would not), and no more than `version` may
+    be asked of a Delve that is refused."""
+    stand_in = tmp_path / "old" / "dlv"
+    stand_in.parent.mkdir()
+    stand_in.write_text(f'#!/bin/sh\n[ "$1" = version ] || exit 3\nprintf "Delve Debugger\\nVersion: {OLD_DELVE}\\n'
+                        f'Build: $Id: af3df277866d7175e816eab14e56611053d4cdea $\\n"\n')
+    stand_in.chmod(0o755)
+    return stand_in
 
 
 def _with_delve(delve: Path, tmp_path: Path) -> dict[str, str]:

@@ -129,12 +129,12 @@ def _one_package(root: str, tests: bool) -> str:
     fits = [p[0] for p in packages if len(p) == 4 and ((p[2], p[3]) != ("0", "0") if tests else p[1] == "main")]
     if len(fits) == 1:
         return fits[0]
-    what = "package with tests" if tests else "main package"
+    one, many = ("package with tests", "packages with tests") if tests else ("main package", "main packages")
     if not fits:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has no {what}" + ("" if tests else
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has no {one}" + ("" if tests else
                          ": a library is debugged through its tests (mode 'test') or a program that uses it"))
-    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has {len(fits)} {what}s: give one's directory in "
-                     f"path: {', '.join(os.path.relpath(f, root) for f in fits)}")
+    raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has {len(fits)} {many} (one is debugged at a time): give "
+                     f"one's directory in path: {', '.join(os.path.relpath(f, root) for f in fits)}")
 
 
 def _go_list(command: list[str], root: str) -> list[str]:

@@ -17,7 +17,7 @@ from conftest import PROGRAMS, cmdline_of, locals_of, marker, server_processes, 
 LEDGER = PROGRAMS / "ledger.rs"
 EXPECTED = {
     "count": "Ok(12)", "missing": 'Err("no count")', "cents": "Ok(1250)",
-    "refused": 'Err("bad amount "12x": invalid digit found in string")',
+    "refused": 'Err("bad amount \\"12x\\": invalid digit found in string")',  # quoted as Rust's {:?} quotes
     "first": 'Some(Ok(Deposit{account:"alice", cents:1250}))', "second": 'Some(Ok(Withdrawal("bob", 300)))',
     "note": "Some(Ok(Comment))", "nothing": "None",
 }

@@ -1,6 +1,7 @@
 """Runs inside lldb-dap's Python, imported after the Rust toolchain's formatters (`lldb_lookup.py`).
 
-Two faults of those formatters under lldb 19 are mended here, in place:
+It installs `_lldb_rust_views` (the values those formatters show wrongly or not at all), and mends two faults of
+theirs under lldb 19, in place:
 
 - lldb 19 keeps only 32 bits of a variant's discriminant in the variant's name (`$variant$0` for
   rustc's 0x8000000000000000, the niche of a `Result<u32, String>`), so the toolchain's enum provider
@@ -10,13 +11,15 @@ Two faults of those formatters under lldb 19 are mended here, in place:
   that is not (yet) the value (a variable before its `let`, a variant misread) or on a very large value,
   that walk goes on for minutes, and lldb-dap, which answers one request at a time, answers nothing
   else meanwhile. Each formatter call now has `BUDGET` seconds; past it the call is interrupted and
-  the value reads as unreadable (its summary says so, it has no children), and lldb-dap goes on.
+  the value reads as unreadable (its summary says so, it has no children), and lldb-dap goes on. The budget
+  covers `_lldb_rust_views` too.
 
-It must stay importable on its own and touches nothing but the toolchain's formatter modules.
+It must stay importable on its own and touches nothing but the toolchain's formatter modules and ours.
 """
 
 import ctypes
 import functools
+import os
 import sys
 import threading
 import time
@@ -165,12 +168,14 @@ def _variant_index(self, all_variants):
     return default_index
 
 
-def _mend(providers, lookup):
+def _mend(modules):
+    providers = modules[0]
     if hasattr(providers, "ClangEncodedEnumProvider"):
         providers.ClangEncodedEnumProvider._getCurrentVariantIndex = _variant_index
-    for module in (providers, lookup):
+    names = {module.__name__ for module in modules}
+    for module in modules:
         for name, value in list(vars(module).items()):
-            if getattr(value, "__module__", None) not in ("lldb_providers", "lldb_lookup"):
+            if getattr(value, "__module__", None) not in names:
                 continue
             if isinstance(value, type):
                 if getattr(value, "_dap2mcp_bounded", False):
@@ -179,7 +184,7 @@ def _mend(providers, lookup):
                     if method in vars(value):
                         setattr(value, method, _synthetic(method, vars(value)[method]))
                 value._dap2mcp_bounded = True
-            elif callable(value) and (name.endswith("SummaryProvider") or name == "summary_lookup") \
+            elif callable(value) and (name.endswith(("SummaryProvider", "_summary")) or name == "summary_lookup") \
                     and not getattr(value, "_dap2mcp_bounded", False):
                 wrapped = _summary(value)
                 wrapped._dap2mcp_bounded = True
@@ -191,7 +196,13 @@ def __lldb_init_module(debugger, internal_dict):
     providers, lookup = sys.modules.get("lldb_providers"), sys.modules.get("lldb_lookup")
     if providers is None or lookup is None:
         return
-    _mend(providers, lookup)
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import _lldb_rust_views as views  # needs the toolchain's modules, loaded by now
+
+    views.install(debugger, internal_dict)
+    _mend((providers, lookup, views))
     if _watchdog is None:
         _watchdog = threading.Thread(target=_watch, name="dap2mcp-formatter-budget", daemon=True)
         _watchdog.start()

@@ -42,7 +42,8 @@ CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get inst
 RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
                 ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
 RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
-"""Mends the toolchain's formatters under lldb 19: enum variants, and a time budget per value (see the module)."""
+"""Mends the toolchain's formatters under lldb 19: enum variants, a time budget per value, and the values they show
+wrongly or not at all (`_lldb_rust_views.py`, which it loads)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 LLDB_MEMORY = ("`script error = lldb.SBError(); data = lldb.process.ReadMemory({address}, {count}, error); "
                "print('{address}', data.hex() if error.Success() else 'error ' + str(error.GetCString()))")
@@ -227,7 +228,8 @@ using them: `std::__detail::_Prime_rehash_policy::_S_growth_factor`, `<String as
 
 LLDB_VALUES = ValueShapes(
     opaque=re.compile(r".* @ 0x[0-9a-fA-F]+"),  # `account @ 0x7ff…`, `int[16] @ 0x…`
-    bare=re.compile(r"size=\d+|0x[0-9a-fA-F]+"),  # a container's count, a pointer's address
+    # a container's count, a pointer's address, both (a Rust `&Vec<T>`)
+    bare=re.compile(r"(?:0x[0-9a-fA-F]+ )?size=\d+|0x[0-9a-fA-F]+"),
     toolchain_globals=TOOLCHAIN_GLOBALS,
 )
 

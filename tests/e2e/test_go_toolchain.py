@@ -111,7 +111,8 @@ async def test_a_build_whose_modules_cannot_be_fetched_is_build_failed_in_gos_wo
     offline = {"GOPROXY": "http://127.0.0.1:9", "GOMODCACHE": str(tmp_path / "modules"), "GOFLAGS": "-mod=mod"}
     async with stdio_tools() as tools:
         message = await tools.error("debug", "BUILD_FAILED", mode="source", path=str(typo), timeout=BUILD)
-        assert message.startswith("go build failed (exit 1):\nmain.go:3:8: ") and "github.com/google/uuidd" in message
+        assert message.startswith("go could not find the packages the program imports (go list, exit 1):\n"
+                                  "main.go:3:8: ") and "github.com/google/uuidd" in message, message
         # no network: the proxy refuses, and go says so (not Delve, not a traceback)
         message = await tools.error("debug", "BUILD_FAILED", mode="source", path=str(COMMAND), env=offline,
                                     timeout=BUILD)
@@ -130,7 +131,7 @@ async def test_a_module_proxy_that_never_answers_ends_the_build_at_the_calls_tim
         async with stdio_tools() as tools:
             message = await tools.error("debug", "BUILD_FAILED", mode="source", path=str(COMMAND), env=env, timeout=8)
             # cut at the call's 8 s, not at the 180 s bound of a build that waits on nothing but itself
-            assert message.startswith("go did not finish within 8s (the call's timeout"), message
+            assert message.startswith("go did not finish within 8s fetching modules (the call's timeout"), message
             assert "go: downloading github.com/google/uuid v1.6.0" in message  # what it was doing
             ctx = await tools.ok("debug", mode="source", path=str(MODERN), timeout=BUILD)
             assert ctx["state"] == "terminated" and ctx["exitCode"] == 0, ctx

@@ -33,23 +33,23 @@ LIST_TIMEOUT = 60.0
 
 
 def build(program: str, *, tests: bool, env: dict[str, str], within: float | None = None) -> tuple[str, str]:
-    """The package of `program` (a file, a package directory, a module or a workspace) built for debugging,
-    in at most `within` seconds (the go command may wait on a module proxy): returns the executable and the
-    package's directory, where `go test` would run its tests."""
+    """The package of `program` (a file, a package directory, a module or a workspace) built for debugging:
+    returns the executable and the package's directory, where `go test` would run its tests. The modules it
+    needs are fetched first, in at most `within` seconds (the call's timeout): a module proxy that does not
+    answer holds the go command without end. The build itself is bounded as every build is."""
     package = package_of(program, tests=tests)
     home = package if os.path.isdir(package) else os.path.dirname(package)
+    target = "." if os.path.isdir(package) else os.path.basename(package)
+    go, env = GO.require("delve"), {**os.environ, **env}
+    _fetch(go, target, home, env, tests, min(within or BUILD_TIMEOUT, BUILD_TIMEOUT))
     output = output_for(package + (".test" if tests else ""))
     output.parent.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(dir=output.parent, prefix=output.name + ".", suffix=".partial")
     os.close(handle)
     os.unlink(partial)  # `go test -c` leaves no file for a package without tests: its absence says so
-    target = "." if os.path.isdir(package) else os.path.basename(package)
-    command = [GO.require("delve"), *(["test", "-c"] if tests else ["build"]), UNOPTIMISED, "-o", partial, target]
+    command = [go, *(["test", "-c"] if tests else ["build"]), UNOPTIMISED, "-o", partial, target]
     try:
-        limit = min(within or BUILD_TIMEOUT, BUILD_TIMEOUT)
-        code, text = run_tool(command, cwd=home, env={**os.environ, **env}, timeout=limit,
-                              why=" (the call's timeout: a first build that fetches modules may need a larger one; "
-                                  "what it fetched is kept)" if limit < BUILD_TIMEOUT else "")
+        code, text = run_tool(command, cwd=home, env=env)
         if code != 0:
             raise DebugError(ErrorCode.BUILD_FAILED, f"go {command[1]} failed (exit {code}):\n{useful(text)}")
         if not os.path.exists(partial):
@@ -59,6 +59,19 @@ def build(program: str, *, tests: bool, env: dict[str, str], within: float | Non
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
     return str(output), home
+
+
+def _fetch(go: str, target: str, home: str, env: dict[str, str], tests: bool, limit: float) -> None:
+    """The modules the package (and its tests) imports, fetched where they are not in the module cache: `go list`
+    resolves every import, so it fetches what the build would, and fails as the build would where one cannot be."""
+    command = [go, "list", "-deps", *(["-test"] if tests else []), "-f", "", target]
+    code, text = run_tool(command, cwd=home, env=env, timeout=limit,
+                          why=" fetching modules (the call's timeout: a first build that fetches many may need a "
+                              "larger one; what was fetched is kept)" if limit < BUILD_TIMEOUT else " fetching modules")
+    if code != 0:
+        said = "\n".join(line for line in text.splitlines() if line.strip())
+        raise DebugError(ErrorCode.BUILD_FAILED, f"go could not find the packages the program imports (go list, exit "
+                         f"{code}):\n{useful(said)}")
 
 
 def useful(text: str) -> str:

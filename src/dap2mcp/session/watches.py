@@ -139,16 +139,20 @@ async def _line_before(session: DebugSession, top: dict[str, Any]) -> int | None
         return int(found.group(1)) if found and found.group(1) != "0" else None
     if not top.get("instructionPointerReference"):
         return None
-    try:
-        before = await instructions(session, str(top["instructionPointerReference"]), -LINE_SEARCH, LINE_SEARCH)
-    except (AdapterRefused, DebugError):
-        return None
-    # an adapter may name the line only where it changes (Delve): the nearest line named before is the write's
-    return next((ins["line"] for ins in reversed(before) if isinstance(ins.get("line"), int)), None)
+    # an adapter may name the line only where it changes (Delve): then the nearest line named before is the write's
+    for back in (1, LINE_SEARCH):
+        try:
+            before = await instructions(session, str(top["instructionPointerReference"]), -back, back)
+        except (AdapterRefused, DebugError):
+            return None
+        if (line := next((i["line"] for i in reversed(before) if isinstance(i.get("line"), int)), None)) is not None:
+            return line
+    return None
 
 
 LINE_SEARCH = 8
-"""How many instructions before the paused one are searched for the line they belong to."""
+"""How many instructions before the paused one are searched for the line they belong to, where the one just
+before names none."""
 
 
 def apply(report: WatchReport, ctx: Context) -> None:

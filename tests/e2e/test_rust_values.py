@@ -18,6 +18,7 @@ SHOWN = {
     "said": '"say \\"hi\\"\\n\\ttab\\\\"',  # escaped as Rust's {:?} escapes it
     # references to values with a formatter showed the raw fields of what they point to
     "first": '0x… "v1.2.0"', "counts_ref": "0x… size=3 [3, 1, 2]", "maybe_ref": "0x… Some(7)",
+    "found": "Some(&1)",  # Some(0x7ff…)
     # no formatter of the toolchain's: a pair of data pointer and length, a struct of locks
     "boxed_text": '"boxed"', "boxed_slice": "size=2 [4, 5]", "guarded": "77 (locked)",
     # Rc<str> and Arc<[T]> read as their first element alone; a smart pointer or cell showed only its counts

@@ -32,6 +32,7 @@ fn main() {
     let counts_ref = &counts;
     let maybe = Some(7u32);
     let maybe_ref = &maybe;
+    let found = counts.iter().find(|count| **count == 1);
     let boxed_text: Box<str> = "boxed".into();
     let boxed_slice: Box<[u16]> = vec![4, 5].into_boxed_slice();
     let shared_text: Rc<str> = Rc::from("pattern");
@@ -56,7 +57,7 @@ fn main() {
     let sku: Box<dyn fmt::Display> = Box::new(Sku { code: "A-1".into(), shelf: 3 });
     let shared_sku: Arc<dyn fmt::Display> = Arc::new(Sku { code: "B-2".into(), shelf: 4 });
     let by_name: HashMap<&str, u8> = [("one", 1)].into_iter().collect();
-    println!("{byte} {offset} {letter} {bytes:?} {letters:?} {raw:?} {said} {first} {counts_ref:?} {maybe_ref:?}"); // marker: shown
+    println!("{byte} {offset} {letter} {bytes:?} {letters:?} {raw:?} {said} {first} {counts_ref:?} {maybe_ref:?} {found:?}"); // marker: shown
     println!("{boxed_text} {boxed_slice:?} {shared_text} {shared_slice:?} {also_shared} {cell:?} {reading:?} {held}");
     println!("{ordered:?} {names:?} {queue:?} {done:?} {sku} {shared_sku} {by_name:?}");
 }

@@ -104,11 +104,18 @@ def pointee(valobj):
     return target if target.IsValid() else None
 
 
-def text_of(value, limit=INNER_CHARS):
+def text_of(value, limit=INNER_CHARS, through=2):
     """A value as its container's summary shows it: its own summary, else its value, else its fields one level deep
-    (`{a:1, b:"x", c:{…}}`: the toolchain's went down every level, through all of a `regex::Regex`)."""
+    (`{a:1, b:"x", c:{…}}`: the toolchain's went down every level, through all of a `regex::Regex`). A reference
+    shows what it points to (`Some(&3)`, not `Some(0x7ff…)`), `through` references deep."""
     value.SetPreferSyntheticValue(True)
-    text = value.GetSummary() or value.GetValue()
+    text = value.GetSummary()
+    if not text and through and value.TypeIsPointerType() and value.GetValueAsUnsigned() \
+            and not value.GetType().GetPointeeType().IsFunctionType():
+        target = value.Dereference()
+        if target.IsValid() and target.GetByteSize():
+            text = "&" + text_of(target, None, through - 1)
+    text = text or value.GetValue()
     if not text:
         fields = value.GetType().fields
         named = bool(fields) and not is_tuple_fields(fields)

@@ -80,7 +80,7 @@ def install(debugger, session):
 
 
 def kind_of(value_type):
-    """The toolchain's classification of a type, with the two kinds of ours."""
+    """The toolchain's classification of a type, with the kinds of ours (`FAT_POINTER`, `DYN`, `LOCK`)."""
     kind = lldb_lookup.classify_rust_type(value_type)
     if kind == RustType.STRUCT:
         fields = [field.name for field in value_type.fields]
@@ -137,6 +137,8 @@ def text_of(value, limit=INNER_CHARS, through=2):
 
 
 def summary_lookup(valobj, _dict):
+    """The summary of a value of the standard library's (lldb calls this for the types the toolchain and `FORMATS`
+    name): ours where the toolchain has none or a wrong one, else the toolchain's."""
     target = pointee(valobj)
     if target is not None:
         return summary_lookup(target, _dict)
@@ -163,6 +165,8 @@ def summary_lookup(valobj, _dict):
 
 
 def synthetic_lookup(valobj, _dict):
+    """The children of any value (lldb calls this for every type): our provider where the toolchain has none or a
+    wrong one, else the toolchain's."""
     if pointee(valobj) is not None:
         return PointeeProvider(valobj, _dict)
     kind = kind_of(valobj.GetType())

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 pinned() { sed -nE "s/^$1 = \"?([0-9.]+)\"?.*/\1/p" src/dap2mcp/adapters/go.py; }
 DELVE_VERSION=$(pinned DELVE_RELEASE)
 DELVE_MIN_GO_MINOR=$(pinned DELVE_BUILT_BY_GO | cut -d. -f2)
+: "${DELVE_VERSION:?not found in src/dap2mcp/adapters/go.py}" "${DELVE_MIN_GO_MINOR:?not found in src/dap2mcp/adapters/go.py}"
 TOOL_BIN="${XDG_DATA_HOME:-$HOME/.local/share}/dap2mcp/bin"
 export GOTOOLCHAIN=local   # the machine's own Go, never one fetched to satisfy Delve's go.mod
 
@@ -23,7 +24,7 @@ fi
 if [ "$("$TOOL_BIN/dlv" version 2>/dev/null | sed -n 's/^Version: //p')" = "$DELVE_VERSION" ]; then
     exit 0
 fi
-if ! fetched=$(go mod download "github.com/go-delve/delve@v$DELVE_VERSION" 2>&1); then
+if ! fetched=$(timeout 300 go mod download "github.com/go-delve/delve@v$DELVE_VERSION" 2>&1); then
     echo "install: cannot fetch Delve $DELVE_VERSION from the Go module proxy ($(go env GOPROXY)): $(printf '%s' "$fetched" | tail -n 1)" >&2
     exit 1
 fi

@@ -97,11 +97,12 @@ def test_doctor_says_how_to_install_what_is_missing(tmp_path: Path) -> None:
     assert f"GOBIN={tmp_path / 'data' / 'dap2mcp' / 'bin'} {DELVE_INSTALL}" in missing[0], missing
 
 
-def test_the_delve_in_dap2mcps_tool_directory_comes_before_the_one_on_path(tmp_path: Path) -> None:
+def test_the_delve_in_dap2mcps_tool_directory_comes_before_the_one_on_path(old_delve: Path, tmp_path: Path) -> None:
     tool_bin = tmp_path / "data" / "dap2mcp" / "bin"
     tool_bin.mkdir(parents=True)
     (tool_bin / "dlv").symlink_to(_installed_delve())
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"),  # an old Delve first on PATH, as Debian's would be
+           "PATH": f"{old_delve.parent}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run(DOCTOR, capture_output=True, text=True, timeout=120, env=env)
     row = next(line for line in done.stdout.splitlines() if " dlv " in line)
     assert f"ok       {tool_bin / 'dlv'}  (Version: 1.27.2)" in row, row
@@ -154,7 +155,7 @@ async def test_debug_refuses_a_delve_too_old_for_this_go_before_building(old_del
     async with connect("stdio", "legacy", params=params) as client:
         tools = Tools(client)
         message = await tools.error("debug", "ADAPTER_NOT_FOUND", mode="source", path=str(ROOT / "examples" / "go"))
-        assert f"Delve {OLD_DELVE} debugs programs of Go 1.22 to 1.25, and go here is 1.26" in message, message
+        assert f"Delve {OLD_DELVE} debugs programs of Go 1.22 to 1.25, and go there is 1.26" in message, message
         assert DELVE_INSTALL in message, message
         assert not (tmp_path / "cache").exists()  # nothing was built
         # an executable is judged by the Go that built it, not by the machine's (Delve itself is a Go 1.26 program)

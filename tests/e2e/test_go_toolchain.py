@@ -5,6 +5,7 @@ answers. Real Delve, real go, a real MCP client over stdio."""
 
 from __future__ import annotations
 
+import shutil
 import socket
 from pathlib import Path
 
@@ -62,6 +63,38 @@ async def test_a_workspace_of_two_modules_by_its_folder_or_a_modules_folder():
         assert ctx["description"] == "Go test failure: Inches = 11, want 12", ctx
         assert ctx["location"]["file"].endswith("go_work/units/units_test.go")
         await tools.ok("stop")
+
+
+async def test_a_workspace_whose_modules_lie_beside_its_folder(tmp_path: Path):
+    """go finds a go.work only above where it runs: the build, in the program's module, is told the workspace."""
+    for module in ("app", "units"):
+        shutil.copytree(WORKSPACE / module, tmp_path / module)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "go.work").write_text("go 1.22\n\nuse (\n\t../app\n\t../units\n)\n")
+    units = tmp_path / "units" / "units.go"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="source", path=str(tmp_path / "ws"), timeout=BUILD,
+                             breakpoints=[{"file": str(units), "line": marker(units, "inches")}])
+        assert ctx["state"] == "paused" and ctx["location"]["function"] == "units.Length.Inches", ctx
+        await tools.ok("stop")
+
+
+async def test_the_sessions_env_applies_to_finding_the_package_and_building_it(tmp_path: Path):
+    """Build tags given by GOFLAGS in `env` choose the files; a file kept out by its build constraint (a
+    generator's `package main`) does not make a library a program."""
+    (tmp_path / "go.mod").write_text("module example.com/tiers\n\ngo 1.22\n")
+    (tmp_path / "main.go").write_text('package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("tier", tier()) }\n')
+    (tmp_path / "gold.go").write_text('//go:build gold\n\npackage main\n\nfunc tier() string { return "gold" }\n')
+    (tmp_path / "plain.go").write_text('//go:build !gold\n\npackage main\n\nfunc tier() string { return "plain" }\n')
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "aaa_gen.go").write_text("//go:build ignore\n\npackage main\n\nfunc main() {}\n")  # listed first
+    (library / "lib.go").write_text("package lib\n\nfunc One() int { return 1 }\n")
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(tmp_path), env={"GOFLAGS": "-tags=gold"}, timeout=BUILD)
+        assert ended["state"] == "terminated" and ended["output"]["text"] == "tier gold\n", ended
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="source", path=str(library), timeout=BUILD)
+        assert "has no main package" in message, message
 
 
 async def test_a_folder_with_several_programs_is_refused_naming_them(tmp_path: Path):
@@ -129,10 +162,12 @@ async def test_a_module_proxy_that_never_answers_ends_the_build_at_the_calls_tim
            "GOFLAGS": "-mod=mod"}
     try:
         async with stdio_tools() as tools:
-            message = await tools.error("debug", "BUILD_FAILED", mode="source", path=str(COMMAND), env=env, timeout=8)
-            # cut at the call's 8 s, not at the 180 s bound of a build that waits on nothing but itself
-            assert message.startswith("go did not finish within 8s fetching modules (the call's timeout"), message
-            assert "go: downloading github.com/google/uuid v1.6.0" in message  # what it was doing
+            for path in (COMMAND, MODULE):  # a program's folder; a module's root, whose program is looked for first
+                message = await tools.error("debug", "BUILD_FAILED", mode="source", path=str(path), env=env, timeout=8)
+                # cut at the call's 8 s, not at the 180 s bound of a build that waits on nothing but itself
+                assert message.startswith("go did not finish within "), message
+                assert "s (the call's timeout: a first build that fetches many modules may need a larger one" in message
+                assert "github.com/google/uuid" in message  # what it was doing
             ctx = await tools.ok("debug", mode="source", path=str(MODERN), timeout=BUILD)
             assert ctx["state"] == "terminated" and ctx["exitCode"] == 0, ctx
     finally:

@@ -106,6 +106,8 @@ async def test_a_go_watch_stops_where_a_field_behind_a_pointer_is_written_and_me
         assert owner["address"] == read["address"] and owner["rows"][0]["hex"] == read["rows"][0]["hex"]
         past = await tools.ok("memory", memoryReference=read["address"], offset=16, count=8)  # by address
         assert past["rows"][0]["hex"] == "1e 00 00 00 00 00 00 00", past
+        more = await tools.ok("memory", expression="*root", count=200)  # more than Delve lists of one array value
+        assert more["count"] == 200 and len(more["rows"]) == 13 and more["rows"][1]["hex"].startswith("1e 00"), more
         assert "unreadable" in await tools.error("memory", "ADAPTER_ERROR", memoryReference="0x1000", count=16)
         assert (await tools.ok("clear-breakpoints", ids=[watch["id"]]))["removed"] == [watch["id"]]
         ended = await tools.ok("continue")

@@ -59,6 +59,9 @@ class Target:
     test binaries of a Cargo project with tests selected), found by `ready`."""
     bin: str | None = None
     """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
+    package_dir: str | None = None
+    """A Go package's directory, found by `prepare` from `path` (a module's root, a workspace): where it was built
+    and where the program (its tests) runs unless `cwd` says otherwise."""
     fetch_within: float | None = None
     """The call's `timeout`: the most a build that fetches dependencies over the network (Go's modules) may
     take, since a module proxy that does not answer holds it without end."""
@@ -427,6 +430,8 @@ class AdapterProfile:
     address_of: str | None = None
     """An expression for the address of the value `{}` names, in the program's language (C: `&({})`): where
     `memory` reads for an `expression`."""
+    address_said: re.Pattern[str] = re.compile(r"0x[0-9a-fA-F]+")
+    """How the adapter writes that address, matched from the start of its answer (its group, where it has one)."""
     memory_command: str | None = None
     """Where the adapter has no `readMemory` (lldb-dap 19): a debugger command, run in the `repl` context, that
     prints `<address> <hex bytes>` for `{address}` and `{count}`, or `<address> error <why>`."""

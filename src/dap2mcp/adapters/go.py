@@ -1,5 +1,6 @@
 """Go: Delve's DAP server. It speaks DAP only over TCP, so it is started listening on a free loopback
-port and the address is read from its first line of output; Delve builds `source` programs itself.
+port and the address is read from its first line of output; it runs (`exec`) what go_build built, and builds
+only over `connect`, where the program is on the other machine.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
+from ..processes import child_setup
 from . import go_build, tool_dir
 from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling, Target, TestRunner, Tool
 from .go_build import GO
@@ -63,6 +65,30 @@ def _go_version(go: str, *argv: str) -> str | None:
     return found[0] if found else None
 
 
+def _go_version_at(go: str, directory: str, env: dict[str, str]) -> str | None:
+    """The Go that builds in `directory` with `env`: a go.mod's `toolchain` line or GOTOOLCHAIN may pick another
+    than the one on PATH. Asked each time (the answer depends on the directory and the env)."""
+    try:
+        said = subprocess.run([go, "env", "GOVERSION"], cwd=directory, env=env, capture_output=True, text=True,
+                              timeout=20, stdin=subprocess.DEVNULL, errors="replace").stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"\bgo1\.\d+(?:\.\d+)?", said)
+    return found[0] if found else None
+
+
+def fix_for(problem: str) -> str:
+    """What to install where `refusal` found `problem`: a Delve too old for the Go, the pinned one (or one that
+    knows a newer Go); a Delve too new for an older Go, the newest release that still debugs it."""
+    go = re.search(r"is (\d+)\.(\d+)", problem.rsplit(", and ", 1)[-1])
+    minor = int(go[2]) if go else 0
+    fitting = [m for m, (low, high) in sorted(DELVE_GO_RANGE.items()) if low <= minor <= high]
+    if minor and minor < DELVE_GO_RANGE[int(DELVE_RELEASE.split(".")[1])][0] and fitting:
+        return (f"install a Delve that debugs Go 1.{minor} with: GOBIN={tool_dir.bin_dir()} go install "
+                f"github.com/go-delve/delve/cmd/dlv@v1.{fitting[-1]}")
+    return f"install a Delve that can with: {DLV.install}"
+
+
 def _said(*command: str) -> str:
     """What `command` printed, asked again only when one of the files it names has changed."""
     return _said_of(command, tuple(_modified(c) for c in command if os.path.sep in c))
@@ -87,16 +113,24 @@ def _modified(path: str) -> int:
 @dataclass(frozen=True)
 class DelveProfile(AdapterProfile):
     def prepare(self, target: Target) -> tuple[Target, str | None]:
-        """Modes `source` and `test` build here (go_build), once the Delve found is known to debug what the Go here
+        """Modes `source` and `test` build here (go_build), once the Delve found is known to debug what the Go there
         builds; an executable (mode `binary`, or a process to attach to) is checked against the Go that built it."""
         target, _ = super().prepare(target)
         dlv, go = DLV.require(self.name), GO.require(self.name)
         if target.mode in ("source", "test"):
-            version = _go_version(go, "env", "GOVERSION")
-            self._refuse(f"{self.name} cannot debug what go builds here", refusal(dlv, version, "go here"))
-            program, _ = go_build.build(target.absolute(target.path or "."), tests=target.mode == "test",
-                                        env=target.env, within=target.fetch_within)
-            return replace(target, program=program), version
+            seen: list[str] = []
+
+            def check(package: go_build.Package, env: dict[str, str]) -> None:
+                """The Go that builds in the package's directory with the session's env (a go.mod's toolchain
+                line, GOTOOLCHAIN), against the Delve, before anything is built."""
+                version = _go_version_at(go, package.directory, env)
+                seen.append(version or "")
+                self._refuse(f"{self.name} cannot debug what go builds in {package.directory}",
+                             refusal(dlv, version, "go there"))
+
+            program, package = go_build.build(target.absolute(target.path or "."), tests=target.mode == "test",
+                                              env=target.env, within=target.fetch_within, check=check)
+            return replace(target, program=program, package_dir=package.directory), (seen or [None])[0] or None
         executable = target.program if target.mode == "binary" else \
             f"/proc/{target.process_id}/exe" if target.mode == "attach" else None
         if executable:  # built elsewhere, maybe by another Go than this machine's
@@ -107,8 +141,8 @@ class DelveProfile(AdapterProfile):
     @staticmethod
     def _refuse(what: str, problem: str | None) -> None:
         if problem:
-            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{what}: {problem}; install a Delve that can with: "
-                             f"{DLV.install} (or run `dap2mcp doctor`)")
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{what}: {problem}; {fix_for(problem)} (or run "
+                             "`dap2mcp doctor`)")
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [DLV.require(self.name), "dap", "--listen=127.0.0.1:0"]
@@ -122,14 +156,11 @@ class DelveProfile(AdapterProfile):
                                     address=target.address)
             # the Delve there builds the program, from its own copy of the source
             return AdapterStart([], "launch", {**common, "request": "launch", "mode": "debug",
-                                               "program": go_build.package_of(target.path),
+                                               "program": go_build.lone_file_or_package(target.path),
                                                "args": list(target.args), "env": dict(target.env),
                                                **({"cwd": target.cwd} if target.cwd else {})}, address=target.address)
         source = target.absolute(target.path or ".")
-        home = source if os.path.isdir(source) else os.path.dirname(source)
-        if target.mode in ("source", "test"):
-            package = go_build.package_of(source, tests=target.mode == "test")
-            home = package if os.path.isdir(package) else os.path.dirname(package)
+        home = target.package_dir or (source if os.path.isdir(source) else os.path.dirname(source))
         args = list(target.args)
         if target.mode == "test":  # the package's test binary, as `go test -v -run TEST` runs it
             args = [*(["-test.run", target.test] if target.test else []), "-test.v", *args]
@@ -171,9 +202,9 @@ def _first_test(binary: str, target: Target) -> str | None:
     it lists none."""
     pattern = (target.test or ".").split("/")[0]  # -test.run's subtest part: -list takes the top level only
     try:
-        listed = subprocess.run([binary, "-test.list", pattern], cwd=target.cwd or os.path.dirname(binary),
+        listed = subprocess.run([binary, "-test.list", pattern], cwd=target.cwd or target.package_dir,
                                 capture_output=True, text=True, errors="replace", env={**os.environ, **target.env},
-                                timeout=go_build.LIST_TIMEOUT, stdin=subprocess.DEVNULL)
+                                timeout=go_build.LIST_TIMEOUT, stdin=subprocess.DEVNULL, preexec_fn=child_setup)
     except (OSError, subprocess.TimeoutExpired):
         return None
     names = [line for line in listed.stdout.splitlines() if re.fullmatch(r"(?:Test|Fuzz|Example)\w*", line)]
@@ -210,6 +241,7 @@ DELVE = DelveProfile(
     guesses_total_frames=True,
     stop_text_detail=True,
     address_of="unsafe.Pointer(&({}))",  # what `memory` reads for an expression
+    address_said=re.compile(r"\(unsafe\.Pointer\)\((0x[0-9a-fA-F]+)\)$"),
     memory_expression="*(*[{count}]byte)({address:#x})",
     untold_texts=(("panic", "(*msgs).link.arg.(data)"),),  # runtime.fatalpanic(msgs *_panic), where it stops
     failed_command_stop="runtime error",  # e.g. a step out of the vDSO a pause landed in: "input/output error"

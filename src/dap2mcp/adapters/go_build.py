@@ -14,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import subprocess
 import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..errors import DebugError, ErrorCode
 from .base import Tool
@@ -32,63 +34,103 @@ NOISE = re.compile(r"^go: (?:downloading|finding|extracting) .*\n?", re.M)
 LIST_TIMEOUT = 60.0
 
 
-def build(program: str, *, tests: bool, env: dict[str, str], within: float | None = None) -> tuple[str, str]:
-    """The package of `program` (a file, a package directory, a module or a workspace) built for debugging:
-    returns the executable and the package's directory, where `go test` would run its tests. The modules it
-    needs are fetched first, in at most `within` seconds (the call's timeout): a module proxy that does not
-    answer holds the go command without end. The build itself is bounded as every build is."""
-    package = package_of(program, tests=tests)
-    home = package if os.path.isdir(package) else os.path.dirname(package)
-    target = "." if os.path.isdir(package) else os.path.basename(package)
-    go, env = GO.require("delve"), {**os.environ, **env}
-    _fetch(go, target, home, env, tests, min(within or BUILD_TIMEOUT, BUILD_TIMEOUT))
-    output = output_for(package + (".test" if tests else ""))
+@dataclass(frozen=True)
+class Package:
+    """What one Go build is of: the package's directory (where go runs, and the tests run), what to name there
+    (`.`, or a lone file), and the go.work it was found through where go would not find it from that directory
+    (a workspace whose modules lie beside its folder, not below it)."""
+
+    directory: str
+    name: str = "."
+    workspace: str | None = None
+
+    def environment(self, env: dict[str, str]) -> dict[str, str]:
+        return {**os.environ, **env, **({"GOWORK": self.workspace} if self.workspace else {})}
+
+
+class Deadline:
+    """The call's `timeout`, shared by the go commands that may wait on the module proxy (each one is bounded by
+    what is left of it, and by the build bound)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.limit = min(seconds or BUILD_TIMEOUT, BUILD_TIMEOUT)
+        self.ends = time.monotonic() + self.limit
+
+    def left(self) -> float:
+        return max(self.ends - time.monotonic(), 0.5)
+
+    def run(self, command: list[str], cwd: str, env: dict[str, str], doing: str) -> tuple[int, str]:
+        cut = self.limit < BUILD_TIMEOUT
+        return run_tool(command, cwd=cwd, env=env, timeout=self.left(),
+                        why=f" {doing}" + (" (the call's timeout: a first build that fetches many modules may need a "
+                                           "larger one; what was fetched is kept)" if cut else ""))
+
+
+def build(program: str, *, tests: bool, env: dict[str, str], within: float | None = None,
+          check: Callable[[Package, dict[str, str]], None] = lambda package, env: None) -> tuple[str, Package]:
+    """The package of `program` (a file, a package directory, a module's root or a workspace's folder) built for
+    debugging; returns the executable and the package. Finding the package and fetching the modules it imports
+    share `within` seconds (the call's timeout: a module proxy that does not answer holds the go command without
+    end); `check` then sees the package before anything is built. The build itself is bounded as every build is."""
+    deadline = Deadline(within)
+    package = resolve(program, tests=tests, env=env, deadline=deadline)
+    environment = package.environment(env)
+    check(package, environment)
+    _fetch(package, environment, tests, deadline)
+    output = output_for(os.path.join(package.directory, package.name) + (".test" if tests else ""))
     output.parent.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(dir=output.parent, prefix=output.name + ".", suffix=".partial")
     os.close(handle)
     os.unlink(partial)  # `go test -c` leaves no file for a package without tests: its absence says so
-    command = [go, *(["test", "-c"] if tests else ["build"]), UNOPTIMISED, "-o", partial, target]
+    command = [GO.require("delve"), *(["test", "-c"] if tests else ["build"]), UNOPTIMISED, "-o", partial, package.name]
     try:
-        code, text = run_tool(command, cwd=home, env=env)
+        code, text = run_tool(command, cwd=package.directory, env=environment)
         if code != 0:
             raise DebugError(ErrorCode.BUILD_FAILED, f"go {command[1]} failed (exit {code}):\n{useful(text)}")
         if not os.path.exists(partial):
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{home} has no tests: {useful(text) or 'go test built nothing'}")
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{package.directory} has no tests: "
+                             f"{useful(text) or 'go test built nothing'}")
         os.replace(partial, output)  # atomic: a concurrent session never runs a half-written executable
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
-    return str(output), home
+    return str(output), package
 
 
-def _fetch(go: str, target: str, home: str, env: dict[str, str], tests: bool, limit: float) -> None:
+def _fetch(package: Package, env: dict[str, str], tests: bool, deadline: Deadline) -> None:
     """The modules the package (and its tests) imports, fetched where they are not in the module cache: `go list`
     resolves every import, so it fetches what the build would, and fails as the build would where one cannot be."""
-    command = [go, "list", "-deps", *(["-test"] if tests else []), "-f", "", target]
-    code, text = run_tool(command, cwd=home, env=env, timeout=limit,
-                          why=" fetching modules (the call's timeout: a first build that fetches many may need a "
-                              "larger one; what was fetched is kept)" if limit < BUILD_TIMEOUT else " fetching modules")
+    command = [GO.require("delve"), "list", "-deps", *(["-test"] if tests else []), "-f", '{{""}}', package.name]
+    code, text = deadline.run(command, package.directory, env, "fetching modules")
     if code != 0:
-        said = "\n".join(line for line in text.splitlines() if line.strip())
         raise DebugError(ErrorCode.BUILD_FAILED, f"go could not find the packages the program imports (go list, exit "
-                         f"{code}):\n{useful(said)}")
+                         f"{code}):\n{useful(text)}")
 
 
 def useful(text: str) -> str:
     """The go command's words without its download progress, at most MESSAGE_CHARS of them."""
-    text = NOISE.sub("", text).strip()
+    text = "\n".join(line for line in NOISE.sub("", text).splitlines() if line.strip())
     if len(text) > MESSAGE_CHARS:
         text = text[:MESSAGE_CHARS] + f"\n… ({len(text) - MESSAGE_CHARS} more characters)"
     return text
 
 
-def package_of(program: str, *, tests: bool = False) -> str:
+def resolve(program: str, *, tests: bool, env: dict[str, str], deadline: Deadline) -> Package:
     """The package to build for `program`. A .go file that shares its directory with other Go files is one file of
     a package: the package. A directory that is not itself what is asked for (a module's root holding a library, a
     workspace's folder): the one package below it that is a program (mode `test`: that has tests)."""
-    if os.path.isdir(program):
-        return program if _is_asked(program, tests) else _one_package(program, tests)
-    if not program.endswith(".go") or program.endswith("_test.go"):
+    if not os.path.isdir(program):
+        home, name = os.path.split(program)
+        return Package(home) if lone_file_or_package(program) != program else Package(home, name)
+    listed = _listed(program, ["."], {**os.environ, **env}, deadline, quiet=True)
+    if listed and _fits(listed[0], tests):
+        return Package(program)
+    return _one_package(program, tests, env, deadline)
+
+
+def lone_file_or_package(program: str) -> str:
+    """A .go file, or its directory where other (non-test) Go files there make a package of it."""
+    if not program.endswith(".go") or program.endswith("_test.go") or not os.path.isfile(program):
         return program
     home, name = os.path.split(program)
     others = [n for n in os.listdir(home or ".") if n.endswith(".go") and n != name and not n.endswith("_test.go")]
@@ -112,36 +154,30 @@ def is_go_project(directory: str) -> bool:
     return has_go_files(directory) or is_module_or_workspace(directory)
 
 
-def _is_asked(directory: str, tests: bool) -> bool:
-    """A package with tests, or a main package (by its files' package clause)."""
-    names = [n for n in os.listdir(directory) if n.endswith(".go")]
-    if tests:
-        return any(n.endswith("_test.go") for n in names)
-    for name in names:
-        if not name.endswith("_test.go"):
-            with contextlib.suppress(OSError), open(os.path.join(directory, name), errors="replace") as file:
-                return bool(MAIN_PACKAGE.search(file.read(65536)))
-    return False
+SHAPE = "{{.Dir}}\t{{.Name}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"
+"""How `go list` is asked to describe a package: its directory, its name (`main` for a program; build constraints
+applied), and its counts of test files."""
 
 
-MAIN_PACKAGE = re.compile(r"^package\s+main\b", re.M)
+def _fits(package: list[str], tests: bool) -> bool:
+    return (package[2], package[3]) != ("0", "0") if tests else package[1] == "main"
 
 
-def _one_package(root: str, tests: bool) -> str:
+def _one_package(root: str, tests: bool, env: dict[str, str], deadline: Deadline) -> Package:
     """The one main package (or, for tests, the one package with tests) below `root`, by `go list`: over a
-    workspace's modules, else over the module's packages there; INVALID_ARGUMENT naming them where there are
-    several or none."""
-    go = GO.require("delve")
-    if is_workspace(root) and not has_go_files(root):  # by directory: a module's path pattern would have go
-        # resolve its requirements of the others at the proxy
-        patterns = [os.path.join(d, "...") for d in _go_list([go, "list", "-m", "-f", "{{.Dir}}"], root)]
+    workspace's modules (which may lie beside its folder: go is then told the go.work), else over the module's
+    packages there; INVALID_ARGUMENT naming them where there are several or none."""
+    workspace = os.path.join(root, "go.work") if is_workspace(root) and not has_go_files(root) else None
+    environment = {**os.environ, **env}
+    if workspace:  # by directory: a module's path pattern would have go resolve its requirements of the others at
+        # the proxy
+        modules = _go_list([GO.require("delve"), "list", "-m", "-f", "{{.Dir}}"], root, environment, deadline)
+        patterns = [os.path.join(d, "...") for d in modules if os.path.isabs(d)]
     else:
         patterns = ["./..."]
-    shape = "{{.Dir}}\t{{.Name}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"
-    packages = [line.split("\t") for line in _go_list([go, "list", "-f", shape, *patterns], root)]
-    fits = [p[0] for p in packages if len(p) == 4 and ((p[2], p[3]) != ("0", "0") if tests else p[1] == "main")]
+    fits = [p[0] for p in _listed(root, patterns, environment, deadline) if _fits(p, tests)]
     if len(fits) == 1:
-        return fits[0]
+        return Package(fits[0], workspace=workspace)
     one, many = ("package with tests", "packages with tests") if tests else ("main package", "main packages")
     if not fits:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{root} has no {one}" + ("" if tests else
@@ -150,12 +186,21 @@ def _one_package(root: str, tests: bool) -> str:
                      f"one's directory in path: {', '.join(os.path.relpath(f, root) for f in fits)}")
 
 
-def _go_list(command: list[str], root: str) -> list[str]:
+def _listed(root: str, patterns: list[str], env: dict[str, str], deadline: Deadline,
+            quiet: bool = False) -> list[list[str]]:
+    """The packages `patterns` name, each as SHAPE describes it; none where go lists none and `quiet`."""
+    command = [GO.require("delve"), "list", "-f", SHAPE, *patterns]
     try:
-        listed = subprocess.run(command, cwd=root, capture_output=True, text=True, errors="replace",
-                                timeout=LIST_TIMEOUT, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise DebugError(ErrorCode.BUILD_FAILED, f"{' '.join(command[:3])} in {root} did not answer: {exc}") from exc
-    if listed.returncode != 0:
-        raise DebugError(ErrorCode.BUILD_FAILED, f"{' '.join(command[:3])} in {root} failed:\n{useful(listed.stderr)}")
-    return [line for line in listed.stdout.splitlines() if line.strip()]
+        lines = _go_list(command, root, env, deadline)
+    except DebugError:
+        if quiet:
+            return []
+        raise
+    return [p for p in (line.split("\t") for line in lines) if len(p) == 4]
+
+
+def _go_list(command: list[str], root: str, env: dict[str, str], deadline: Deadline) -> list[str]:
+    code, text = deadline.run(command, root, env, "listing packages")
+    if code != 0:
+        raise DebugError(ErrorCode.BUILD_FAILED, f"{' '.join(command[1:3])} in {root} failed:\n{useful(text)}")
+    return [line for line in text.splitlines() if line.strip() and not NOISE.match(line)]

@@ -157,8 +157,8 @@ class Debugger:
                     replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
         """A new session beside those running, or with `replacing` (a `restart`) one under the same handle;
         `carried` and `snapshots` come from the session it replaces. `timeout` counts from the call: a build
-        (mode `source`; Delve's inside its launch) and the start use it up first, though neither is cut short
-        by it."""
+        (mode `source`) and the start use it up first, though neither is cut short by it, but for what a Go build
+        fetches over the network (`Target.fetch_within`)."""
         began = asyncio.get_running_loop().time()
         check_start(target, breakpoints)
         target = dataclasses.replace(target, fetch_within=timeout)

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 MAX_BYTES = 4096
 ROW = 16
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _PRINTABLE = frozenset(string.printable.encode()) - frozenset(b"\t\n\r\x0b\x0c")
 
 
@@ -60,11 +59,11 @@ async def address_of(session: DebugSession, expression: str, frame: int) -> int:
     except AdapterRefused as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no address for {expression!r} (a value that lives in memory: "
                          f"a variable, a field, an array element; `*p` for what p points at): {exc.message}") from None
-    found = _ADDRESS.search((body.get("result") or "").strip())  # Delve: "(unsafe.Pointer)(0xc000012345)"
+    found = profile.address_said.match((body.get("result") or "").strip())
     if found is None or body.get("result") in profile.failed_evaluations:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no address for {expression!r}: {profile.name} answered "
                          f"{body.get('result')!r} for {asked!r}")
-    return int(found.group(), 16)
+    return int(found.group(found.lastindex or 0), 16)
 
 
 async def _by_expression(session: DebugSession, address: int, count: int, frame: int) -> tuple[int, bytes]:

@@ -158,3 +158,36 @@ async def test_stop_on_entry_stops_where_the_first_selected_test_is_called_not_i
         assert ctx["reason"] == "entry" and ctx["location"]["function"] == "test_unknown_item", ctx  # a method
         ended = await tools.ok("debug", **run_tests(path="tests", test="no_such_test"), stopOnEntry=True)
         assert ended["state"] == "terminated" and "no test ran" in ended["hint"]  # no test, no entry to stop at
+
+
+TRAPS = PROGRAMS / "pytest_traps"
+TRAP_TESTS = TRAPS / "tests" / "test_shapes.py"
+
+
+async def test_a_run_stops_only_where_a_test_fails_not_where_library_code_catches():
+    """The traps of real suites (toolz's): a PEP 562 module `__getattr__` raising AttributeError for pytest's
+    probes at collection (`__test__`, `__wrapped__`, ...), and a project's `__signature__` property raising
+    AttributeError that `inspect.signature` catches while a test runs. Neither fails a test; a failure inside a
+    `mock.patch`-decorated test (its wrapper's `with` passes the exception on) and in a unittest TestCase do."""
+    shapes = TRAPS / "lazypkg" / "shapes.py"
+    async with stdio_tools() as tools:
+        arguments = {"mode": "test", "cwd": str(TRAPS), "python": sys.executable, "args": QUIET}
+        ctx = await tools.ok("debug", path="tests", **arguments)
+        assert (ctx["location"]["function"], ctx["location"]["line"]) == ("test_area", marker(TRAP_TESTS, "assert")), ctx
+        ctx = await tools.ok("continue")  # an exception that escapes the test from the project's code
+        assert (ctx["location"]["function"], ctx["location"]["line"]) == ("checked", marker(shapes, "raise")), ctx
+        assert ctx["exception"]["typeName"] == "ValueError"
+        ctx = await tools.ok("continue")
+        assert (ctx["location"]["function"], ctx["location"]["line"]) == ("test_patched", marker(TRAP_TESTS, "patched"))
+        ctx = await tools.ok("continue")
+        assert (ctx["location"]["function"], ctx["location"]["line"]) == ("test_scaled", marker(TRAP_TESTS, "unittest"))
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 1, ended
+        assert "4 failed, 2 passed" in ended["output"]["text"]
+        # a test module that cannot be imported: its collection error is where the run stops
+        ctx = await tools.ok("debug", path="broken", **arguments)
+        assert (ctx["location"]["file"], ctx["location"]["line"], ctx["location"]["function"]) == (
+            "broken/test_broken.py", 1, "<module>"), ctx
+        assert ctx["exception"]["typeName"] == "ModuleNotFoundError", ctx
+        ended = await tools.ok("continue")
+        assert ended["exitCode"] == 2 and "1 error" in ended["output"]["text"], ended

@@ -8,17 +8,34 @@ which is where a test fails, but also where it does not.
 - pydevd reads a frame's return as the exception leaving it when the frame returns from the line that
   raised (it cannot tell the two apart: both come with no value): a `with pytest.raises(...)` that caught the
   exception on the test's last line. The frame is then at a return instruction, not at the one that raised.
+- Library code that called the project's code catches what it raised: `inspect.signature` the AttributeError
+  of a `__signature__` property, pytest's own probes (`getattr(module, "__test__", default)`) a PEP 562 module
+  `__getattr__`'s, at collection as while a test runs. Each caller between the stop and the runner's call of
+  the test (or fixture, or setup) is asked whether the `except` clause around its call matches the exception
+  (Python 3.11's exception tables); a `with` or `finally` there passes it on. An exception that reaches the
+  runner fails the test, or the collection of its module.
 
 It reads pydevd's wait for the stop (`do_wait_suspend`, debugpy 1.8) to find the frame and the exception.
 """
 
 from __future__ import annotations
 
+import builtins
 import dis
+import functools
 import sys
 from typing import Any
 
 RETURNS = {dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST") if name in dis.opmap}
+
+RUNNER_CALLS = frozenset({
+    "pytest_pyfunc_call",  # pytest calls a test function
+    "call_fixture_func",  # a fixture
+    "_call_with_optional_argument",  # setup_module, setup_function and their teardowns
+    "importtestmodule",  # a test module's import: an error there is a collection error
+    "_callTestMethod", "_callSetUp", "_callTearDown", "_callCleanup",  # unittest's TestCase
+})
+"""Where the test runner calls the project: an exception that reaches one of these fails a test."""
 
 
 def failed() -> bool:
@@ -34,6 +51,8 @@ def failed() -> bool:
     if stopped is not None and stopped.f_code.co_code[stopped.f_lasti] in RETURNS:
         return False
     if _outcome(exception):
+        return False
+    if stopped is not None and _caught_on_the_way(stopped, exception):
         return False
     item = next((f.f_locals["pyfuncitem"] for f in frames if f.f_code.co_name == "pytest_pyfunc_call"
                  and "pyfuncitem" in f.f_locals), None)
@@ -58,3 +77,80 @@ def _expected(item: Any, exception: BaseException) -> bool:
     except Exception:
         return False
     return xfail is not None and (xfail.raises is None or isinstance(exception, xfail.raises))
+
+
+def _caught_on_the_way(stopped: Any, exception: BaseException) -> bool:
+    """Whether a caller between the stopped frame and the runner's call catches the exception."""
+    frame = stopped.f_back
+    while frame is not None and frame.f_code.co_name not in RUNNER_CALLS:
+        if _catches(frame, exception):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _catches(frame: Any, exception: BaseException) -> bool:
+    """Whether the handler around `frame`'s current instruction takes `exception`: an `except` whose class
+    matches (its expression read as the frame would, names and attributes), or a bare `except:`. A `with` (its
+    `__exit__` decides at run time) and a `finally` pass it on; so does what cannot be read."""
+    table = _handlers(frame.f_code)
+    target = next((t for start, end, t in table if start <= frame.f_lasti < end), None)
+    if target is None:
+        return False
+    instructions, at = _instructions(frame.f_code)
+    index, values, seen = at.get(target), [], 0
+    while index is not None and index < len(instructions) and seen < 400:
+        seen += 1
+        ins = instructions[index]
+        name = ins.opname
+        if name in ("WITH_EXCEPT_START", "RERAISE", "RAISE_VARARGS", "CHECK_EG_MATCH"):
+            return False  # a `with` or `finally`, a handler that raises (this exception or another), an except*
+        if name == "POP_EXCEPT":
+            return True  # the end of a bare `except:` taken before any class was checked
+        if name == "CHECK_EXC_MATCH":
+            try:
+                if isinstance(exception, values[-1]):
+                    return True
+            except (TypeError, IndexError):
+                return False
+            jump = instructions[index + 1]  # the jump to the next clause when this one does not match
+            index, values = at.get(jump.argval), []
+            continue
+        if name == "JUMP_FORWARD":
+            index = at.get(ins.argval)
+            continue
+        if name in ("LOAD_GLOBAL", "LOAD_NAME"):
+            values.append(_named(frame, ins.argval, local=name == "LOAD_NAME"))
+        elif name in ("LOAD_FAST", "LOAD_DEREF"):
+            values.append(frame.f_locals.get(ins.argval))
+        elif name == "LOAD_ATTR" and values:
+            values.append(getattr(values.pop(), ins.argval, None))
+        elif name == "BUILD_TUPLE" and ins.arg and len(values) >= ins.arg:
+            values[-ins.arg:] = [tuple(values[-ins.arg:])]
+        index += 1
+    return False
+
+
+def _named(frame: Any, name: str, local: bool) -> Any:
+    for namespace in ((frame.f_locals,) if local else ()) + (frame.f_globals, vars(builtins)):
+        if name in namespace:
+            return namespace[name]
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def _handlers(code: Any) -> tuple[tuple[int, int, int], ...]:
+    """The code's exception table (Python 3.11+): (start, end, handler) by byte offset, innermost first."""
+    parse = getattr(dis, "_parse_exception_table", None)
+    if parse is None:
+        return ()
+    try:
+        return tuple((e.start, e.end, e.target) for e in parse(code))
+    except Exception:
+        return ()
+
+
+@functools.lru_cache(maxsize=512)
+def _instructions(code: Any) -> tuple[list[Any], dict[int, int]]:
+    instructions = list(dis.get_instructions(code))
+    return instructions, {ins.offset: i for i, ins in enumerate(instructions)}

@@ -1,0 +1,31 @@
+import unittest
+from unittest import mock
+
+import lazypkg
+from lazypkg import shapes
+
+
+def test_described():
+    assert shapes.described(shapes.Scaled(2)) == "Scaled(width, height)"
+
+
+def test_area():
+    assert shapes.area(2, 3) == 6  # marker: assert
+
+
+def test_checked():
+    assert shapes.checked(-1) == 1  # marker: escapes
+
+
+def test_lazy():
+    assert lazypkg.shapes is shapes
+
+
+@mock.patch("lazypkg.shapes.area", lambda width, height: width * height * 2)
+def test_patched():
+    assert shapes.area(1, 1) == 1  # marker: patched
+
+
+class TestCase(unittest.TestCase):
+    def test_scaled(self):
+        self.assertEqual(shapes.Scaled(3)(1, 1), 2)  # marker: unittest

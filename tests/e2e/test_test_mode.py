@@ -168,7 +168,8 @@ async def test_a_run_stops_only_where_a_test_fails_not_where_library_code_catche
     """The traps of real suites (toolz's): a PEP 562 module `__getattr__` raising AttributeError for pytest's
     probes at collection (`__test__`, `__wrapped__`, ...), and a project's `__signature__` property raising
     AttributeError that `inspect.signature` catches while a test runs. Neither fails a test; a failure inside a
-    `mock.patch`-decorated test (its wrapper's `with` passes the exception on) and in a unittest TestCase do."""
+    `mock.patch`-decorated test (its wrapper's `with` passes the exception on), in a unittest TestCase, and a
+    `getattr` without a default do."""
     shapes = TRAPS / "lazypkg" / "shapes.py"
     async with stdio_tools() as tools:
         arguments = {"mode": "test", "cwd": str(TRAPS), "python": sys.executable, "args": QUIET}
@@ -181,9 +182,12 @@ async def test_a_run_stops_only_where_a_test_fails_not_where_library_code_catche
         assert (ctx["location"]["function"], ctx["location"]["line"]) == ("test_patched", marker(TRAP_TESTS, "patched"))
         ctx = await tools.ok("continue")
         assert (ctx["location"]["function"], ctx["location"]["line"]) == ("test_scaled", marker(TRAP_TESTS, "unittest"))
+        ctx = await tools.ok("continue")  # getattr without a default: the module's AttributeError fails the test
+        assert ctx["exception"]["typeName"] == "AttributeError" and "'circles'" in ctx["exception"]["message"], ctx
+        assert "test_missing_attribute" in ctx["exception"]["description"], ctx
         ended = await tools.ok("continue")
         assert ended["state"] == "terminated" and ended["exitCode"] == 1, ended
-        assert "4 failed, 2 passed" in ended["output"]["text"]
+        assert "5 failed, 2 passed" in ended["output"]["text"]
         # a test module that cannot be imported: its collection error is where the run stops
         ctx = await tools.ok("debug", path="broken", **arguments)
         assert (ctx["location"]["file"], ctx["location"]["line"], ctx["location"]["function"]) == (

@@ -52,7 +52,7 @@ def failed() -> bool:
         return False
     if _outcome(exception):
         return False
-    if stopped is not None and _caught_on_the_way(stopped, exception):
+    if stopped is not None and (_asked_for_a_default(stopped, exception) or _caught_on_the_way(stopped, exception)):
         return False
     item = next((f.f_locals["pyfuncitem"] for f in frames if f.f_code.co_name == "pytest_pyfunc_call"
                  and "pyfuncitem" in f.f_locals), None)
@@ -77,6 +77,22 @@ def _expected(item: Any, exception: BaseException) -> bool:
     except Exception:
         return False
     return xfail is not None and (xfail.raises is None or isinstance(exception, xfail.raises))
+
+
+DIRECT_LOOKUPS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "IMPORT_NAME"})
+
+
+def _asked_for_a_default(stopped: Any, exception: BaseException) -> bool:
+    """An AttributeError leaving a `__getattr__` is how it says "no such attribute": where the caller did not look
+    the attribute up itself (`x.name`, `from x import name`), a function or statement of Python's own did
+    (`getattr(x, name, default)`, `hasattr`, `from x import *` asking for `__all__`), which takes it for the
+    default. Should it escape all the same, it stops again where it leaves the test."""
+    caller = stopped.f_back
+    if not isinstance(exception, AttributeError) or stopped.f_code.co_name != "__getattr__" or caller is None:
+        return False
+    instructions, at = _instructions(caller.f_code)
+    index = at.get(caller.f_lasti)
+    return index is not None and instructions[index].opname not in DIRECT_LOOKUPS
 
 
 def _caught_on_the_way(stopped: Any, exception: BaseException) -> bool:

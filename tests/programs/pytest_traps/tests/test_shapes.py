@@ -29,3 +29,7 @@ def test_patched():
 class TestCase(unittest.TestCase):
     def test_scaled(self):
         self.assertEqual(shapes.Scaled(3)(1, 1), 2)  # marker: unittest
+
+
+def test_missing_attribute():
+    assert getattr(lazypkg, "circles")  # marker: missing

@@ -110,17 +110,19 @@ def _catches(frame: Any, exception: BaseException) -> bool:
     matches (its expression read as the frame would, names and attributes), or a bare `except:`. A `with` (its
     `__exit__` decides at run time) and a `finally` pass it on; so does what cannot be read."""
     table = _handlers(frame.f_code)
-    target = next((t for start, end, t in table if start <= frame.f_lasti < end), None)
-    if target is None:
+    entry = next(((start, target) for start, end, target in table if start <= frame.f_lasti < end), None)
+    if entry is None:
         return False
     instructions, at = _instructions(frame.f_code)
-    index, values, seen = at.get(target), [], 0
+    index, values, seen = at.get(entry[1]), [], 0
     while index is not None and index < len(instructions) and seen < 400:
         seen += 1
         ins = instructions[index]
         name = ins.opname
-        if name in ("WITH_EXCEPT_START", "RERAISE", "RAISE_VARARGS", "CHECK_EG_MATCH"):
-            return False  # a `with` or `finally`, a handler that raises (this exception or another), an except*
+        if name == "WITH_EXCEPT_START":
+            return _expecting(frame, exception, instructions, at.get(entry[0]))
+        if name in ("RERAISE", "RAISE_VARARGS", "CHECK_EG_MATCH"):
+            return False  # a `finally`, a handler that raises (this exception or another), an except*
         if name == "POP_EXCEPT":
             return True  # the end of a bare `except:` taken before any class was checked
         if name == "CHECK_EXC_MATCH":
@@ -145,6 +147,56 @@ def _catches(frame: Any, exception: BaseException) -> bool:
             values[-ins.arg:] = [tuple(values[-ins.arg:])]
         index += 1
     return False
+
+
+EXPECTING = frozenset({"assertRaises", "assertRaisesRegex", "raises", "suppress"})
+"""Context managers that take the exceptions given to them (unittest's, pytest's, contextlib's): an exception of
+those classes in their `with` block does not leave it. Any other `with` is taken to pass it on."""
+
+
+EXPECTED_ATTRIBUTES = ("expected", "expected_exception", "_exceptions")
+"""Where a context manager already made keeps the exceptions it takes: unittest's assertRaises context,
+pytest's raises, contextlib's suppress."""
+
+
+def _expecting(frame: Any, exception: BaseException, instructions: list[Any], body: int | None) -> bool:
+    """Whether the `with` whose block starts at instruction `body` is one of EXPECTING given a class of
+    `exception`: read back from its BEFORE_WITH to the call that made the context manager."""
+    start = next((i for i in range((body or 0) - 1, max((body or 0) - 8, -1), -1)
+                  if instructions[i].opname == "BEFORE_WITH"), None)
+    if start is None:
+        return False
+    before = instructions[start - 1] if start else None
+    if before is not None and before.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL"):
+        manager = frame.f_locals.get(before.argval) if before.opname in ("LOAD_FAST", "LOAD_DEREF") else \
+            _named(frame, before.argval, local=before.opname == "LOAD_NAME")  # `with self:` (unittest's handle)
+        kinds = next((getattr(manager, a) for a in EXPECTED_ATTRIBUTES if hasattr(manager, a)), ())
+        try:
+            return isinstance(exception, kinds)
+        except TypeError:
+            return False
+    call = next((i for i in range(start - 1, max(start - 60, -1), -1)
+                 if instructions[i].opname in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME")
+                 and instructions[i].argval in EXPECTING), None)
+    if call is None:
+        return False
+    values: list[Any] = []
+    for ins in instructions[call + 1:start]:
+        if ins.opname in ("LOAD_CONST", "KW_NAMES", "PRECALL", "CALL"):
+            break
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            values.append(_named(frame, ins.argval, local=ins.opname == "LOAD_NAME"))
+        elif ins.opname in ("LOAD_FAST", "LOAD_DEREF"):
+            values.append(frame.f_locals.get(ins.argval))
+        elif ins.opname == "LOAD_ATTR" and values:
+            values.append(getattr(values.pop(), ins.argval, None))
+        elif ins.opname == "BUILD_TUPLE" and ins.arg and len(values) >= ins.arg:
+            values[-ins.arg:] = [tuple(values[-ins.arg:])]
+    expected = tuple(values) if instructions[call].argval == "suppress" else values[:1]
+    try:
+        return any(isinstance(exception, kind) for kind in expected)
+    except TypeError:
+        return False
 
 
 def _named(frame: Any, name: str, local: bool) -> Any:

@@ -28,3 +28,8 @@ def checked(width):
     if width < 0:
         raise ValueError(f"negative width {width}")  # marker: raise
     return width
+
+
+def widths(values):
+    for value in values:
+        yield checked(value)

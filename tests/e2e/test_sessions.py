@@ -184,3 +184,26 @@ async def test_each_session_keeps_its_own_threads_while_it_runs():
         running = await tools.read_json("debugger://sessions/s1/threads")
         assert running == {**paused, "stale": True}, running
         await tools.ok("stop", all=True)
+
+
+async def test_programs_that_ended_do_not_count_and_the_oldest_past_sixteen_are_forgotten(tmp_path):
+    """Eight programs ran to their end: a ninth `debug` still starts (issue 34: it got SESSION_LIMIT, listing
+    eight terminated sessions). Ended ones stay for `output` and `restart`; past 16 the oldest are forgotten."""
+    quick = tmp_path / "quick.py"
+    quick.write_text("import sys\nprint('ran', sys.argv[1])\n")
+    async with stdio_tools() as tools:
+        for n in range(1, 19):  # 18 programs, each run to its end
+            ended = await tools.ok("debug", mode="source", path=str(quick), args=[str(n)])
+            assert ended["state"] == "terminated" and ended["sessionId"] == f"s{n}", ended
+        listed = (await tools.ok("info", type="sessions"))["items"]
+        assert [s["sessionId"] for s in listed] == [f"s{n}" for n in range(3, 19)]  # the newest 16
+        assert all(s["state"] == "terminated" for s in listed), listed
+        assert "forgotten" in await tools.error("output", "NO_SESSION", sessionId="s1")
+        assert "ran 3" in (await tools.ok("output", sessionId="s3"))["text"]
+        again = await tools.ok("restart", sessionId="s3")  # an ended program is run again under its handle
+        assert again["state"] == "terminated" and again["sessionId"] == "s3", again
+        for _ in range(8):  # eight that run, beside the sixteen that ended: the cap counts these alone
+            await tools.ok("debug", mode="source", path=str(SPIN), stopOnEntry=True)
+        message = await tools.error("debug", "SESSION_LIMIT", mode="source", path=str(SPIN), stopOnEntry=True)
+        assert message.startswith("8 sessions run already") and "terminated" not in message, message
+        await tools.ok("stop", all=True)

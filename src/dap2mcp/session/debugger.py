@@ -184,6 +184,9 @@ class Debugger:
                     self.sessions.check_room()
                 self.sessions.add(session)
                 self._asked[session_id] = adapter
+                for ended in self.sessions.forget_ended():
+                    self._asked.pop(ended.id, None)
+                    await ended.close()
                 self.changed()
                 try:
                     await session.start(breakpoints)

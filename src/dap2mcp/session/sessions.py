@@ -15,7 +15,9 @@ from .children import program
 from .session import DebugSession
 
 MAX_SESSIONS = 8
-"""Sessions `debug` keeps at once: each holds an adapter, a program and their memory."""
+"""Programs `debug` runs at once: each holds an adapter, a program and their memory."""
+MAX_ENDED = 16
+"""Programs that ended kept for `restart`, `output` and their snapshots; past this, the oldest are forgotten."""
 
 
 class Sessions:
@@ -39,11 +41,24 @@ class Sessions:
         return self._open.get(self._current) if self._current is not None else None
 
     def check_room(self) -> None:
-        """Refused when `MAX_SESSIONS` started by `debug` run already (a child process's session counts towards
-        its own cap, `children.MAX_CHILDREN`)."""
-        if (started := sum(1 for s in self._open.values() if s.parent_id is None)) >= MAX_SESSIONS:
-            raise DebugError(ErrorCode.SESSION_LIMIT, f"{started} sessions run already, the most at once: "
-                             f"{self.named()}; `stop` one (sessionId) or all (all: true) first")
+        """Refused when `MAX_SESSIONS` programs started by `debug` run already; those that ended do not count (a
+        child process's session counts towards its own cap, `children.MAX_CHILDREN`)."""
+        running = [s for s in self._open.values() if s.parent_id is None and s.state != "terminated"]
+        if len(running) >= MAX_SESSIONS:
+            raise DebugError(ErrorCode.SESSION_LIMIT, f"{len(running)} sessions run already, the most at once: "
+                             f"{self.named(running)}; `stop` one (sessionId) or all (all: true) first")
+
+    def forget_ended(self) -> list[DebugSession]:
+        """The oldest programs that ended past `MAX_ENDED` (with their child processes' sessions), forgotten: an
+        agent that debugs program after program would otherwise list ever more of them. Returned to be closed."""
+        ended = [s for s in self._open.values() if s.parent_id is None and s.state == "terminated"
+                 and all(child.state == "terminated" for child in self.below(s))]
+        forgotten = []
+        for root in ended[:max(0, len(ended) - MAX_ENDED + 1)]:  # room for the one starting
+            for session in [root, *self.below(root)]:
+                self.remove(session, "it ended, and was forgotten as more programs were debugged")
+                forgotten.append(session)
+        return forgotten
 
     def new_id(self, *, child: bool = False) -> str:
         """A handle for the next session (see `check_room`)."""
@@ -134,9 +149,10 @@ class Sessions:
                 return other
         return None
 
-    def named(self) -> str:
-        """The sessions running, for a message: `s1 (app.py, paused), s2 (server, running)`."""
-        return ", ".join(f"{s.id} ({program(s)}, {s.state})" for s in self._open.values())
+    def named(self, sessions: list[DebugSession] | None = None) -> str:
+        """The sessions (default: all held), for a message: `s1 (app.py, paused), s2 (server, running)`."""
+        return ", ".join(f"{s.id} ({program(s)}, {s.state})" for s in (self._open.values() if sessions is None
+                                                                        else sessions))
 
     def listing(self) -> list[dict[str, Any]]:
         """`info {type: "sessions"}`: what each session is and where it is."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 
@@ -228,12 +229,14 @@ async def test_export_import_baseline_from_an_earlier_run(tmp_path):
         await start_at_start(tools, ["Warsaw"])
         made = (await tools.ok("snapshot_create", label="warsaw", depth=2))["snapshot"]
         exported = await tools.ok("snapshot_export", snapshot_id=made["id"], path=str(baseline))
-        assert exported["snapshotId"] == made["id"] and baseline.read_text() == exported["data"]
+        written = baseline.read_bytes()  # with a path, the file alone holds the data: the answer says what it holds
+        assert exported == {"success": True, "snapshotId": made["id"], "path": str(baseline), "bytes": len(written),
+                            "sha256": hashlib.sha256(written).hexdigest(), "sessionId": exported["sessionId"]}
         again = await tools.ok("snapshot_export", snapshot_id=made["id"])
-        assert again["data"] == exported["data"]  # byte-stable, and exporting changed nothing
-        document = json.loads(exported["data"])
+        assert again["data"].encode() == written  # byte-stable, and exporting changed nothing
+        document = json.loads(again["data"])
         assert document["spec_version"] == "PACT/0.1.0" and document["cycle"] == 1
-        assert exported["data"] == json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert again["data"] == json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
         await tools.ok("stop")
         await tools.error("snapshot_list", "NO_SESSION")
@@ -243,13 +246,13 @@ async def test_export_import_baseline_from_an_earlier_run(tmp_path):
         imported = (await tools.ok("snapshot_import", path=str(baseline)))["snapshot"]
         assert imported["id"] != made["id"]
         assert {k: v for k, v in imported.items() if k != "id"} == {k: v for k, v in made.items() if k != "id"}
-        assert (await tools.ok("snapshot_export", snapshot_id=imported["id"]))["data"] == exported["data"]
+        assert (await tools.ok("snapshot_export", snapshot_id=imported["id"]))["data"] == again["data"]
         live = (await tools.ok("snapshot_create", depth=2))["snapshot"]["id"]
         diff = (await tools.ok("snapshot_diff", snapshot_id_1=imported["id"], snapshot_id_2=live))["diff"]
         # objects sit at other addresses in another run; only what the argument changed differs
         assert {m["path"] for m in diff["modified"]} == {"city", "order.customer.city"}
 
-        tampered = exported["data"].replace("'Warsaw'", "'Berlin'")
+        tampered = again["data"].replace("'Warsaw'", "'Berlin'")
         message = await tools.error("snapshot_import", "INVALID_ARGUMENT", data=tampered)
         assert "hash" in message
         await tools.error("snapshot_import", "INVALID_ARGUMENT", data="{not json")

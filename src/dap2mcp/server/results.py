@@ -248,7 +248,7 @@ class SnapshotDeleteResult(Ok):
 class SnapshotExportResult(Ok):
     snapshotId: str
     data: Opt[str] = None
-    """The canonical text, or a page of it from `offset`; left out when a large one went to `path`."""
+    """The canonical text, or a page of it from `offset`; left out when it went to `path`."""
     path: Opt[str] = None
     bytes: Opt[int] = None
     """The size of the file written to `path`, when `data` is left out."""

@@ -87,8 +87,8 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
     async def snapshot_export(
         snapshot_id: _ref("Snapshot to export"),
         path: Annotated[str, Field(max_length=PATH_CHARS, description=(
-            "Also write the data to this file (overwritten); a snapshot too large for one answer is then "
-            "answered with the file's `bytes` and `sha256` instead of `data`."))] = "",
+            "Write the data to this file (overwritten) instead of answering it: the answer is then the file's "
+            "`bytes` and `sha256`."))] = "",
         offset: Annotated[int, Field(ge=0, description=(
             "Character offset to answer `data` from, for a snapshot too large for one answer (then `nextOffset` "
             "and `end` are given): join the pages for `snapshot_import`."))] = 0,

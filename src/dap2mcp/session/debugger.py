@@ -656,9 +656,9 @@ class Debugger:
         return (await self._snapshots(session_id)).delete(ref)
 
     async def snapshot_export(self, ref: str, path: str | None, offset: int, limit: int, session_id: str | None = None) -> dict[str, Any]:
-        """The snapshot's canonical text, whole when it fits in `limit` characters (as it always was).
-        A larger one is written whole to `path` and answered with its size and digest, or else
-        answered a page at a time from `offset`: the text is byte-stable, so pages join up."""
+        """The snapshot's canonical text written whole to `path` and answered with its size and digest only (an
+        agent that asked for a file need not read it again), or else answered whole when it fits in `limit`
+        characters, a page at a time from `offset` when not: the text is byte-stable, so pages join up."""
         snapshot = (await self._snapshots(session_id)).get(ref)
         data = codec.export(snapshot)
         out: dict[str, Any] = {"snapshotId": snapshot.id}
@@ -669,9 +669,7 @@ class Debugger:
                 await asyncio.to_thread(target.write_bytes, encoded)
             except OSError as exc:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot write {target}: {exc.strerror or exc}") from None
-            out["path"] = path
-            if len(data) > limit:
-                return {**out, "bytes": len(encoded), "sha256": hashlib.sha256(encoded).hexdigest()}
+            return {**out, "path": path, "bytes": len(encoded), "sha256": hashlib.sha256(encoded).hexdigest()}
         if offset == 0 and len(data) <= limit:
             return {**out, "data": data}
         begin = min(offset, len(data))

@@ -183,3 +183,21 @@ async def test_a_server_in_a_directory_whose_name_is_not_utf8_says_so_and_debugs
         assert started["state"] == "paused", started
         await tools.ok("stop")
 
+
+
+async def test_a_refused_assignment_names_the_exception_it_raised():
+    """debugpy says only "Error executing: point.x = (5)"; the first answer names what the assignment raised
+    (issue 34: it said to `evaluate` the assignment to see it). A value that calls something is not computed a
+    second time for that."""
+    program = PROGRAMS / "frozen.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program),
+                       breakpoints=[{"file": str(program), "line": marker(program, "print")}])
+        message = await tools.error("set-variable", "ADAPTER_ERROR", name="point.x", value="5")
+        assert "FrozenInstanceError: cannot assign to field 'x'" in message, message
+        message = await tools.error("set-variable", "ADAPTER_ERROR", name="pair[0]", value="7")
+        assert "TypeError: 'tuple' object does not support item assignment" in message, message
+        message = await tools.error("set-variable", "ADAPTER_ERROR", name="point.x", value="int('5')")
+        assert "`evaluate` the assignment" in message, message  # its call would run again: not done
+        assert (await tools.ok("evaluate", expression="point.x"))["value"] == "1"
+        await tools.ok("stop")

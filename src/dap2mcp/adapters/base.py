@@ -578,6 +578,11 @@ class AdapterProfile:
         it cannot); a SyntaxError for one that is no expression."""
         return None
 
+    def assignment_again(self, target: str, value: str) -> str | None:
+        """An expression that makes the refused assignment `target = value` once more, so that the adapter's
+        answer names what it raised; None where running it again could do anything but fail the same way."""
+        return None
+
     disassembly_offset_counted_here: bool = False
     """`disassemble`'s `instructionOffset` is counted by dap2mcp, not sent: lldb-dap 19 takes it as bytes (an offset
     lands inside an instruction), cdt-gdb-adapter 1.7 ignores a positive one and answers more instructions."""

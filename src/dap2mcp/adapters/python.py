@@ -128,6 +128,24 @@ class DebugpyProfile(AdapterProfile):
         return tuple(dict.fromkeys(node.id for node in ast.walk(tree)
                                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)))
 
+    def assignment_again(self, target: str, value: str) -> str | None:
+        """`setattr(obj, 'name', value)` or `operator.setitem(obj, key, value)`, the assignment as an expression (debugpy's
+        setExpression says only "Error executing"): for a value that calls nothing, since it is computed again."""
+        try:
+            statement = ast.parse(f"{target} = ({value})", mode="exec").body[0]
+        except SyntaxError:
+            return None
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 or any(
+                isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda))
+                for node in ast.walk(statement)):
+            return None
+        place = statement.targets[0]
+        if isinstance(place, ast.Attribute):
+            return f"__import__('builtins').setattr({ast.unparse(place.value)}, {place.attr!r}, ({value}))"
+        if isinstance(place, ast.Subscript):
+            return f"__import__('operator').setitem({ast.unparse(place.value)}, {ast.unparse(place.slice)}, ({value}))"
+        return None
+
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None

@@ -160,23 +160,33 @@ async def _set_expression(session: DebugSession, name: str, value: str, frame: i
     try:
         body = await session.request("setExpression", {"expression": name, "value": value, "frameId": frame})
     except Failure as exc:
-        if isinstance(exc, AdapterRefused) and (why := await _why_not_set(session, value, frame)):
+        if isinstance(exc, AdapterRefused) and (why := await _why_not_set(session, name, value, frame)):
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: {why}") from exc
         raise
     return value_of(body.get("value", ""), body, session)
 
 
-async def _why_not_set(session: DebugSession, value: str, frame: int) -> str | None:
-    """What debugpy's "Error executing: x = (y)" leaves out. The value is not run again (its calls would
-    run twice): only the names it reads are looked up, each alone, which has no effect."""
+async def _why_not_set(session: DebugSession, name: str, value: str, frame: int) -> str | None:
+    """What debugpy's "Error executing: x = (y)" leaves out. A value with calls is not run again (they would
+    run twice): only the names it reads are looked up, each alone, which has no effect; one without is assigned
+    once more as an expression, whose refusal names the exception (a frozen dataclass's field)."""
     try:
         names = session.profile.names_read(value)
     except SyntaxError as exc:
         return f"the value is not an expression ({exc.msg})"
     if names is None:
         return None
-    for name in names:
-        if (refused := (await session.own.evaluate(name, frame))[1]) is not None:
+    for read in names:
+        if (refused := (await session.own.evaluate(read, frame))[1]) is not None:
             return refused
+    again = session.profile.assignment_again(name, value)
+    if again is not None and (refused := (await session.own.evaluate(again, frame))[1]) is not None:
+        return f"assigning it raised {_last_line(refused)}"
     return "the names it reads are defined, so computing the value or assigning it raised; `evaluate` the " \
            "assignment to see the exception"
+
+
+def _last_line(said: str) -> str:
+    """The exception's own line of a traceback an adapter answered with (`FrozenInstanceError: cannot ...`)."""
+    lines = [line.strip() for line in said.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else said

@@ -194,3 +194,20 @@ async def test_each_way_a_child_process_ends_leaves_its_exit_code_in_info_sessio
                 pid: (name, 128 + 15 if code == -15 else code) for pid, (name, code) in saw.items()}, listed
             assert all(listed[pid]["state"] == "terminated" for pid in saw)
             await tools.ok("stop", all=True)
+
+
+async def test_stopping_a_childs_session_leaves_its_parent_current():
+    """`stop {sessionId: <child>}` left no session current (NO_SESSION for the next call without sessionId);
+    the program goes on in its parent, which is current again, as when a child ends by itself."""
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(FORKS), args=["subprocess"],
+                              breakpoints=[at(FORKS, "child")])
+        child, parent = stop["sessionId"], stop["parentId"]
+        assert child != parent and parent == "s1", stop
+        ended = await tools.ok("stop", sessionId=child)
+        assert ended["sessionId"] == child and ended["state"] == "terminated", ended
+        now = await tools.ok("context")  # no sessionId: the parent's
+        assert now["sessionId"] == parent, now
+        current = [s["sessionId"] for s in await sessions(tools) if s.get("current")]
+        assert current == [parent], current
+        await tools.ok("stop", all=True)

@@ -119,15 +119,17 @@ class Sessions:
             self._current = session.id
 
     def remove(self, session: DebugSession, how: str) -> bool:
-        """Forget `session` (if its handle still names it); a current one leaves no session current, so that a
-        call without `sessionId` is not taken for another session's."""
+        """Forget `session` (if its handle still names it). A current child process's leaves its parent current,
+        the program going on there (as when the child ends by itself); any other current one leaves no session
+        current, so that a call without `sessionId` is not taken for another program's."""
         if not self.holds(session):
             return False
         del self._open[session.id]
         self._ended[session.id] = how
         self._shown.pop(session.id, None)
         if self._current == session.id:
-            self._current = None
+            parent = session.parent_id
+            self._current = parent if parent is not None and parent in self._open else None
         return True
 
     # -- stops shown to the agent ---------------------------------------------------------

@@ -315,3 +315,28 @@ async def test_big_values_and_containers_stay_bounded(tmp_path):
         assert len(nodes["many"]["children"]) == 500
         assert nodes["many"]["flags"] == ["truncated"]  # debugpy lists 500 items at most and says so
         assert nodes["many"]["children"][0]["id"] == 'many["key0"]'
+
+
+async def test_sets_compare_by_their_members_across_runs(tmp_path):
+    """debugpy names a set's members by their id(), other in every run, and a set lists them in the order of
+    its hashes, which are seeded per process: an unchanged set diffed as 3 added, 3 removed, 1 modified
+    (issue 34). A snapshot names them by their values, and writes the set's text in their sorted order."""
+    program = PROGRAMS / "tagged.py"
+    stop = [{"file": str(program), "line": marker(program, "print")}]
+    baseline = tmp_path / "run1.json"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), breakpoints=stop, env={"PYTHONHASHSEED": "1"})
+        first_order = (await tools.ok("evaluate", expression="repr(tags)"))["value"]
+        made = (await tools.ok("snapshot_create", depth=2))["snapshot"]["id"]
+        await tools.ok("snapshot_export", snapshot_id=made, path=str(baseline))
+        await tools.ok("debug", mode="source", path=str(program), breakpoints=stop, env={"PYTHONHASHSEED": "2"})
+        assert (await tools.ok("evaluate", expression="repr(tags)"))["value"] != first_order  # another order
+        imported = (await tools.ok("snapshot_import", path=str(baseline)))["snapshot"]["id"]
+        live = (await tools.ok("snapshot_create", depth=2))["snapshot"]["id"]
+        diff = (await tools.ok("snapshot_diff", snapshot_id_1=imported, snapshot_id_2=live))["diff"]
+        assert (diff["added"], diff["removed"], diff["modified"]) == ([], [], []), diff
+        node = json.loads((await tools.ok("snapshot_export", snapshot_id=live))["data"])["root"]["children"]
+        tags = next(n for n in node if n["name"] == "tags")
+        assert [c["id"] for c in tags["children"]] == ['tags["amber"]', 'tags["blue"]', 'tags["green"]', 'tags["red"]']
+        assert tags["value"] == "{'amber', 'blue', 'green', 'red'}"
+        await tools.ok("stop", all=True)

@@ -261,6 +261,9 @@ class ValueShapes:
     toolchain_globals: re.Pattern[str] | None = None
     """Names in a Globals scope that belong to the language's library, not the program (libstdc++'s
     `std::__detail::_Prime_rehash_policy::_S_growth_factor`, Rust's vtables): left out of a context."""
+    unordered: frozenset[str] = frozenset()
+    """Types of containers whose members the adapter names by something of its own (debugpy: a set's by their
+    `id()`, other in every run): a snapshot names them by their value, so that the same members compare equal."""
 
 
 @dataclass(frozen=True)

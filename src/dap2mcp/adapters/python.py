@@ -22,7 +22,7 @@ import debugpy
 from .. import processes
 from ..errors import DebugError, ErrorCode
 from . import inject, python_names
-from .base import AdapterProfile, AdapterStart, PathMapSpelling, Summon, Target, TestRunner, Tool
+from .base import AdapterProfile, AdapterStart, PathMapSpelling, Summon, Target, TestRunner, Tool, ValueShapes
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
@@ -379,6 +379,7 @@ DEBUGPY = DebugpyProfile(
     start_failure_markers=("Attach to PID failed",),
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),
+    values=ValueShapes(unordered=frozenset({"set", "frozenset"})),  # debugpy names a member by its id()
     cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
     capture_helper="_pydevd_capture.py",
     watch_instead="put a breakpoint with a condition on each line that assigns it (search the code for "

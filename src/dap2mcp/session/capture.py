@@ -88,14 +88,17 @@ def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) 
 
 async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
                   limits: CaptureLimits, cut_markers: frozenset[str] = frozenset(),
-                  known: dict[int, list[dict[str, Any]]] | None = None) -> tuple[tuple[Node, ...], bool]:
+                  known: dict[int, list[dict[str, Any]]] | None = None,
+                  unordered: frozenset[str] = frozenset()) -> tuple[tuple[Node, ...], bool]:
     """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated).
 
     `known` holds replies already in hand (from a capture helper), by reference; the rest are fetched.
+    The members of a container of an `unordered` type are named by their values (`ValueShapes.unordered`).
     """
     with _collector_paused():
-        return await _capture(fetch, top, depth=depth, hidden=hidden, limits=limits, cut_markers=cut_markers,
-                              known=known)
+        roots, truncated = await _capture(fetch, top, depth=depth, hidden=hidden, limits=limits,
+                                          cut_markers=cut_markers, known=known, unordered=unordered)
+        return roots, truncated
 
 
 def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:
@@ -107,8 +110,8 @@ def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tu
 
 
 async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
-                   limits: CaptureLimits, cut_markers: frozenset[str],
-                   known: dict[int, list[dict[str, Any]]] | None) -> tuple[tuple[Node, ...], bool]:
+                   limits: CaptureLimits, cut_markers: frozenset[str], known: dict[int, list[dict[str, Any]]] | None,
+                   unordered: frozenset[str]) -> tuple[tuple[Node, ...], bool]:
     if depth == 0:
         return capture_top(top, limits=limits)
     known = known or {}
@@ -158,7 +161,7 @@ async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidde
             chain = (*item.ancestors, item)
             item.children = [_Pending(v, chain) for v in kept]
             level.extend(item.children)
-    return roots_in_order([_build("", item, limits) for item in roots]), truncated
+    return roots_in_order([_build("", item, limits, unordered) for item in roots]), truncated
 
 
 @contextlib.contextmanager
@@ -182,16 +185,29 @@ async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> li
             return None
 
 
-def _build(parent: str, item: _Pending, limits: CaptureLimits) -> Node:
-    name = str(item.raw.get("name", ""))
-    path = child_path(parent, name)
+def _build(parent: str, item: _Pending, limits: CaptureLimits, unordered: frozenset[str] = frozenset(),
+           by_value: bool = False) -> Node:
     value = str(item.raw.get("value", ""))
+    name = value[:limits.value_chars] if by_value else str(item.raw.get("name", ""))
+    path = child_path(parent, name)
     flags = item.flags
     if len(value) > limits.value_chars:
         value = value[: limits.value_chars - 1] + "…"
         flags.add("valueTruncated")
-    children = [_build(path, c, limits) for c in item.children]
-    return Node.build(parent, name, str(item.raw.get("type") or ""), value, children, flags, path=path)
+    type_ = str(item.raw.get("type") or "")
+    children = [_build(path, c, limits, unordered, type_ in unordered) for c in item.children]
+    if type_ in unordered and children and "truncated" not in flags:
+        value = _in_order(value, [c.value for c in children])
+    return Node.build(parent, name, type_, value, children, flags, path=path)
+
+
+def _in_order(value: str, members: list[str]) -> str:
+    """An unordered container's text with its members in sorted order (`{'blue', 'red'}`, `frozenset({1, 2})`),
+    where they can be found in it: the same members in another order (a set in another run) read the same."""
+    start, end = value.find("{"), value.rfind("}")
+    if start < 0 or end < start or sorted(value[start + 1:end].split(", ")) != sorted(members):
+        return value
+    return value[:start + 1] + ", ".join(sorted(members)) + value[end:]
 
 
 HELPER_NAMES = frozenset({"exec", "locals", "__builtins__", "__import__"})

@@ -270,7 +270,8 @@ class StopRecorder:
         if depth > 0 and usable and self.capture_limits.one_request:
             top, known = await self._in_one_request(frame.id, top, depth)
         roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
-                                         limits=self.capture_limits, cut_markers=self._cut_markers, known=known)
+                                         limits=self.capture_limits, cut_markers=self._cut_markers, known=known,
+                                         unordered=self._shapes.unordered)
         return frame, roots, truncated
 
     async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],

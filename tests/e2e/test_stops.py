@@ -295,3 +295,23 @@ async def test_evaluate_under_pytest_capture_says_where_the_print_went(tmp_path)
                 assert printed["output"] == "items are [1, 2, 3]\n" and "hint" not in printed
             assert "hint" not in await tools.ok("evaluate", expression="items")
         await tools.ok("stop")
+
+
+async def test_a_step_out_of_a_function_or_over_its_call_shows_what_it_returned():
+    """debugpy's `showReturnValue`: the value lands in the caller's locals as `(return) total` and stays listed
+    until the next return; it is the context's `returned` at the step that made it, and in no scope."""
+    program = PROGRAMS / "returns.py"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program),
+                       breakpoints=[{"file": str(program), "line": marker(program, "return")}])
+        out = await tools.ok("step", mode="out")
+        assert out["location"]["line"] == marker(program, "call"), out
+        assert out["returned"] == [{"function": "total", "value": "12", "type": "int"}], out
+        assert not any(v["name"].startswith("(return)") for s in out["scopes"] for v in s["variables"]), out
+        over = await tools.ok("step", mode="over")  # the rest of the line: no function returned
+        assert over["location"]["line"] == marker(program, "print") and "returned" not in over, over
+        assert over["changes"]["added"] == [{"name": "result", "type": "int", "value": "12"}], over
+        await tools.ok("step", mode="over")
+        called = await tools.ok("step", mode="over")  # over a line that calls half
+        assert called["returned"] == [{"function": "half", "value": "6", "type": "int"}], called
+        await tools.ok("stop")

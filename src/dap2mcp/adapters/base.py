@@ -372,6 +372,10 @@ class AdapterProfile:
     stop_text_detail: bool = False
     """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
     are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
+    return_value: re.Pattern[str] | None = None
+    """A variable the adapter lists in the caller's frame once a function has returned, naming the function
+    (debugpy's `(return) total`): taken out of the scopes into the context's `returned` at the stop of the step
+    that made it, and left out elsewhere (debugpy keeps it listed until the next return)."""
     untold_texts: tuple[tuple[str, str], ...] = ()
     """(description, expression): a stop so described whose `text` the adapter left out has it read by evaluating
     the expression in the stopped thread's top frame, where it gives a string (Delve 1.27 on Go 1.26: a test's

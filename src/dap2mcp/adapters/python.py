@@ -193,7 +193,7 @@ class DebugpyProfile(AdapterProfile):
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
-        common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code,
+        common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code, "showReturnValue": True,
                   **self.path_map_arguments(target)}
         if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
             listen = {"host": "127.0.0.1", "port": 0}
@@ -380,6 +380,7 @@ DEBUGPY = DebugpyProfile(
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),
     values=ValueShapes(unordered=frozenset({"set", "frozenset"})),  # debugpy names a member by its id()
+    return_value=re.compile(r"^\(return\) (?P<function>.+)$"),  # with showReturnValue
     cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
     capture_helper="_pydevd_capture.py",
     watch_instead="put a breakpoint with a condition on each line that assigns it (search the code for "

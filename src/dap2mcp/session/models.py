@@ -111,6 +111,12 @@ class Variable(_Model):
     valueTruncated: Opt[bool] = None
 
 
+class Returned(_Model):
+    function: str
+    value: str
+    type: Opt[str] = None
+
+
 class Scope(_Model):
     name: str
     variables: list[Variable]
@@ -206,6 +212,9 @@ class Context(_Model):
     exception: Opt[ExceptionDetails] = None
     breakpointIds: Opt[list[int]] = None
     """Ids of the breakpoints that caused this stop."""
+    returned: Opt[list[Returned]] = None
+    """After a step out of a function, or over a line that called one, where the adapter tells it: what each
+    function that returned gave back (debugpy: `showReturnValue`)."""
     watches: Opt[list[WatchHit]] = None
     """The watches (data breakpoints) whose value is not what it was at the previous stop, or that stopped
     the program (`reason: data breakpoint`), with the old and new value."""

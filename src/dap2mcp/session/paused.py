@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from dataclasses import dataclass
 
 from ..adapters.base import FunctionFilter
@@ -12,7 +13,7 @@ from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
 from . import watches
 from .inspect import FrameView, ScopeChoice, clip, fetch_view, has_source, to_frame, view_context
-from .models import Context, ExceptionDetails, Location, StopInfo, Thread, WatchReport
+from .models import Context, ExceptionDetails, Location, Returned, StopInfo, Thread, WatchReport
 from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
 from .session import DebugSession
@@ -84,6 +85,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
         await _where_threads_are(session, ctx.threads)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
+    _take_returned(ctx, session.profile.return_value, shown=reason == "step" and thread == info.thread_id)
     session.run.frames_handed_out(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
     if view.focus is not None and view.focus_place is not None:  # below the frames listed: its id is valid too
         session.run.frames_handed_out(thread, [(view.focus.id, view.focus_place)])
@@ -102,6 +104,32 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if thread == info.thread_id:
         watches.apply(await _watch_report(session, info, ctx), ctx)
     return ctx
+
+
+def _take_returned(ctx: Context, pattern: re.Pattern[str] | None, shown: bool) -> None:
+    """The adapter's variables naming what a function returned, out of the scopes and `changes`
+    (`AdapterProfile.return_value`): the context's `returned` at a step's stop where they are new (the step
+    came out of a function, or called one: the same frame at the stop before did not list them so), nowhere
+    at others."""
+    if pattern is None:
+        return
+    changes = ctx.changes
+    compared = changes is not None and not changes.frameChanged and not changes.notCompared
+    fresh = {c.name for c in (changes.added or []) + (changes.modified or [])} if changes is not None else set()
+    returned = []
+    for scope in ctx.scopes or []:
+        kept = []
+        for variable in scope.variables:
+            if (found := pattern.match(variable.name)) is None:
+                kept.append(variable)
+            elif not compared or variable.name in fresh:
+                returned.append(Returned(function=found["function"], value=variable.value, type=variable.type))
+        scope.variables = kept
+    if changes is not None:
+        for field in ("added", "removed", "modified"):
+            if (listed := getattr(changes, field)) is not None:
+                setattr(changes, field, [c for c in listed if not pattern.match(c.name)] or None)
+    ctx.returned = returned if shown and returned else None
 
 
 async def _watch_report(session: DebugSession, info: StopInfo, ctx: Context) -> WatchReport:

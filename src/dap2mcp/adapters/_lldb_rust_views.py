@@ -435,7 +435,25 @@ class RcProvider:
         return self.num_children() > 0
 
 
-class RefProvider:
+class _OnlyChild:
+    """A provider of a value with one child, named `CHILD` and kept in the attribute of that name."""
+
+    CHILD = "value"
+
+    def num_children(self):
+        return 1
+
+    def get_child_index(self, name):
+        return 0 if name == self.CHILD else -1
+
+    def get_child_at_index(self, index):
+        return getattr(self, self.CHILD) if index == 0 else None
+
+    def has_children(self):
+        return True
+
+
+class RefProvider(_OnlyChild):
     """`RefCell<T>`, and `Ref<T>`, `RefMut<T>`, whose value is a `NonNull<T>` (the toolchain's dereferenced the
     `NonNull` itself and showed a child named None): the value as the only child."""
 
@@ -462,22 +480,13 @@ class RefProvider:
         state = f" (borrow={borrows})" if borrows > 0 else f" (borrow_mut={-borrows})" if borrows < 0 else ""
         return text_of(self.value) + state
 
-    def num_children(self):
-        return 1
-
-    def get_child_index(self, name):
-        return 0 if name == "value" else -1
-
-    def get_child_at_index(self, index):
-        return self.value if index == 0 else None
-
-    def has_children(self):
-        return True
 
 
-class LockProvider:
+class LockProvider(_OnlyChild):
     """`Mutex<T>` and `RwLock<T>`: the data as the only child; the summary says whether it is locked (Linux's futex
     locks) or poisoned."""
+
+    CHILD = "data"
 
     READERS = (1 << 30) - 1
     """The bits of a futex `RwLock`'s state that count its readers (all of them set: a writer holds it)."""
@@ -502,17 +511,6 @@ class LockProvider:
             states.append("poisoned")
         return text_of(self.data) + (f" ({', '.join(states)})" if states else "")
 
-    def num_children(self):
-        return 1
-
-    def get_child_index(self, name):
-        return 0 if name == "data" else -1
-
-    def get_child_at_index(self, index):
-        return self.data if index == 0 else None
-
-    def has_children(self):
-        return True
 
 
 # -- dyn Trait ---------------------------------------------------------------------------------------------------

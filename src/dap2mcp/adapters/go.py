@@ -43,15 +43,38 @@ DLV = Tool("adapter", ("dlv",), version_argv=("version",), unfit=_unfit_for_go,
 def refusal(dlv: str, go_version: str | None, whose: str) -> str | None:
     """Why the Delve at `dlv` would refuse a program of `go_version` (built by `whose`), or None."""
     delve = _delve_version(dlv)
-    go = re.match(r"go1\.(\d+)", go_version or "")
-    if delve is None or go is None:
+    minor = _go_minor(go_version)
+    if delve is None or minor is None or go_version is None:
         return None
-    minor = int(delve.split(".")[1])
-    low, high = DELVE_GO_RANGE.get(minor, (0, minor))
-    if low <= int(go[1]) <= high:
+    low, high = _range_of(int(delve.split(".")[1]))
+    if low <= minor <= high:
         return None
     known = f"Go 1.{low} to 1.{high}" if low else f"Go up to 1.{high}"
     return f"Delve {delve} debugs programs of {known}, and {whose} is {go_version[2:]}"
+
+
+def _range_of(delve_minor: int) -> tuple[int, int]:
+    return DELVE_GO_RANGE.get(delve_minor, (0, delve_minor))
+
+
+def fix_for(go_version: str | None) -> str:
+    """What to install for a Delve that refuses programs of `go_version`: for a Go older than the pinned Delve
+    debugs, the newest release that still debugs it; else the pinned one."""
+    minor = _go_minor(go_version) or 0
+    fitting = [m for m, (low, high) in sorted(DELVE_GO_RANGE.items()) if low <= minor <= high]
+    if minor < _range_of(int(DELVE_RELEASE.split(".")[1]))[0] and fitting:
+        return (f"install a Delve that debugs Go 1.{minor} with: GOBIN={tool_dir.bin_dir()} go install "
+                f"github.com/go-delve/delve/cmd/dlv@v1.{fitting[-1]}")
+    return f"install a Delve that can with: {DLV.install}"
+
+
+GO_VERSION = re.compile(r"\bgo1\.(\d+)(?:\.\d+)?")
+"""How go names its versions: `go1.26.8`, `go1.22`."""
+
+
+def _go_minor(go_version: str | None) -> int | None:
+    found = GO_VERSION.match(go_version or "")
+    return int(found[1]) if found else None
 
 
 def _delve_version(dlv: str) -> str | None:
@@ -61,32 +84,22 @@ def _delve_version(dlv: str) -> str | None:
 
 def _go_version(go: str, *argv: str) -> str | None:
     """`go env GOVERSION` (the Go that builds here), or `go version FILE` (the Go that built an executable)."""
-    found = re.search(r"\bgo1\.\d+(?:\.\d+)?", _said(go, *argv))
-    return found[0] if found else None
+    return _version_in(_said(go, *argv))
 
 
 def _go_version_at(go: str, directory: str, env: dict[str, str]) -> str | None:
     """The Go that builds in `directory` with `env`: a go.mod's `toolchain` line or GOTOOLCHAIN may pick another
     than the one on PATH. Asked each time (the answer depends on the directory and the env)."""
     try:
-        said = subprocess.run([go, "env", "GOVERSION"], cwd=directory, env=env, capture_output=True, text=True,
-                              timeout=20, stdin=subprocess.DEVNULL, errors="replace").stdout
+        return _version_in(subprocess.run([go, "env", "GOVERSION"], cwd=directory, env=env, capture_output=True,
+                                          text=True, timeout=20, stdin=subprocess.DEVNULL, errors="replace").stdout)
     except (OSError, subprocess.SubprocessError):
         return None
-    found = re.search(r"\bgo1\.\d+(?:\.\d+)?", said)
+
+
+def _version_in(said: str) -> str | None:
+    found = GO_VERSION.search(said)
     return found[0] if found else None
-
-
-def fix_for(problem: str) -> str:
-    """What to install where `refusal` found `problem`: a Delve too old for the Go, the pinned one (or one that
-    knows a newer Go); a Delve too new for an older Go, the newest release that still debugs it."""
-    go = re.search(r"is (\d+)\.(\d+)", problem.rsplit(", and ", 1)[-1])
-    minor = int(go[2]) if go else 0
-    fitting = [m for m, (low, high) in sorted(DELVE_GO_RANGE.items()) if low <= minor <= high]
-    if minor and minor < DELVE_GO_RANGE[int(DELVE_RELEASE.split(".")[1])][0] and fitting:
-        return (f"install a Delve that debugs Go 1.{minor} with: GOBIN={tool_dir.bin_dir()} go install "
-                f"github.com/go-delve/delve/cmd/dlv@v1.{fitting[-1]}")
-    return f"install a Delve that can with: {DLV.install}"
 
 
 def _said(*command: str) -> str:
@@ -118,30 +131,28 @@ class DelveProfile(AdapterProfile):
         target, _ = super().prepare(target)
         dlv, go = DLV.require(self.name), GO.require(self.name)
         if target.mode in ("source", "test"):
-            seen: list[str] = []
-
-            def check(package: go_build.Package, env: dict[str, str]) -> None:
-                """The Go that builds in the package's directory with the session's env (a go.mod's toolchain
-                line, GOTOOLCHAIN), against the Delve, before anything is built."""
-                version = _go_version_at(go, package.directory, env)
-                seen.append(version or "")
-                self._refuse(f"{self.name} cannot debug what go builds in {package.directory}",
-                             refusal(dlv, version, "go there"))
-
-            program, package = go_build.build(target.absolute(target.path or "."), tests=target.mode == "test",
-                                              env=target.env, within=target.fetch_within, check=check)
-            return replace(target, program=program, package_dir=package.directory), (seen or [None])[0] or None
+            tests, deadline = target.mode == "test", go_build.Deadline(target.fetch_within)
+            package = go_build.resolve(target.absolute(target.path or "."), tests=tests, env=target.env,
+                                       deadline=deadline)
+            # the Go that builds in the package's directory with the session's env (a go.mod's toolchain line,
+            # GOTOOLCHAIN), against the Delve, before anything is built
+            version = _go_version_at(go, package.directory, package.environment(target.env))
+            self._refuse(f"{self.name} cannot debug what go builds in {package.directory}", version,
+                         refusal(dlv, version, "go there"))
+            program = go_build.build(package, tests=tests, env=target.env, deadline=deadline)
+            return replace(target, program=program, package_dir=package.directory), version
         executable = target.program if target.mode == "binary" else \
             f"/proc/{target.process_id}/exe" if target.mode == "attach" else None
         if executable:  # built elsewhere, maybe by another Go than this machine's
-            self._refuse(f"{self.name} cannot debug {executable}",
-                         refusal(dlv, _go_version(go, "version", executable), "the Go that built it"))
+            version = _go_version(go, "version", executable)
+            self._refuse(f"{self.name} cannot debug {executable}", version,
+                         refusal(dlv, version, "the Go that built it"))
         return target, None
 
     @staticmethod
-    def _refuse(what: str, problem: str | None) -> None:
+    def _refuse(what: str, go_version: str | None, problem: str | None) -> None:
         if problem:
-            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{what}: {problem}; {fix_for(problem)} (or run "
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{what}: {problem}; {fix_for(go_version)} (or run "
                              "`dap2mcp doctor`)")
 
     def plan(self, target: Target) -> AdapterStart:

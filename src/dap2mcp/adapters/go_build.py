@@ -16,7 +16,6 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import DebugError, ErrorCode
@@ -66,16 +65,11 @@ class Deadline:
                                            "larger one; what was fetched is kept)" if cut else ""))
 
 
-def build(program: str, *, tests: bool, env: dict[str, str], within: float | None = None,
-          check: Callable[[Package, dict[str, str]], None] = lambda package, env: None) -> tuple[str, Package]:
-    """The package of `program` (a file, a package directory, a module's root or a workspace's folder) built for
-    debugging; returns the executable and the package. Finding the package and fetching the modules it imports
-    share `within` seconds (the call's timeout: a module proxy that does not answer holds the go command without
-    end); `check` then sees the package before anything is built. The build itself is bounded as every build is."""
-    deadline = Deadline(within)
-    package = resolve(program, tests=tests, env=env, deadline=deadline)
+def build(package: Package, *, tests: bool, env: dict[str, str], deadline: Deadline) -> str:
+    """`package` (see `resolve`) built for debugging; returns the executable. The modules it imports are fetched
+    first, within what is left of `deadline` (a module proxy that does not answer holds the go command without
+    end); the build itself is bounded as every build is."""
     environment = package.environment(env)
-    check(package, environment)
     _fetch(package, environment, tests, deadline)
     output = output_for(os.path.join(package.directory, package.name) + (".test" if tests else ""))
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -94,7 +88,7 @@ def build(program: str, *, tests: bool, env: dict[str, str], within: float | Non
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
-    return str(output), package
+    return str(output)
 
 
 def _fetch(package: Package, env: dict[str, str], tests: bool, deadline: Deadline) -> None:
@@ -116,9 +110,10 @@ def useful(text: str) -> str:
 
 
 def resolve(program: str, *, tests: bool, env: dict[str, str], deadline: Deadline) -> Package:
-    """The package to build for `program`. A .go file that shares its directory with other Go files is one file of
-    a package: the package. A directory that is not itself what is asked for (a module's root holding a library, a
-    workspace's folder): the one package below it that is a program (mode `test`: that has tests)."""
+    """The package to build for `program` (a file, a package directory, a module's root or a workspace's folder),
+    found within what is left of `deadline`. A .go file that shares its directory with other Go files is one file
+    of a package: the package. A directory that is not itself what is asked for (a module's root holding a
+    library, a workspace's folder): the one package below it that is a program (mode `test`: that has tests)."""
     if not os.path.isdir(program):
         home, name = os.path.split(program)
         return Package(home) if lone_file_or_package(program) != program else Package(home, name)

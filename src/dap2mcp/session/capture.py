@@ -96,9 +96,8 @@ async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden
     The members of a container of an `unordered` type are named by their values (`ValueShapes.unordered`).
     """
     with _collector_paused():
-        roots, truncated = await _capture(fetch, top, depth=depth, hidden=hidden, limits=limits,
-                                          cut_markers=cut_markers, known=known, unordered=unordered)
-        return roots, truncated
+        return await _capture(fetch, top, depth=depth, hidden=hidden, limits=limits, cut_markers=cut_markers,
+                              known=known, unordered=unordered)
 
 
 def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:

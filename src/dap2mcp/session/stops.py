@@ -93,13 +93,11 @@ class Stops:
                 current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
                 body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
             if body.get("threadId") is not None and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
-                stack = await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})
-                top = (stack.get("stackFrames") or [{}])[0]
+                top = await _top_frame(adapter, body["threadId"])
                 body["hitBreakpointIds"] = self._registry.adapter_ids_at(
                     (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
             if (expression := self._untold(body)) is not None and body.get("threadId") is not None:
-                stack = await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})
-                top = (stack.get("stackFrames") or [{}])[0]
+                top = await _top_frame(adapter, body["threadId"])
                 said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
                                                           "context": "watch"})
                 if str(said.get("type")) == "string" and said.get("result"):
@@ -140,3 +138,9 @@ class Stops:
         """The stand-in of a program that ended before its entry function ran: to be removed."""
         bp, self._entry = self._entry, None
         return bp
+
+
+async def _top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:
+    """The stopped thread's innermost frame as the adapter lists it (`{}` where it lists none)."""
+    stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
+    return (stack.get("stackFrames") or [{}])[0]

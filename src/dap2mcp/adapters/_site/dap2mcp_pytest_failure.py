@@ -137,16 +137,26 @@ def _catches(frame: Any, exception: BaseException) -> bool:
         if name == "JUMP_FORWARD":
             index = at.get(ins.argval)
             continue
-        if name in ("LOAD_GLOBAL", "LOAD_NAME"):
-            values.append(_named(frame, ins.argval, local=name == "LOAD_NAME"))
-        elif name in ("LOAD_FAST", "LOAD_DEREF"):
-            values.append(frame.f_locals.get(ins.argval))
-        elif name == "LOAD_ATTR" and values:
-            values.append(getattr(values.pop(), ins.argval, None))
-        elif name == "BUILD_TUPLE" and ins.arg and len(values) >= ins.arg:
-            values[-ins.arg:] = [tuple(values[-ins.arg:])]
+        _read(frame, ins, values)
         index += 1
     return False
+
+
+NAME_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF"})
+
+
+def _read(frame: Any, ins: Any, values: list[Any]) -> None:
+    """What a load of a name or of an attribute, or a tuple of what was loaded, gives in `frame`, on `values`
+    (an `except` clause's classes, a context manager's arguments); other instructions leave them."""
+    name = ins.opname
+    if name in ("LOAD_GLOBAL", "LOAD_NAME"):
+        values.append(_named(frame, ins.argval, local=name == "LOAD_NAME"))
+    elif name in ("LOAD_FAST", "LOAD_DEREF"):
+        values.append(frame.f_locals.get(ins.argval))
+    elif name == "LOAD_ATTR" and values:
+        values.append(getattr(values.pop(), ins.argval, None))
+    elif name == "BUILD_TUPLE" and ins.arg and len(values) >= ins.arg:
+        values[-ins.arg:] = [tuple(values[-ins.arg:])]
 
 
 EXPECTING = frozenset({"assertRaises", "assertRaisesRegex", "raises", "suppress"})
@@ -167,9 +177,10 @@ def _expecting(frame: Any, exception: BaseException, instructions: list[Any], bo
     if start is None:
         return False
     before = instructions[start - 1] if start else None
-    if before is not None and before.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL"):
-        manager = frame.f_locals.get(before.argval) if before.opname in ("LOAD_FAST", "LOAD_DEREF") else \
-            _named(frame, before.argval, local=before.opname == "LOAD_NAME")  # `with self:` (unittest's handle)
+    if before is not None and before.opname in NAME_LOADS:  # `with self:` (unittest's handle)
+        loaded: list[Any] = []
+        _read(frame, before, loaded)
+        manager = loaded[0]
         kinds = next((getattr(manager, a) for a in EXPECTED_ATTRIBUTES if hasattr(manager, a)), ())
         try:
             return isinstance(exception, kinds)
@@ -184,14 +195,7 @@ def _expecting(frame: Any, exception: BaseException, instructions: list[Any], bo
     for ins in instructions[call + 1:start]:
         if ins.opname in ("LOAD_CONST", "KW_NAMES", "PRECALL", "CALL"):
             break
-        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-            values.append(_named(frame, ins.argval, local=ins.opname == "LOAD_NAME"))
-        elif ins.opname in ("LOAD_FAST", "LOAD_DEREF"):
-            values.append(frame.f_locals.get(ins.argval))
-        elif ins.opname == "LOAD_ATTR" and values:
-            values.append(getattr(values.pop(), ins.argval, None))
-        elif ins.opname == "BUILD_TUPLE" and ins.arg and len(values) >= ins.arg:
-            values[-ins.arg:] = [tuple(values[-ins.arg:])]
+        _read(frame, ins, values)
     expected = tuple(values) if instructions[call].argval == "suppress" else values[:1]
     try:
         return any(isinstance(exception, kind) for kind in expected)

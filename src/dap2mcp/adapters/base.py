@@ -267,6 +267,17 @@ class ValueShapes:
 
 
 @dataclass(frozen=True)
+class OwnFrame:
+    """A line that runs in a frame of its own besides the frame of the code around it (a comprehension's, at
+    each item), where the adapter stops in both: a breakpoint there is meant for the frame around it."""
+
+    lines: Callable[[str], frozenset[int]]
+    """The lines of a file (by path) that run in two frames."""
+    test: str
+    """An expression true only in the frame around them, put before the breakpoint's condition."""
+
+
+@dataclass(frozen=True)
 class TestRunner:
     """How a language's tests are run under its debugger (`debug` mode `test`), and how the run stops where a
     test fails rather than where the runner reports it: the runner catches every failure, so no "uncaught"
@@ -485,8 +496,13 @@ class AdapterProfile:
     function_conditions: bool = True
     """It sets a function breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops both, without a
     word, and stops at every call)."""
-    conditions_combine: bool = True
-    """Whether a condition and a hit condition on one breakpoint must both hold (as DAP means)."""
+    counted_hits: str | None = None
+    """An expression in the program's language that counts a hit of breakpoint `{key}` in the program itself
+    and gives its number, sent inside the condition in place of a hit condition. For an adapter that stops
+    when either the condition or the hit condition holds, and counts afresh whenever a file's breakpoints are
+    sent again (pydevd): counted this way, both must hold, and an edit keeps the count."""
+    own_frame: OwnFrame | None = None
+    """Lines another frame runs too (a Python comprehension's), and how a condition tells the line's own frame."""
     steady_ids: bool = False
     """The ids of a stop's first reads often repeat at the next stop (debugpy keeps them per frame;
     lldb-dap numbers frames by position and scopes by kind; Delve starts its handles afresh at each

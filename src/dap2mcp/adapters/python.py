@@ -21,8 +21,8 @@ import debugpy
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import inject, python_names
-from .base import AdapterProfile, AdapterStart, PathMapSpelling, Summon, Target, TestRunner, Tool, ValueShapes
+from . import inject, python_lines, python_names
+from .base import AdapterProfile, AdapterStart, OwnFrame, PathMapSpelling, Summon, Target, TestRunner, Tool, ValueShapes
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
@@ -397,7 +397,11 @@ DEBUGPY = DebugpyProfile(
                                r'\.py", line \d+, in .*\n'),
     frame_mark=re.compile(r" \(Current frame\)$", re.MULTILINE),
     exception_note=re.compile(r"\s+\(note: full exception trace is shown but execution is paused at: (?P<frame>.*)\)$"),
-    conditions_combine=False,  # pydevd stops when the hit condition holds, whatever the condition says
+    # the program counts hits under the breakpoint's id, in a dict of its builtins that outlives pydevd's
+    # breakpoint objects (made anew at each setBreakpoints of the file)
+    counted_hits="(lambda hits: hits.__setitem__({key}, hits.get({key}, 0) + 1) or hits[{key}])"
+                 "(__import__('builtins').__dict__.setdefault('__dap2mcp_hits__', {{}}))",
+    own_frame=OwnFrame(python_lines.shared_lines, "'.0' not in locals()"),  # a comprehension's iterator: .0
     # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),

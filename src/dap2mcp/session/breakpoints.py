@@ -184,9 +184,6 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hit_condition!r} is not one of "
                              "'N', '== N', '>= N', '> N', '<= N', '< N', '% N' with N a positive number")
         hit_condition_sent(options.hit_condition, profile)
-        if options.condition and not profile.conditions_combine:
-            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would stop when either the condition or the hit "
-                             "condition holds, not both; put the count in the condition instead")
     if options.log_message:
         if kind == "function":
             raise DebugError(ErrorCode.NOT_SUPPORTED, "DAP has no tracepoints on functions; use file and line")
@@ -194,6 +191,27 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
         _check_log_message(options.log_message, profile)
     if options.max_notifications is not None and not options.log_message:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
+
+
+def conditions_sent(bp: Breakpoint, profile: AdapterProfile) -> dict[str, str]:
+    """The breakpoint's `condition` and `hitCondition` as the adapter is to be given them: the hits counted in
+    the condition where the profile says so (`counted_hits`), and a line that a comprehension's frame runs too
+    kept to the frame around it (`own_frame`)."""
+    parts = [f"({bp.condition})"] if bp.condition else []
+    sent: dict[str, str] = {}
+    if bp.hit_condition and profile.counted_hits:
+        hit = _HIT_CONDITION.match(bp.hit_condition)
+        assert hit is not None, "checked by check_options"
+        count, operator, number = profile.counted_hits.format(key=bp.id), hit.group(1) or "==", hit.group(2)
+        parts.append(f"{count} % {number} == 0" if operator == "%" else f"{count} {operator} {number}")
+    elif bp.hit_condition:
+        sent["hitCondition"] = hit_condition_sent(bp.hit_condition, profile)
+    guard = profile.own_frame
+    if bp.kind == "line" and guard and bp.file and bp.line in guard.lines(bp.file):
+        parts.insert(0, guard.test)
+    if parts:
+        sent["condition"] = " and ".join(parts)
+    return sent
 
 
 def hit_condition_sent(text: str, profile: AdapterProfile) -> str:

@@ -24,7 +24,7 @@ from .breakpoints import (
     Options,
     check_exception_filter,
     check_options,
-    hit_condition_sent,
+    conditions_sent,
     resolve_source_line,
 )
 from .edits import follow, read_lines
@@ -76,6 +76,8 @@ class BreakpointRegistry:
         """Library files the program's own only while a pause lands in them (`own_code_for_now`)."""
         self._function_filters = function_filters
         self._as_run = as_run
+        self._given_conditions: dict[str, str] = {}
+        """Conditions as sent, where they differ from the agent's (`conditions_sent`), to the agent's."""
         self._stand_ins: dict[str, Breakpoint] = {}
         """The hidden function breakpoint that stands for each function filter that is on, by filter id."""
         self._filters_silenced = False
@@ -260,6 +262,13 @@ class BreakpointRegistry:
             return None, ""
         bp.notifications_sent += 1
         return bp, message
+
+    def in_given_words(self, text: str) -> str:
+        """The adapter's words about a condition (its error), naming the condition as the agent gave it."""
+        for sent, given in self._given_conditions.items():
+            if sent in text:
+                text = text.replace(sent, given)
+        return text
 
     def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
         wanted = set(adapter_ids)
@@ -447,11 +456,9 @@ class BreakpointRegistry:
                 bp.actual_line = answer.get("line") or bp.actual_line
 
     def _extras(self, bp: Breakpoint) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if bp.condition:
-            out["condition"] = bp.condition
-        if bp.hit_condition:
-            out["hitCondition"] = hit_condition_sent(bp.hit_condition, self._profile)
+        out: dict[str, Any] = conditions_sent(bp, self._profile)
+        if out.get("condition", bp.condition) != bp.condition:
+            self._given_conditions[out["condition"]] = bp.condition or ""
         if bp.log_message:
             message = bp.log_message
             if self._profile.log_percent_formats and "{" in message:

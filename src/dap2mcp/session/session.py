@@ -267,7 +267,7 @@ class DebugSession:
         elif tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
             self.output.append(category, text)
         else:
-            self._adapter_said(category, text)
+            self._adapter_said(category, self.breakpoints.in_given_words(text))
         self._recent_output = (self._recent_output + raw)[-400:]  # the adapter may split a line across events
         self._exit_printed()
         if tracepoint is not None:
@@ -385,6 +385,16 @@ class DebugSession:
         loop = asyncio.get_running_loop()
         self._exit_watch = unlogged(asyncio.ensure_future(self._exit_of(pidfd, pid)))
         self._exit_watch.add_done_callback(lambda _: (loop.remove_reader(pidfd), os.close(pidfd)))  # cancelled too
+
+    @property
+    def exit_coming(self) -> bool:
+        """The program's end was reported but its exit code is still on its way: the process it is read from has
+        not ended yet (a child's interpreter still shutting down after its debugger's connection closed), or its
+        launcher has not seen it end. Not known yet, rather than unreadable: `info sessions` shows it once known."""
+        if self.exit_code is not None:
+            return False
+        watching = self._exit_watch is not None and not self._exit_watch.done()
+        return watching or (self.launcher is not None and not self._exit_known.is_set())
 
     async def _exit_of(self, pidfd: int, pid: int) -> None:
         loop = asyncio.get_running_loop()

@@ -5,6 +5,8 @@ in them, `childProcesses: false`. Through the real server over stdio, real debug
 
 from __future__ import annotations
 
+import asyncio
+
 import psutil
 
 from dap2mcp.session import children
@@ -14,6 +16,7 @@ from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 WORKERS = PROGRAMS / "pool.py"
 FORKS = PROGRAMS / "forks.py"
 EXITS = PROGRAMS / "child_exits.py"
+SLOW = PROGRAMS / "slow_to_exit.py"
 
 
 def alive(pid: int) -> bool:
@@ -193,6 +196,35 @@ async def test_each_way_a_child_process_ends_leaves_its_exit_code_in_info_sessio
             assert {pid: (name, listed[pid]["exitCode"]) for pid, (name, _) in saw.items()} == {
                 pid: (name, 128 + 15 if code == -15 else code) for pid, (name, code) in saw.items()}, listed
             assert all(listed[pid]["state"] == "terminated" for pid in saw)
+            await tools.ok("stop", all=True)
+
+
+async def test_a_child_still_ending_has_its_exit_code_waited_for_or_called_not_yet_known():
+    """A child's session ends when its debugger's connection closes, which can be well before its process ends
+    (its interpreter still shutting down). The answer waits a little for the exit code; past that it is not yet
+    known, and `info sessions` shows it once the process has ended. Before, the answer said it could not be read."""
+    async with stdio_tools() as tools:
+        for seconds in ("0.3", "3"):
+            stop = await tools.ok("debug", mode="source", path=str(SLOW), args=["parent", seconds],
+                                  breakpoints=[at(SLOW, "child")])
+            child, parent = stop["sessionId"], stop["parentId"]
+            assert parent is not None and stop["state"] == "paused", stop
+            ended = await tools.ok("continue")
+            assert ended["sessionId"] == child and ended["state"] == "terminated", ended
+            assert "could not be read" not in ended["hint"], ended
+            if seconds == "0.3":  # waited for
+                assert ended["exitCode"] == 3 and "not yet known" not in ended["hint"], ended
+            else:
+                assert "exitCode" not in ended and "exit code is not yet known" in ended["hint"], ended
+            for _ in range(100):
+                listed = {s["sessionId"]: s for s in await sessions(tools)}
+                if listed[child].get("exitCode") is not None:
+                    break
+                await asyncio.sleep(0.1)
+            assert listed[child]["exitCode"] == 3, listed
+            last = await tools.ok("wait")
+            assert last["sessionId"] == parent and last["exitCode"] == 0, last
+            assert "parent saw 3" in (await tools.ok("output", sessionId=parent))["text"]
             await tools.ok("stop", all=True)
 
 

@@ -445,7 +445,8 @@ class Debugger:
         elif ctx.state == "terminated" and session.parent_id is not None and session.launcher is None \
                 and self.sessions.holds(parent := self.pick(session.parent_id)):
             self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
-            ended = hints.child_ended(session.id, parent.id, parent.state, exit_known=ctx.exitCode is not None)
+            ended = hints.child_ended(session.id, parent.id, parent.state, exit_known=ctx.exitCode is not None,
+                                      exit_coming=session.exit_coming)
             ctx.hint = "; ".join(filter(None, (ctx.hint, ended)))
         return ctx
 

@@ -57,9 +57,12 @@ def children(found: list[str]) -> str:
             "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")
 
 
-def child_ended(child: str, parent: str, state: str, exit_known: bool) -> str:
-    """A child process's session ended: the agent's next call without sessionId acts on its parent's."""
+def child_ended(child: str, parent: str, state: str, exit_known: bool, exit_coming: bool = False) -> str:
+    """A child process's session ended: the agent's next call without sessionId acts on its parent's.
+    `exit_coming`: its process is still ending, so its exit code is not known yet (not unreadable)."""
     then = {"running": "`wait` for its next stop or its end", "terminated": "it has ended too"}.get(state, "`continue` it")
-    unknown = "" if exit_known else " (its exit code could not be read: see docs/sessions.md)"
+    unknown = "" if exit_known else (
+        " (its exit code is not yet known: its process is still ending; `info sessions` shows it once it has)"
+        if exit_coming else " (its exit code could not be read: see docs/sessions.md)")
     return (f"the child process of session {child} ended{unknown}; session "
             f"{parent}, its parent, is the current session again ({state}): {then}")

@@ -352,6 +352,29 @@ async def test_a_python_hit_condition_counts_the_hits_its_condition_lets_through
         await tools.ok("stop")
 
 
+RESUMED = PROGRAMS / "resumed.py"
+
+
+async def test_function_breakpoints_on_generators_and_coroutines_stop_once_a_call() -> None:
+    """pydevd never takes a generator's or a coroutine's frame for a call: their function breakpoints were
+    verified and never stopped. They stop at the function's first line, once a call (not at each pass of a
+    loop on that line, nor at each resumption), by a bare name or a dotted one."""
+    async with stdio_tools() as tools:
+        await start(tools, RESUMED)
+        set_ = [await tools.ok("breakpoint", function=name) for name in ("evens", "fetch", "resumed_lib.pages")]
+        assert [bp["line"] for bp in set_] == [marker(RESUMED, "evens first"), marker(RESUMED, "fetch first"),
+                                               marker(PROGRAMS / "resumed_lib.py", "pages first")], set_
+        assert all(bp["verified"] and "first line" in bp["message"] for bp in set_), set_
+        stops = []
+        while (stop := await tools.ok("continue"))["state"] == "paused":
+            stops.append((stop["location"]["function"], stop["breakpointIds"], locals_of(stop).get("n")))
+        assert stops == [("evens", [set_[0]["id"]], "3"), ("evens", [set_[0]["id"]], "2"),
+                         ("fetch", [set_[1]["id"]], None), ("pages", [set_[2]["id"]], None)], stops
+        assert "[0, 2, 4] [0, 2]" in stop["output"]["text"] or "[0, 2, 4] [0, 2]" in (await tools.ok("output"))["text"]
+        listed = await tools.ok("breakpoint", id=set_[0]["id"], enabled=True)
+        assert listed["type"] == "function" and listed["hitCount"] == 2, listed
+
+
 async def test_a_condition_gdb_refuses_is_said_and_its_stops_are_credited() -> None:
     """cdt-gdb-adapter inserts the breakpoint, then fails to add the condition, and answers it unverified: it
     looked pending while gdb stopped at it on every hit, and those stops named no breakpoint."""

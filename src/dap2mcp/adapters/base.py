@@ -25,6 +25,16 @@ LAUNCHES = ("source", "binary", "test")
 
 
 @dataclass(frozen=True)
+class Interpreter:
+    """The interpreter a launched program runs on, where the profile chooses one (Python's), and how it was chosen
+    (the agent's `python`, the project's virtualenv, ...): the agent is told, since a wrong one fails far from here
+    (a module not found, another version's behaviour)."""
+
+    path: str
+    chosen: str
+
+
+@dataclass(frozen=True)
 class Target:
     """What the user asked to debug, independent of any adapter."""
 
@@ -68,6 +78,9 @@ class Target:
     path_mappings: tuple[tuple[str, str], ...] = ()
     """(local, remote) pairs for a program that runs elsewhere: the agent's absolute path here, and the same
     file or directory as the program names it (see `mapped`)."""
+    interpreter: Interpreter | None = None
+    """The interpreter that runs the program, chosen once per `debug` by the profile's `settled`, so that the
+    launch, the checks before it and the answer all name the same one."""
 
     @property
     def name(self) -> str:
@@ -264,6 +277,22 @@ class ValueShapes:
     unordered: frozenset[str] = frozenset()
     """Types of containers whose members the adapter names by something of its own (debugpy: a set's by their
     `id()`, other in every run): a snapshot names them by their value, so that the same members compare equal."""
+
+
+@dataclass(frozen=True)
+class FunctionPlace:
+    """A function breakpoint as the adapter is to be given it."""
+
+    name: str
+    """The name sent (debugpy: `loads` for `json.loads`)."""
+    file: str | None = None
+    """The file the function is defined in, where it must be made the program's own for the adapter to stop."""
+    line: int | None = None
+    """Where the adapter never sees the function called (debugpy: a generator or `async def` function), the
+    first line of its body: the breakpoint is sent as a line breakpoint there instead."""
+    first_pass: str | None = None
+    """With `line`: a condition true only when a call first gets there (not when a loop or a resumption of
+    the function comes back to it)."""
 
 
 @dataclass(frozen=True)
@@ -587,6 +616,11 @@ class AdapterProfile:
         """Blocking work when the adapter announces a child process, before its session connects; `started`:
         the processes dap2mcp started for the program's first session (the adapter, the program)."""
 
+    def settled(self, target: Target) -> Target:
+        """`target` with what the profile chooses for it once, before `plan` and `ready` (which may run at the same
+        time) both read it: Python's interpreter. Cheap, since it runs before anything starts."""
+        return target
+
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""
         return ()
@@ -625,10 +659,9 @@ class AdapterProfile:
         """The source files a running process's threads are in, where the adapter cannot say (blocking)."""
         return []
 
-    def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
-        """The name to send for a function breakpoint on `name`, and the file it is defined in where that
-        file must be made the program's own (blocking: it may ask the program's runtime)."""
-        return name, None
+    def function_place(self, name: str, target: Target) -> FunctionPlace:
+        """How a function breakpoint on `name` is sent (blocking: it may ask the program's runtime)."""
+        return FunctionPlace(name)
 
     def helper_source(self) -> str | None:
         return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None

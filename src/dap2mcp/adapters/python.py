@@ -7,12 +7,11 @@ import ast
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,19 @@ import debugpy
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import inject, python_lines, python_names
-from .base import AdapterProfile, AdapterStart, OwnFrame, PathMapSpelling, Summon, Target, TestRunner, Tool, ValueShapes
+from . import inject, python_interpreters, python_lines, python_names
+from .base import (
+    AdapterProfile,
+    AdapterStart,
+    FunctionPlace,
+    OwnFrame,
+    PathMapSpelling,
+    Summon,
+    Target,
+    TestRunner,
+    Tool,
+    ValueShapes,
+)
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
@@ -51,13 +61,10 @@ INJECTED_CODE_WAIT = 20.0
 error says why."""
 
 
-def find_python(requested: str | None) -> str:
-    """The debuggee's interpreter: the one asked for, else the first python3 on PATH (a venv's)."""
-    candidate = requested or shutil.which("python3") or sys.executable
-    resolved = shutil.which(candidate) if os.path.sep not in candidate else candidate
-    if not resolved or not os.access(resolved, os.X_OK):
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"Python interpreter not found: {candidate}")
-    return resolved
+def target_python(target: Target) -> str:
+    """The interpreter that runs `target`: the one `settled` chose, else (a target that never went through it, as
+    the benchmarks' plans) chosen now, the same way."""
+    return (target.interpreter or python_interpreters.choose(target)).path
 
 
 PYTEST = ("pytest", "py.test")
@@ -146,10 +153,17 @@ class DebugpyProfile(AdapterProfile):
             return f"__import__('operator').setitem({ast.unparse(place.value)}, {ast.unparse(place.slice)}, ({value}))"
         return None
 
+    def settled(self, target: Target) -> Target:
+        """The interpreter chosen afresh at each `debug` and `restart` (a virtualenv made since counts), from the
+        agent's `python` alone, never from the choice a restarted session carries."""
+        if not target.launched:
+            return target
+        return replace(target, interpreter=python_interpreters.choose(target))
+
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
             return target, None
-        python = find_python(target.python)
+        python = target_python(target)
         version = python_version(python)
         if target.mode == "test":
             _require_pytest(python)
@@ -173,20 +187,30 @@ class DebugpyProfile(AdapterProfile):
         maps = [{"line": 1, "endLine": 1, "runtimeLine": NO_SUCH_LINE, "runtimeSource": {"path": path}} for path in files]
         return "setPydevdSourceMap", {"source": {"path": OWN_CODE_SOURCE}, "pydevdSourceMaps": maps}
 
-    def function_place(self, name: str, target: Target) -> tuple[str, str | None]:
+    def function_place(self, name: str, target: Target) -> FunctionPlace:
         """pydevd matches a function breakpoint against the bare name of the function called (a dotted name
         never matched), so `json.loads` is sent as `loads`, and json/__init__.py becomes the program's own so
-        that it stops there. Only a launched program's interpreter is known to look the module up with."""
+        that it stops there. Only a launched program's interpreter is known to look the module up with. It
+        never takes a generator's or a coroutine's frame for a call: those go as a line breakpoint on the
+        function's first line, which runs once each time one of its generators or coroutines starts."""
         parts = name.split(".")
-        if len(parts) < 2 or not all(part.isidentifier() for part in parts):
-            return name, None
-        file = None
-        if target.mode in ("source", "binary"):
+        if not all(part.isidentifier() for part in parts):
+            return FunctionPlace(name)
+        found = None
+        if len(parts) == 1 and target.mode in ("source", "test") and target.path:
+            program = target.absolute(target.path.split("::")[0])
+            if program.endswith(".py") and (node := python_names.only_definition(program, name)):
+                found = program, node
+        elif len(parts) > 1 and target.mode in ("source", "binary"):
             first = os.path.dirname(target.absolute(target.path)) if target.path else target.files_from
             pythonpath = target.env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
-            path = python_names.search_path(find_python(target.python), target.files_from, pythonpath, first)
-            file = python_names.definition_file(name, path)
-        return parts[-1], file
+            path = python_names.search_path(target_python(target), target.files_from, pythonpath, first)
+            found = python_names.definition(name, path)
+        if found is None:
+            return FunctionPlace(parts[-1])
+        file, node = found
+        line, first_pass = python_names.resumed_first_line(node) or (None, None)
+        return FunctionPlace(parts[-1], file if len(parts) > 1 or line else None, line, first_pass)
 
     def running_files(self, pid: int) -> list[str]:
         return stack_files(pid, STACK_FILES_WAIT)
@@ -218,7 +242,7 @@ class DebugpyProfile(AdapterProfile):
         arguments = {
             **common,
             "request": "launch",
-            "python": [find_python(target.python)],
+            "python": [target_python(target)],
             "args": list(target.args),
             "cwd": target.cwd or os.getcwd(),
             "env": env,
@@ -245,7 +269,7 @@ def _first_test(target: Target) -> str | None:
     """The function of the first test the run selects (`test_x` of `tests/test_a.py::TestA::test_x[1-2]`), as
     pytest collects it with the run's arguments; None where it lists none or cannot collect."""
     # the verbosity last, over the project's `-q` or `-v` (addopts, PYTEST_ADDOPTS, args): one node id a line
-    command = [find_python(target.python), "-m", "pytest", *_pytest_arguments(target), "--collect-only", "--verbosity=-1"]
+    command = [target_python(target), "-m", "pytest", *_pytest_arguments(target), "--collect-only", "--verbosity=-1"]
     try:
         listed = subprocess.run(command, cwd=target.cwd or None, env={**os.environ, **target.env}, capture_output=True,
                                 text=True, errors="replace", timeout=COLLECT_TIMEOUT, stdin=subprocess.DEVNULL)

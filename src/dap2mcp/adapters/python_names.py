@@ -20,6 +20,12 @@ Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 def definition_file(name: str, search_path: tuple[str, ...]) -> str | None:
     """The .py file that defines the function `name` (dotted, its module first), or None."""
+    found = definition(name, search_path)
+    return found[0] if found else None
+
+
+def definition(name: str, search_path: tuple[str, ...]) -> tuple[str, Definition] | None:
+    """The .py file that defines the function `name` (dotted, its module first), and its definition."""
     parts = name.split(".")
     if len(parts) < 2 or not all(part.isidentifier() for part in parts):
         return None
@@ -47,7 +53,7 @@ def module_file(parts: list[str], search_path: tuple[str, ...] | list[str]) -> s
     return origin if origin and origin.endswith(".py") else None
 
 
-def _defined_in(path: str, names: list[str], search_path: tuple[str, ...], hops: int) -> str | None:
+def _defined_in(path: str, names: list[str], search_path: tuple[str, ...], hops: int) -> tuple[str, Definition] | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             tree = ast.parse(handle.read(), path)
@@ -59,14 +65,15 @@ def _defined_in(path: str, names: list[str], search_path: tuple[str, ...], hops:
         if node is None:
             return _imported(path, tree, names, search_path, hops) if index == 0 and hops > 0 else None
         if index == len(names) - 1:
-            return path if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
+            return (path, node) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
         if not isinstance(node, ast.ClassDef):
             return None
         body = node.body
     return None
 
 
-def _imported(path: str, tree: ast.Module, names: list[str], search_path: tuple[str, ...], hops: int) -> str | None:
+def _imported(path: str, tree: ast.Module, names: list[str], search_path: tuple[str, ...],
+              hops: int) -> tuple[str, Definition] | None:
     """Follow `from module import name` where the module re-exports what is defined elsewhere."""
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
@@ -98,3 +105,47 @@ def search_path(python: str, cwd: str, pythonpath: str, first: str) -> tuple[str
     except (OSError, subprocess.TimeoutExpired, ValueError):
         found = []
     return (first, *(os.path.join(cwd, p) for p in found if isinstance(p, str)))
+
+
+def only_definition(path: str, name: str) -> Definition | None:
+    """The one function named `name` anywhere in the file (a bare name, as pydevd matches it), else None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            tree = ast.parse(handle.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name]
+    return found[0] if len(found) == 1 else None
+
+
+def resumed_first_line(node: Definition) -> tuple[int, str | None] | None:
+    """For a generator or `async def` function, whose frames pydevd never takes for a call, the first line of
+    its body that runs (a docstring does not), and a condition true only the first time a call gets there:
+    none of the names the function assigns is set yet (a loop on that line runs it again at each pass, and
+    a generator resumes there). None for another function."""
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    own = _own_nodes(node)
+    if not isinstance(node, ast.AsyncFunctionDef) and not any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own):
+        return None
+    body = node.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    arguments = node.args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                  arguments.vararg, arguments.kwarg] if a is not None}
+    shared = {name for n in own if isinstance(n, ast.Global | ast.Nonlocal) for name in n.names}
+    assigned = sorted({n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                      - parameters - shared)
+    return body[0].lineno, (f"locals().keys().isdisjoint({tuple(assigned)!r})" if assigned else None)
+
+
+def _own_nodes(node: ast.AST) -> list[ast.AST]:
+    """The nodes of a function's body, not those of functions, lambdas or classes defined in it."""
+    found: list[ast.AST] = []
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            found.append(child)
+            found.extend(_own_nodes(child))
+    return found

@@ -193,11 +193,13 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
 
 
-def conditions_sent(bp: Breakpoint, profile: AdapterProfile) -> dict[str, str]:
+def conditions_sent(bp: Breakpoint, profile: AdapterProfile, first_pass: str | None = None) -> dict[str, str]:
     """The breakpoint's `condition` and `hitCondition` as the adapter is to be given them: the hits counted in
-    the condition where the profile says so (`counted_hits`), and a line that a comprehension's frame runs too
-    kept to the frame around it (`own_frame`)."""
+    the condition where the profile says so (`counted_hits`), a line that a comprehension's frame runs too
+    kept to the frame around it (`own_frame`), a function's first line to its first pass (`first_pass`)."""
     parts = [f"({bp.condition})"] if bp.condition else []
+    if first_pass:
+        parts.insert(0, first_pass)
     sent: dict[str, str] = {}
     if bp.hit_condition and profile.counted_hits:
         hit = _HIT_CONDITION.match(bp.hit_condition)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..adapters import AdapterProfile
-from ..adapters.base import FunctionFilter
+from ..adapters.base import FunctionFilter, FunctionPlace
 from ..errors import DebugError, ErrorCode
 from .breakpoints import (
     Breakpoint,
@@ -40,7 +40,7 @@ TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start 
 class BreakpointRegistry:
     def __init__(self, profile: AdapterProfile, carried: Iterable[Breakpoint] = (), *,
                  capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True,
-                 place_function: Callable[[str], Awaitable[tuple[str, str | None]]] | None = None,
+                 place_function: Callable[[str], Awaitable[FunctionPlace]] | None = None,
                  function_filters: Callable[[], tuple[FunctionFilter, ...]] = tuple,
                  as_run: Callable[[str], str] = str) -> None:
         """`edited`: the run about to start runs the program's files as they are now (built or read again),
@@ -68,7 +68,7 @@ class BreakpointRegistry:
         self._function_ids: set[int] = set()
         """The ids the adapter gave the function breakpoints it holds now."""
         self._place_function = place_function
-        self._function_places: dict[str, tuple[str, str | None]] = {}
+        self._function_places: dict[str, FunctionPlace] = {}
         self._own_files: list[str] = []
         """Files the agent put a breakpoint in, which the adapter was told are the program's own code: a
         breakpoint stops there even in a library, and stepping there stays in them for the session."""
@@ -279,9 +279,10 @@ class BreakpointRegistry:
     async def sync(self, request: Request, touched: Iterable[Breakpoint]) -> None:
         """Re-send every list a change touched (removed breakpoints need their list re-sent too)."""
         touched = list(touched)
-        for path in sorted({bp.file for bp in touched if bp.file}):
+        places = [await self._function_place(bp.function) for bp in touched if bp.kind == "function" and bp.function]
+        for path in sorted({bp.file for bp in touched if bp.file} | {p.file for p in places if p.file and p.line}):
             await self._sync_file(request, path)
-        if any(bp.kind == "function" for bp in touched):
+        if any(not place.line for place in places):
             await self._sync_functions(request)
         if any(bp.kind == "exception" for bp in touched):
             await self.sync_exceptions(request)
@@ -331,21 +332,33 @@ class BreakpointRegistry:
         return call is not None
 
     async def _sync_file(self, request: Request, path: str) -> None:
-        bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
+        """The file's line breakpoints, with the function breakpoints sent as lines of it (`FunctionPlace.line`)."""
+        lines = {bp.id: bp.line for bp in self._items.values() if bp.file == path and bp.active}
+        for bp in self._items.values():
+            place = self._function_places.get(bp.function or "")
+            if bp.kind == "function" and bp.active and place and place.file == path and place.line:
+                lines[bp.id] = place.line
+        bps = [self._items[id] for id in lines]
         if bps:
             await self._own_code(request, [self._as_run(path)])
-        body = await request("setBreakpoints", {"source": {"path": path},
-                                                "breakpoints": [{"line": bp.line, **self._extras(bp)} for bp in bps]})
+        body = await request("setBreakpoints", {"source": {"path": path}, "breakpoints": [
+            {"line": lines[bp.id], **self._extras(bp)} for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])
+        for bp in bps:
+            if bp.kind == "function" and bp.verified and not bp.message:
+                bp.message = (f"set on line {lines[bp.id]}, the function's first line, where each call's generator or "
+                              f"coroutine starts: {self._profile.name} never sees such a function called; it stops "
+                              "once a call, at its first resumption, with reason `breakpoint`")
 
     async def _sync_functions(self, request: Request) -> None:
         bps = [bp for bp in self._items.values() if bp.kind == "function" and bp.active]
         places = {bp.function: await self._function_place(bp.function) for bp in bps if bp.function}
-        await self._own_code(request, [file for _, file in places.values() if file])
+        bps = [bp for bp in bps if not (bp.function and places[bp.function].line)]  # sent as lines of their files
+        await self._own_code(request, [place.file for place in places.values() if place.file and not place.line])
 
         async def answers(sent: list[Breakpoint]) -> list[dict[str, Any]]:
             body = await request("setFunctionBreakpoints", {"breakpoints": [
-                {"name": places[bp.function][0] if bp.function else bp.function, **self._extras(bp)} for bp in sent]})
+                {"name": places[bp.function].name if bp.function else bp.function, **self._extras(bp)} for bp in sent]})
             return list(body.get("breakpoints") or [])
 
         if not self._profile.function_answers_unordered:
@@ -367,11 +380,11 @@ class BreakpointRegistry:
 
     def sent_name(self, function: str) -> str:
         """The name the adapter was given for a function breakpoint (debugpy: `loads` for `json.loads`)."""
-        return self._function_places.get(function, (function, None))[0]
+        return self._function_places.get(function, FunctionPlace(function)).name
 
-    async def _function_place(self, name: str) -> tuple[str, str | None]:
+    async def _function_place(self, name: str) -> FunctionPlace:
         if self._place_function is None:
-            return name, None
+            return FunctionPlace(name)
         if name not in self._function_places:
             self._function_places[name] = await self._place_function(name)
         return self._function_places[name]
@@ -456,7 +469,8 @@ class BreakpointRegistry:
                 bp.actual_line = answer.get("line") or bp.actual_line
 
     def _extras(self, bp: Breakpoint) -> dict[str, Any]:
-        out: dict[str, Any] = conditions_sent(bp, self._profile)
+        place = self._function_places.get(bp.function or "") if bp.kind == "function" else None
+        out: dict[str, Any] = conditions_sent(bp, self._profile, place.first_pass if place else None)
         if out.get("condition", bp.condition) != bp.condition:
             self._given_conditions[out["condition"]] = bp.condition or ""
         if bp.log_message:

@@ -33,7 +33,7 @@ import psutil
 
 from .. import reaper
 from ..adapters import AdapterProfile, AdapterStart, Target
-from ..adapters.base import FunctionFilter
+from ..adapters.base import FunctionFilter, FunctionPlace
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
@@ -787,7 +787,7 @@ class DebugSession:
         if self.has_client:
             await self.breakpoints.sync(self.tolerant_request, removed)
 
-    async def _place_function(self, name: str) -> tuple[str, str | None]:
+    async def _place_function(self, name: str) -> FunctionPlace:
         return await asyncio.to_thread(self.profile.function_place, name, self.target)
 
     # -- what the program is -----------------------------------------------------------------

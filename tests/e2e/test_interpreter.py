@@ -1,10 +1,13 @@
 """The interpreter a Python program runs on: refused when it is not Python 3, asked what it is only when its
-file changed, and checked while the adapter starts rather than before it (issue 23 point 8)."""
+file changed, and checked while the adapter starts rather than before it (issue 23 point 8); the project's own
+virtualenv, else the server's VIRTUAL_ENV, where `python` is not given, named in the first answer (issue 34
+point 2)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -103,3 +106,77 @@ async def test_a_refused_interpreter_leaves_no_adapter_behind(tmp_path):
             "the adapter started for the refused program is still there"
         assert (await tools.ok("context"))["state"] == "paused"
         await tools.ok("stop")
+
+
+SAYS_WHERE = "import sys\nprint('ran on', sys.executable)\n"
+
+
+def virtualenv(folder: Path) -> Path:
+    """A virtualenv with nothing installed in it (debugpy puts itself on the program's path): its python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    return folder / "bin" / "python"
+
+
+def project(root: Path, marker: str = "pyproject.toml") -> Path:
+    """A project folder (its marker file) with the program in a subfolder, `src/app.py`: the subfolder."""
+    (root / "src").mkdir(parents=True)
+    (root / marker).write_text("")
+    (root / "src" / "app.py").write_text(SAYS_WHERE)
+    return root / "src"
+
+
+@pytest.mark.parametrize(("folder", "how"), [(".venv", "source"), ("venv", "module")])
+async def test_a_program_runs_on_its_projects_virtualenv_found_upward_from_cwd(tmp_path, monkeypatch, folder, how):
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    src = project(tmp_path / "proj")
+    python = virtualenv(tmp_path / "proj" / folder)
+    place = {"path": "app.py"} if how == "source" else {"module": "app"}
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", cwd=str(src), **place)
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert ended["interpreter"]["path"] == str(python), ended
+        assert str(tmp_path / "proj" / folder) in ended["interpreter"]["chosen"], ended
+        assert f"ran on {python}\n" in ended["output"]["text"], ended
+
+
+async def test_without_a_project_virtualenv_the_servers_virtualenv_then_path_python3(tmp_path, monkeypatch):
+    """The search stops at the first project folder upward: an inner project without a virtualenv does not
+    run on the one of the project around it."""
+    outer = tmp_path / "outer"
+    virtualenv(outer / ".venv")
+    src = project(outer / "inner", marker=".git")
+    (outer / ".git").mkdir()
+    server_env = virtualenv(tmp_path / "server-env")
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "server-env"))
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(src / "app.py"))
+        assert ended["interpreter"]["path"] == str(server_env) and "VIRTUAL_ENV" in ended["interpreter"]["chosen"]
+        assert f"ran on {server_env}\n" in ended["output"]["text"], ended
+        await tools.ok("stop")
+    monkeypatch.delenv("VIRTUAL_ENV")
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(src / "app.py"))
+        assert ended["interpreter"]["path"] == shutil.which("python3"), ended
+        assert ended["interpreter"]["chosen"].startswith("python3 on PATH"), ended
+        await tools.ok("stop")
+
+
+async def test_a_given_python_wins_over_the_projects_virtualenv(tmp_path):
+    src = project(tmp_path / "proj")
+    virtualenv(tmp_path / "proj" / ".venv")
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(src / "app.py"), python=str(REAL_PYTHON))
+        assert ended["interpreter"] == {"path": str(REAL_PYTHON), "chosen": "given (`python`)"}, ended
+        assert f"ran on {REAL_PYTHON}\n" in ended["output"]["text"], ended
+        await tools.ok("stop")
+
+
+async def test_tests_are_checked_for_pytest_on_the_interpreter_that_runs_them(tmp_path, monkeypatch):
+    """The project's virtualenv, without pytest in it, is the one named: the check and the run agree."""
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    src = project(tmp_path / "proj")
+    (src / "test_app.py").write_text("def test_one():\n    assert True\n")
+    python = virtualenv(tmp_path / "proj" / ".venv")
+    async with stdio_tools() as tools:
+        message = await tools.error("debug", "INVALID_ARGUMENT", mode="test", path="test_app.py", cwd=str(src))
+        assert f"which {python} cannot import" in message, message

@@ -39,7 +39,7 @@ async def test_resources_exist_with_a_session_and_hold_the_seed_fields(mode: str
         assert all(r.name and r.description and r.mime_type == "application/json" for r in listed)
 
         session = await read(client, "debugger://session")
-        assert set(session) == {"processId", "processName", "executablePath", "runtimeVersion", "state",
+        assert set(session) == {"processId", "processName", "executablePath", "runtimeVersion", "interpreter", "state",
                                 "launchMode", "attachedAt", "pauseReason", "currentLocation", "activeThreadId",
                                 "commandLineArgs", "workingDirectory"}
         assert psutil.Process(session["processId"]).is_running()

@@ -30,7 +30,7 @@ from .console import console_command
 from .disassembly import instructions
 from .family import Family
 from .inspect import PREVIEW
-from .models import BreakpointView, Context, Output, relative
+from .models import BreakpointView, Context, InterpreterView, Output, relative
 from .session import DebugSession
 from .sessions import Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
@@ -212,9 +212,7 @@ class Debugger:
             await progress("running to the first stop")
             stopped, _ = await self.family.wait(session, 0, max(0.0, timeout - started_in))
             if stopped is not session:  # a child process stopped first (js-debug: the program, see program_in_child)
-                ctx = await self._result(stopped, timed_out=False)
-                ctx.pathsRelativeTo = session.target.files_from
-                return ctx
+                return _started(await self._result(stopped, timed_out=False), session)
         if session.state == "terminated":
             await session.let_go_of_entry()
         ctx = await self._result(session, timed_out=waits and session.state == "running")
@@ -223,8 +221,7 @@ class Debugger:
         elif ctx.state == "running" and started_in >= timeout:
             ctx.hint = hints.started_past(started_in, timeout, ctx.hint)
         ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.notes()] or None
-        ctx.pathsRelativeTo = session.target.files_from
-        return ctx
+        return _started(ctx, session)
 
     async def stop(self, signal_name: str | None = None, grace: float = 5.0,
                    session_id: str | None = None) -> dict[str, Any]:
@@ -788,8 +785,17 @@ def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] |
         if not os.path.exists(path):
             raise DebugError(ErrorCode.FILE_NOT_FOUND, f"{'tests' if target.mode == 'test' else 'program'} not "
                              f"found: {target.file}")
-    return DebugSession(target, adapters.select(target, adapter), carried=carried, snapshots=snapshots,
-                        session_id=session_id)
+    profile = adapters.select(target, adapter)
+    return DebugSession(profile.settled(target), profile, carried=carried, snapshots=snapshots, session_id=session_id)
+
+
+def _started(ctx: Context, session: DebugSession) -> Context:
+    """The first answer of a `debug` or `restart`, with what it says besides the stop: where files are named
+    from, and the interpreter the program runs on where the profile chose one."""
+    ctx.pathsRelativeTo = session.target.files_from
+    if (chosen := session.target.interpreter) is not None:
+        ctx.interpreter = InterpreterView(path=chosen.path, chosen=chosen.chosen)
+    return ctx
 
 
 def _read_bounded(source: Path, limit: int) -> str:

@@ -42,6 +42,7 @@ def _session(session: DebugSession) -> dict[str, Any]:
         "processName": session.run.process.get("name") or target.module or target.path,
         "executablePath": target.program or (target.absolute(target.path) if target.path else target.module),
         "runtimeVersion": session.runtime,
+        "interpreter": target.interpreter.path if target.interpreter is not None and target.launched else None,
         "state": session.state.capitalize(),
         "launchMode": "Launch" if session.launched else "Attach",
         "attachedAt": format_timestamp(session.started_at),

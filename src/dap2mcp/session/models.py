@@ -111,6 +111,13 @@ class Variable(_Model):
     valueTruncated: Opt[bool] = None
 
 
+class InterpreterView(_Model):
+    path: str
+    """The interpreter the program runs on, as it was started (a virtualenv's `bin/python`, not what it links to)."""
+    chosen: str
+    """How: given (`python`), the project's virtualenv, the server's VIRTUAL_ENV, or python3 on PATH."""
+
+
 class Returned(_Model):
     function: str
     value: str
@@ -224,6 +231,9 @@ class Context(_Model):
     pathsRelativeTo: Opt[str] = None
     """In the result of `debug` and `restart`: the directory that files below it are named relative to,
     here and in every later result, and that a relative `file` argument is read from."""
+    interpreter: Opt[InterpreterView] = None
+    """In the result of `debug` and `restart` of a program launched where dap2mcp chooses what runs it (Python):
+    the interpreter, and how it was chosen."""
     threads: Opt[list[Thread]] = None
     threadsTotal: Opt[int] = None
     threadsNext: Opt[int] = None

@@ -69,6 +69,9 @@ class Target:
     test binaries of a Cargo project with tests selected), found by `ready`."""
     bin: str | None = None
     """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
+    templates: Literal["django", "jinja"] | None = None
+    """Python: the template engine the program renders with, found when the session is made (`settled`); debugpy stops at breakpoints
+    in template files of one engine only, armed at launch."""
     package_dir: str | None = None
     """A Go package's directory, found by `prepare` from `path` (a module's root, a workspace): where it was built
     and where the program (its tests) runs unless `cwd` says otherwise."""
@@ -658,6 +661,11 @@ class AdapterProfile:
     def running_files(self, pid: int) -> list[str]:
         """The source files a running process's threads are in, where the adapter cannot say (blocking)."""
         return []
+
+    def file_refusal(self, path: str, target: Target) -> str | None:
+        """Why a line breakpoint in `path` could never stop in this program, where the adapter would take it
+        and stay silent; None where it can."""
+        return None
 
     def function_place(self, name: str, target: Target) -> FunctionPlace:
         """How a function breakpoint on `name` is sent (blocking: it may ask the program's runtime)."""

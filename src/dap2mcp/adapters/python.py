@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import debugpy
 
@@ -158,7 +158,7 @@ class DebugpyProfile(AdapterProfile):
         agent's `python` alone, never from the choice a restarted session carries."""
         if not target.launched:
             return target
-        return replace(target, interpreter=python_interpreters.choose(target))
+        return replace(target, interpreter=python_interpreters.choose(target), templates=_template_engine(target))
 
     def prepare(self, target: Target) -> tuple[Target, str | None]:
         if target.mode in ("attach", "connect"):
@@ -168,6 +168,15 @@ class DebugpyProfile(AdapterProfile):
         if target.mode == "test":
             _require_pytest(python)
         return target, version
+
+    def file_refusal(self, path: str, target: Target) -> str | None:
+        """pydevd takes a breakpoint in any file and verifies it; in a file that is not Python it stops only
+        where a template engine armed at launch renders that file."""
+        if path.endswith((".py", ".pyw")) or target.templates or not target.launched:
+            return None
+        return (f"{os.path.basename(path)} is not Python: debugpy stops in a template file only for a Django or "
+                "Jinja2 program, and this program is neither (no DJANGO_SETTINGS_MODULE or manage.py; jinja2 not on "
+                "its interpreter's path); put the breakpoint in the Python code that renders it")
 
     def entry(self, target: Target) -> str | None:
         """Where `stopOnEntry` stops in a test run: the first selected test's first line, a function breakpoint
@@ -252,6 +261,8 @@ class DebugpyProfile(AdapterProfile):
             # without it a forked child that reaches a breakpoint is suspended for ever, and no stop is reported
             "subProcess": True,
         }
+        if target.templates:  # pydevd's template breakpoints, and a Django reloader's exit 3 taken for a restart
+            arguments[target.templates] = True
         if target.mode == "test":  # `python -m pytest PATH [-k TEST] ARGS`, as the project runs its tests
             arguments |= {"module": "pytest", "args": _pytest_arguments(target)}
         elif target.module:
@@ -259,6 +270,38 @@ class DebugpyProfile(AdapterProfile):
         else:
             arguments["program"] = target.path
         return AdapterStart(argv, "launch", arguments)
+
+
+def _template_engine(target: Target) -> Literal["django", "jinja"] | None:
+    """The template engine debugpy is to follow (it follows one, armed at launch): Django for a Django project
+    (its settings named in the environment, or a manage.py beside the program or in `cwd`), else Jinja2 where
+    the program's own files import it or Flask (which renders with it). Read from the files, without running
+    the interpreter: it is decided before the adapter starts."""
+    places = list(dict.fromkeys([target.files_from, *([os.path.dirname(target.absolute(target.file))]
+                                                       if target.file else [])]))
+    if "DJANGO_SETTINGS_MODULE" in {**os.environ, **target.env} or target.module == "django" or any(
+            os.path.isfile(os.path.join(place, "manage.py")) for place in places):
+        return "django"
+    return "jinja" if any(_imports_jinja(place) for place in places) else None
+
+
+_JINJA_IMPORT = re.compile(rb"^\s*(?:from|import)\s+(?:jinja2|flask)\b", re.MULTILINE)
+
+
+def _imports_jinja(folder: str, most: int = 200) -> bool:
+    """Whether a .py file of `folder` (not its subfolders; the first `most`) imports jinja2 or flask."""
+    try:
+        names = sorted(name for name in os.listdir(folder) if name.endswith(".py"))[:most]
+    except OSError:
+        return False
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), "rb") as source:
+                if _JINJA_IMPORT.search(source.read(65536)):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def _pytest_arguments(target: Target) -> list[str]:
@@ -403,7 +446,11 @@ DEBUGPY = DebugpyProfile(
     start_failure_markers=("Attach to PID failed",),
     hidden_variables=frozenset({"special variables", "function variables", "class variables",
                                 "protected variables", "len()"}),
-    values=ValueShapes(unordered=frozenset({"set", "frozenset"})),  # debugpy names a member by its id()
+    values=ValueShapes(unordered=frozenset({"set", "frozenset"}),  # debugpy names a member by its id()
+                       callables=frozenset({"method", "builtin_function_or_method", "method-wrapper", "function",
+                                            "method_descriptor", "wrapper_descriptor", "classmethod_descriptor"}),
+                       # pydevd's repr: `...` closes a cut container, `[...]` one nested past two levels
+                       elided=re.compile(r"\.\.\.[\]})]|^<[\w.]+ object at 0x[0-9a-fA-F]+>$")),
     return_value=re.compile(r"^\(return\) (?P<function>.+)$"),  # with showReturnValue
     cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
     capture_helper="_pydevd_capture.py",

@@ -42,12 +42,14 @@ class BreakpointRegistry:
                  capabilities: Callable[[], dict[str, Any]] = dict, edited: bool = True,
                  place_function: Callable[[str], Awaitable[FunctionPlace]] | None = None,
                  function_filters: Callable[[], tuple[FunctionFilter, ...]] = tuple,
-                 as_run: Callable[[str], str] = str) -> None:
+                 as_run: Callable[[str], str] = str,
+                 file_refusal: Callable[[str], str | None] = lambda path: None) -> None:
         """`edited`: the run about to start runs the program's files as they are now (built or read again),
         so carried line breakpoints follow edits of them (edits.py); not a binary left as it was, or a
         process attached to again. `place_function`: the profile's `function_place` for this program;
         `function_filters`: its `function_filters` for this program; `as_run`: a local file's path as the
-        program names it (`Target.remote_path`), for what the adapter takes untranslated (`own_code_request`)."""
+        program names it (`Target.remote_path`), for what the adapter takes untranslated (`own_code_request`);
+        `file_refusal`: the profile's `file_refusal` for this program."""
         self._items: dict[int, Breakpoint] = {}
         for bp in carried:  # a new run: verified again, counted afresh, where its code is now
             if not bp.temporary:
@@ -76,6 +78,7 @@ class BreakpointRegistry:
         """Library files the program's own only while a pause lands in them (`own_code_for_now`)."""
         self._function_filters = function_filters
         self._as_run = as_run
+        self._file_refusal = file_refusal
         self._given_conditions: dict[str, str] = {}
         """Conditions as sent, where they differ from the agent's (`conditions_sent`), to the agent's."""
         self._stand_ins: dict[str, Breakpoint] = {}
@@ -166,6 +169,8 @@ class BreakpointRegistry:
         file, line = spec.file or "", spec.line or 0  # a spec with neither exception nor function has both
         check_options("line", options, capabilities, profile)
         path = resolve_source_line(file, line, cwd)
+        if why := self._file_refusal(path):
+            raise DebugError(ErrorCode.NOT_SUPPORTED, why)
         if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and not bp.lost
                                             and bp.file == path and bp.line == line), None)):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"breakpoint {same.id} is already at {file}:{line} (an "

@@ -102,7 +102,8 @@ class DebugSession:
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.link.capabilities,
                                               edited=rereads, place_function=self._place_function,
                                               function_filters=lambda: profile.function_filters(self.target),
-                                              as_run=lambda path: self.target.remote_path(path))
+                                              as_run=lambda path: self.target.remote_path(path),
+                                              file_refusal=lambda path: profile.file_refusal(path, self.target))
         self.stops = Stops(profile, self.breakpoints, self.run)
         self.answers = Answers(profile, lambda: self.target, self.own_code, self.link)
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)

@@ -315,3 +315,17 @@ async def test_a_step_out_of_a_function_or_over_its_call_shows_what_it_returned(
         called = await tools.ok("step", mode="over")  # over a line that calls half
         assert called["returned"] == [{"function": "half", "value": "6", "type": "int"}], called
         await tools.ok("stop")
+
+
+async def test_an_uncaught_exception_stop_says_the_stack_has_unwound():
+    """pydevd stops at an uncaught exception once it has left every frame: the `with` block's exit has run
+    (`log` holds "closed", the cleanup printed), which the stop showed as if paused where it was raised."""
+    program = PROGRAMS / "unwinds.py"
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program))
+        assert stop["reason"] == "exception" and stop["location"]["line"] == marker(program, "raise"), stop
+        assert locals_of(stop)["log"] == "['open', 'closed']", stop
+        description = stop["exception"]["description"]
+        assert description.startswith("division by zero (uncaught: the stack has unwound"), description
+        assert "context managers' exits have run" in description, description
+        await tools.ok("stop")

@@ -533,6 +533,9 @@ class AdapterProfile:
     and gives its number, sent inside the condition in place of a hit condition. For an adapter that stops
     when either the condition or the hit condition holds, and counts afresh whenever a file's breakpoints are
     sent again (pydevd): counted this way, both must hold, and an edit keeps the count."""
+    uncaught_unwound: bool = False
+    """An uncaught exception stops once it has left every frame (pydevd): `finally` blocks and context
+    managers' exits have run by then, which the stop says, as their effects show in the values."""
     own_frame: OwnFrame | None = None
     """Lines another frame runs too (a Python comprehension's), and how a condition tells the line's own frame."""
     steady_ids: bool = False

@@ -112,10 +112,14 @@ class Answers:
         if profile.frame_mark is not None and isinstance(trace, str):
             above = not profile.frame_mark.search(trace.split("\n", 1)[0])
             details["stackTrace"] = profile.frame_mark.sub("", trace)
+        said = body.get("description") or details.get("message")
         if paused_in and above:
-            said = body.get("description") or details.get("message")
             body["description"] = f"{said} " * bool(said) + f"(the program is paused in `{paused_in}`; the frames " \
                 "above it, where the exception came from, have ended)"
+        elif profile.uncaught_unwound and body.get("breakMode") == "unhandled":
+            body["description"] = f"{said} " * bool(said) + "(uncaught: the stack has unwound, every frame it left " \
+                "has ended, its `finally` blocks and context managers' exits have run; the frames are the " \
+                "traceback's, their variables as the exception left them)"
 
     def _outermost(self, main: str, frames: list[dict[str, Any]], whole: bool) -> int | None:
         """Where the program's own `main` is in a page of the stack. A recursive one calls itself: where

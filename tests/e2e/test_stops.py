@@ -329,3 +329,22 @@ async def test_an_uncaught_exception_stop_says_the_stack_has_unwound():
         assert description.startswith("division by zero (uncaught: the stack has unwound"), description
         assert "context managers' exits have run" in description, description
         await tools.ok("stop")
+
+
+async def test_a_step_back_onto_a_multi_line_statements_first_line_is_a_step_not_a_breakpoint_hit():
+    """Python runs the argument lines, then the call at the statement's first line: a step over them came back
+    to the breakpoint there as `reason: breakpoint`, counted as a hit, though the statement was stopped at."""
+    program = PROGRAMS / "multi_line.py"
+    call = marker(program, "call")
+    async with stdio_tools() as tools:
+        first = await tools.ok("debug", mode="source", path=str(program), breakpoints=[{"file": str(program), "line": call}])
+        assert first["reason"] == "breakpoint" and first["location"]["line"] == call, first
+        steps = [await tools.ok("step", mode="over") for _ in range(4)]
+        assert [(s["reason"], s["location"]["line"]) for s in steps] == [
+            ("step", call + 1), ("step", call + 2), ("step", call), ("step", marker(program, "after"))], steps
+        assert all("breakpointIds" not in s for s in steps), steps
+        again = await tools.ok("continue")  # the second call of main: the breakpoint's own stop
+        assert again["reason"] == "breakpoint" and again["location"]["line"] == call, again
+        listed = await tools.ok("breakpoint", id=first["breakpointIds"][0], enabled=True)
+        assert listed["hitCount"] == 2, listed
+        await tools.ok("stop")

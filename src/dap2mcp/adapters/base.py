@@ -533,6 +533,10 @@ class AdapterProfile:
     and gives its number, sent inside the condition in place of a hit condition. For an adapter that stops
     when either the condition or the hit condition holds, and counts afresh whenever a file's breakpoints are
     sent again (pydevd): counted this way, both must hold, and an edit keeps the count."""
+    statement_lines: Callable[[str, int], tuple[int, int] | None] | None = None
+    """The lines of the statement a line of a file is in, where the adapter reports a step that comes back to
+    the first line of a statement spread over several (Python's call, made at its first line) as a stop at the
+    breakpoint there: such a stop is the step's."""
     uncaught_unwound: bool = False
     """An uncaught exception stops once it has left every frame (pydevd): `finally` blocks and context
     managers' exits have run by then, which the stop says, as their effects show in the values."""

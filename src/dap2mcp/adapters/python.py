@@ -473,6 +473,7 @@ DEBUGPY = DebugpyProfile(
     counted_hits="(lambda hits: hits.__setitem__({key}, hits.get({key}, 0) + 1) or hits[{key}])"
                  "(__import__('builtins').__dict__.setdefault('__dap2mcp_hits__', {{}}))",
     uncaught_unwound=True,
+    statement_lines=python_lines.statement_lines,
     own_frame=OwnFrame(python_lines.shared_lines, "'.0' not in locals()"),  # a comprehension's iterator: .0
     # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.

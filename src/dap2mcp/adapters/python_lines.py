@@ -6,6 +6,7 @@ exist; the breakpoint is meant for the frame around it."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 from types import CodeType
@@ -46,3 +47,37 @@ def _walk(code: CodeType) -> set[int]:
 
 def _lines(code: CodeType) -> set[int]:
     return {line for _, _, line in code.co_lines() if line is not None}
+
+
+def statement_lines(path: str, line: int) -> tuple[int, int] | None:
+    """The lines of the statement `line` is in (a compound statement's header only: `for`, `if`, `with`, a
+    `def`'s decorators and signature), or None. Python runs a statement spread over several lines by line
+    events on each, coming back to its first line to make the call: a step there is still that statement."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    for first, last in _statements(path, found.st_mtime_ns, found.st_size):
+        if first <= line <= last:
+            return first, last
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _statements(path: str, _mtime: int, _size: int) -> tuple[tuple[int, int], ...]:
+    """Each statement's lines, innermost first where they nest (a header holds no statement of its own)."""
+    try:
+        with open(path, "rb") as source:
+            tree = ast.parse(source.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.end_lineno is None:
+            continue
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            spans.append((node.lineno, max(node.lineno, body[0].lineno - 1)))  # the header
+        else:
+            spans.append((node.lineno, node.end_lineno))
+    return tuple(sorted(spans, key=lambda span: span[1] - span[0]))

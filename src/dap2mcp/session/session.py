@@ -672,6 +672,7 @@ class DebugSession:
     async def step(self, mode: Literal["over", "in", "out"], thread: int) -> int:
         """Step `thread` (a known one: see `known_thread`); returns the stop count to wait beyond."""
         self.require_paused()
+        await self.stops.step_starts(self.link, thread)
         return await self._move({"over": "next", "in": "stepIn", "out": "stepOut"}[mode], {"threadId": thread})
 
     async def _move(self, command: str, arguments: dict[str, Any]) -> int:

@@ -8,6 +8,7 @@ reading them needs, the stand-in breakpoint for `stopOnEntry`.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Failure
@@ -33,6 +34,15 @@ class Stops:
         self._run = run
         self._entry: Breakpoint | None = None
         self._spent: Breakpoint | None = None
+        self._step_from: dict[str, Any] | None = None
+        """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
+
+    async def step_starts(self, adapter: Requester, thread_id: int) -> None:
+        """Note the frame a step leaves, where the profile needs it to tell the step's own stops."""
+        self._step_from = None
+        if self._profile.statement_lines is not None:
+            with contextlib.suppress(Failure):
+                self._step_from = await _top_frame(adapter, thread_id)
 
     def read(self, body: dict[str, Any]) -> StopInfo:
         """The stop a (complete) `stopped` event describes."""
@@ -81,6 +91,8 @@ class Stops:
             return True
         if self._untold(body):
             return True
+        if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint":
+            return True
         return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
                 and bool(self._registry.all()))
 
@@ -96,6 +108,9 @@ class Stops:
                 top = await _top_frame(adapter, body["threadId"])
                 body["hitBreakpointIds"] = self._registry.adapter_ids_at(
                     (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
+            if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint" \
+                    and body.get("threadId") is not None and self._same_statement(await _top_frame(adapter, body["threadId"])):
+                body["reason"], body["hitBreakpointIds"] = "step", []  # not a hit: the statement was stopped at
             if (expression := self._untold(body)) is not None and body.get("threadId") is not None:
                 top = await _top_frame(adapter, body["threadId"])
                 said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
@@ -105,6 +120,15 @@ class Stops:
         except Failure:
             pass
         return body
+
+    def _same_statement(self, top: dict[str, Any]) -> bool:
+        """Whether a stop's top frame is the frame the step left, on another line of the statement it was on."""
+        start, lines = self._step_from or {}, self._profile.statement_lines
+        path = (top.get("source") or {}).get("path")
+        if lines is None or not path or top.get("id") != start.get("id") or path != (start.get("source") or {}).get("path"):
+            return False
+        span = lines(path, int(start.get("line") or 0))
+        return span is not None and span[0] <= int(top.get("line") or 0) <= span[1]
 
     def _untold(self, body: dict[str, Any]) -> str | None:
         """The expression that tells a stop's text the adapter left out (`AdapterProfile.untold_texts`)."""

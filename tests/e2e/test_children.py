@@ -243,3 +243,23 @@ async def test_stopping_a_childs_session_leaves_its_parent_current():
         current = [s["sessionId"] for s in await sessions(tools) if s.get("current")]
         assert current == [parent], current
         await tools.ok("stop", all=True)
+
+
+async def test_the_last_workers_end_with_the_parent_paused_at_a_breakpoint_returns_the_parents_stop():
+    """The last pool worker ends as the parent, past the pool, reaches a breakpoint: the answer to the worker's
+    `continue` was the worker's end with a hint that the parent is paused ("`continue` it"); it is the parent's
+    stop, the worker's end a note in its hint. Where the parent has not stopped by the answer, the hint says it
+    runs (and `wait` brings its stop)."""
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(WORKERS), args=["spawn"],
+                              breakpoints=[at(WORKERS, "worker"), at(WORKERS, "total")])
+        answers = []
+        while stop["state"] == "paused" and stop["sessionId"] != "s1":
+            stop = await tools.ok("continue")
+            answers.append(stop)
+            if stop["state"] == "terminated":
+                assert "(paused)" not in stop.get("hint", ""), stop  # a paused parent's stop is the answer itself
+                stop = await tools.ok("wait")
+        assert stop["sessionId"] == "s1" and stop["reason"] == "breakpoint", stop
+        assert stop["location"]["line"] == marker(WORKERS, "total") and locals_of(stop)["total"] == "14", stop
+        await tools.ok("stop", all=True)

@@ -444,7 +444,20 @@ class Debugger:
             self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
             ended = hints.child_ended(session.id, parent.id, parent.state, exit_known=ctx.exitCode is not None,
                                       exit_coming=session.exit_coming)
+            if self.sessions.stop_unshown(parent):
+                return await self._parent_stop(parent, session, ctx, ended)
             ctx.hint = "; ".join(filter(None, (ctx.hint, ended)))
+        return ctx
+
+    async def _parent_stop(self, parent: DebugSession, child: DebugSession, ended: Context, said: str) -> Context:
+        """A child's end met its parent paused at a stop the agent has not seen (the last pool worker ended
+        once the parent was at a breakpoint past the pool): that stop is the answer, the child's end a hint."""
+        ctx = await self._result(parent, timed_out=False, look_for_children=False)
+        code = f" with exit code {ended.exitCode}" if ended.exitCode is not None else ""
+        note = f"the child process of session {child.id} ended{code} meanwhile"
+        if ended.exitCode is None:
+            note = said.split(";", 1)[0]
+        ctx.hint = "; ".join(filter(None, (note, ctx.hint)))
         return ctx
 
     # -- breakpoints -------------------------------------------------------------------------

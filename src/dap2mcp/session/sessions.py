@@ -142,12 +142,16 @@ class Sessions:
         """`session`'s handle runs a new program, whose stops count from 0 again."""
         self._shown.pop(session.id, None)
 
+    def stop_unshown(self, session: DebugSession) -> bool:
+        """Whether `session` is paused at a stop the agent has not been shown."""
+        return session.state == "paused" and session.stop_count > self._shown.get(session.id, 0)
+
     def unshown_stop(self, session: DebugSession) -> DebugSession | None:
         """Another session of `session`'s program, paused at a stop the agent has not been shown."""
         if not self.holds(session):
             return None
         for other in self.tree(session):
-            if other is not session and other.state == "paused" and other.stop_count > self._shown.get(other.id, 0):
+            if other is not session and self.stop_unshown(other):
                 return other
         return None
 

@@ -148,6 +148,27 @@ def running_below(pid: int, depth: int) -> list[psutil.Process]:
     return [p for p in below if depth_of(p.pid) >= depth and _running(p)]
 
 
+def exec_after_fork(pid: int) -> bool:
+    """Whether `pid` runs a program of its own (it called exec after its fork) rather than a copy of its parent:
+    a fork keeps its parent's address space, stack included, where exec lays out a new one (at a random place,
+    the kernel's default). Where the stacks cannot be read, taken for a fork."""
+    try:
+        parent = psutil.Process(pid).ppid()
+        return _stack_start(pid) not in (None, _stack_start(parent))
+    except psutil.Error:
+        return False
+
+
+def _stack_start(pid: int) -> int | None:
+    """`startstack` of /proc/PID/stat (0, or unreadable, where the process is not ours to look into)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return int(fields[25]) or None
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def pid_alive(pid: int) -> bool:
     try:
         return _running(psutil.Process(pid))

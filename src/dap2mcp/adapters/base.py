@@ -15,6 +15,7 @@ from ..errors import DebugError, ErrorCode
 from ..processes import killed_by
 from . import tool_dir
 from .build import build
+from .thread_states import ThreadReport
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -414,6 +415,9 @@ class AdapterProfile:
     `totalFrames: 100` for a stack of 501): deeper stacks are read page by page (`startFrame`)."""
     stop_text_detail: bool = False
     """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
+    stops_every_thread: bool = True
+    """A stop holds every thread. Not pydevd's: it suspends a thread only between two lines of its Python code,
+    and one blocked inside a call into C (a lock's acquire, a sleep, a read) runs on (`running_threads`)."""
     are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
     return_value: re.Pattern[str] | None = None
     """A variable the adapter lists in the caller's frame once a function has returned, naming the function
@@ -668,6 +672,17 @@ class AdapterProfile:
     def running_files(self, pid: int) -> list[str]:
         """The source files a running process's threads are in, where the adapter cannot say (blocking)."""
         return []
+
+    def running_threads(self, pid: int, max_frames: int) -> list[ThreadReport] | None:
+        """Every thread of the process with its innermost frames, read from outside the adapter (blocking):
+        where the adapter can neither stop a thread blocked inside a call into native code nor say where it
+        is. None where this adapter has no such way, or the process could not be made to say."""
+        return None
+
+    def reloader(self, target: Target, exit_code: int | None) -> str | None:
+        """Who restarts a child process that ended with `exit_code` (a development server's reloader, whose
+        server exits with a code of its own after a file change), or None where the end is just an end."""
+        return None
 
     def file_refusal(self, path: str, target: Target) -> str | None:
         """Why a line breakpoint in `path` could never stop in this program, where the adapter would take it

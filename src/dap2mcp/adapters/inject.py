@@ -17,10 +17,14 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import json
 import os
 import platform
 import signal
+import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 from elftools.elf.elffile import ELFFile
 
@@ -62,9 +66,11 @@ def supported() -> bool:
 
 PYTHON_FUNCTIONS = ("Py_IsInitialized", "PyGILState_Check", "PyGILState_Ensure", "PyGILState_Release",
                     "PyRun_SimpleString", "Py_AddPendingCall")
+UNTRACED_FUNCTIONS = ("PyGILState_GetThisThreadState", "PyThreadState_EnterTracing", "PyThreadState_LeaveTracing")
+"""What runs code with the thread's trace function held off (Python 3.11 on)."""
 
 
-def run_python(pid: int, code: str) -> bool:
+def run_python(pid: int, code: str, *, untraced: bool = False) -> bool:
     """Have the main thread of `pid` run `code` (`PyRun_SimpleString`) where that is safe; True if it
     ran before this returned, False if it was queued to run soon after.
 
@@ -76,10 +82,16 @@ def run_python(pid: int, code: str) -> bool:
     code has to say itself when it has run, and must let no exception out (the interpreter would
     raise SystemError in the program). A call is always waited out, with no time limit of its own:
     cut short, it would return into nothing and crash the process. Every ptrace request must come
-    from one thread."""
+    from one thread.
+
+    `untraced`: the code runs with the thread's trace function held off (`PyThreadState_EnterTracing`), or
+    not at all. A debugger in the process traces the main thread: with a pause pending on it (debugpy,
+    justMyCode off), it would suspend the thread inside the injected code, and the call would never
+    return. Code queued to run between bytecodes cannot be held off so: it runs traced."""
     if not supported():
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"attach by pid injects code only on x86-64 Linux, not {platform.machine()}")
-    python = _python_functions(pid)  # read before the process is stopped: each file takes tens of ms
+    # read before the process is stopped: each file takes tens of ms; an older Python lacks the untraced ones
+    python = _python_functions(pid, PYTHON_FUNCTIONS + (UNTRACED_FUNCTIONS if untraced else ()))
     libc = _symbols(pid, "libc.so", ("mmap", "munmap"))
     with _Stopped(pid) as thread:
         if not thread.call(python["Py_IsInitialized"], []) & 0xFFFFFFFF:
@@ -87,7 +99,12 @@ def run_python(pid: int, code: str) -> bool:
                              "(starting up or shutting down); attach again in a moment")
         if thread.blocked and not thread.call(python["PyGILState_Check"], []) & 0xFFFFFFFF:
             state = thread.call(python["PyGILState_Ensure"], [])
+            tstate = thread.call(python["PyGILState_GetThisThreadState"], []) if untraced else 0
+            if untraced:
+                thread.call(python["PyThreadState_EnterTracing"], [tstate])
             thread.call(python["PyRun_SimpleString"], [code.encode()])
+            if untraced:
+                thread.call(python["PyThreadState_LeaveTracing"], [tstate])
             thread.call(python["PyGILState_Release"], [state & 0xFFFFFFFF])
             return True
         text = code.encode() + b"\0"
@@ -100,6 +117,59 @@ def run_python(pid: int, code: str) -> bool:
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has too many calls queued for its main "
                              "thread (Py_AddPendingCall refused); try again")
         return False
+
+
+def ask(pid: int, report: str, wait: float) -> Any:
+    """What `pid` answers when it runs `report`, Python code that leaves a JSON value in its variable
+    `answer`; None where the process could not be made to answer within `wait` seconds (blocking).
+
+    The answer comes back through a file the process writes in its own /tmp (a container's, or a
+    service's PrivateTmp, is apart from ours), in a folder it may write to but not list: the file is
+    taken only once whole (renamed into place) and only if the process's own user wrote it. The code
+    runs in a namespace of its own, so the program's `__main__` gets no names, and lets no exception
+    out; queued (see `run_python`) and run after this gave up, it finds the folder gone and writes nothing."""
+    if not supported():
+        return None
+    theirs = f"/proc/{pid}/root/tmp" if os.path.isdir(f"/proc/{pid}/root/tmp") else None
+    with tempfile.TemporaryDirectory(prefix="dap2mcp-ask-", dir=theirs) as ours:
+        folder = f"/tmp/{Path(ours).name}" if theirs else ours  # as the process names it
+        os.chmod(ours, 0o1733)
+        told = Path(ours) / "answer"
+        code = "\n".join((
+            "answer = None",
+            report,
+            "import json as _json, os as _os",
+            f"with open({folder + '/written'!r}, 'x') as _out:",
+            "    _json.dump(answer, _out)",
+            f"_os.rename({folder + '/written'!r}, {folder + '/answer'!r})",
+        ))
+        try:
+            run_python(pid, quietly(code), untraced=True)
+        except DebugError:
+            return None
+        deadline = time.monotonic() + wait
+        while not (told.exists() and told.stat().st_uid == owner(pid)):  # the process's, no one else's
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.02)
+        try:
+            return json.loads(told.read_text())
+        except (OSError, ValueError):
+            return None
+
+
+def quietly(code: str) -> str:
+    """`code` run in a namespace of its own, letting nothing out: an exception would reach the program
+    (a pending call's raises SystemError there)."""
+    return f"try:\n    exec({code!r}, {{}})\nexcept BaseException:\n    pass\n"
+
+
+def owner(pid: int) -> int | None:
+    """The user `pid` runs as (None once it is gone)."""
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
 
 
 def runs_python(pid: int) -> bool:
@@ -115,15 +185,15 @@ def runs_python(pid: int) -> bool:
     return False
 
 
-def _python_functions(pid: int) -> dict[str, int]:
+def _python_functions(pid: int, names: tuple[str, ...]) -> dict[str, int]:
     """Where the interpreter's functions lie in `pid`: in its executable (a static build, as Debian's)
     or in the libpython it loaded (a shared build, as pyenv's)."""
     exe = os.readlink(f"/proc/{pid}/exe").removesuffix(" (deleted)")
     for library in (exe, "libpython"):
         with contextlib.suppress(DebugError):
-            return _symbols(pid, library, PYTHON_FUNCTIONS)
+            return _symbols(pid, library, names)
     raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {pid} has no Python interpreter in its executable or a "
-                     f"libpython (looked for {', '.join(PYTHON_FUNCTIONS)})")
+                     f"libpython (looked for {', '.join(names)})")
 
 
 class _Stopped:

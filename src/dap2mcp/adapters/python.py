@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
 import subprocess
@@ -20,7 +19,7 @@ import debugpy
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import inject, python_interpreters, python_lines, python_names
+from . import inject, python_interpreters, python_lines, python_names, python_threads
 from .base import (
     AdapterProfile,
     AdapterStart,
@@ -33,6 +32,7 @@ from .base import (
     Tool,
     ValueShapes,
 )
+from .thread_states import ThreadReport
 
 SITE_DIR = str(Path(__file__).parent / "_site")
 DEBUGPY_DIR = Path(debugpy.__file__).parent
@@ -169,6 +169,11 @@ class DebugpyProfile(AdapterProfile):
             _require_pytest(python)
         return target, version
 
+    def reloader(self, target: Target, exit_code: int | None) -> str | None:
+        """Django's autoreloader runs the server in a child process, which exits with 3 when a file it watches
+        changes; the reloader then starts a new one."""
+        return "Django's autoreloader" if target.templates == "django" and exit_code == 3 else None
+
     def file_refusal(self, path: str, target: Target) -> str | None:
         """pydevd takes a breakpoint in any file and verifies it; in a file that is not Python it stops only
         where a template engine armed at launch renders that file."""
@@ -223,6 +228,9 @@ class DebugpyProfile(AdapterProfile):
 
     def running_files(self, pid: int) -> list[str]:
         return stack_files(pid, STACK_FILES_WAIT)
+
+    def running_threads(self, pid: int, max_frames: int) -> list[ThreadReport] | None:
+        return python_threads.read(pid, max_frames, STACK_FILES_WAIT)
 
     def plan(self, target: Target) -> AdapterStart:
         argv = [sys.executable, "-m", "debugpy.adapter"]
@@ -368,11 +376,9 @@ def _connect_back(pid: int, host: str, port: int) -> None:
             "        out.write(failure)",
             f"    os.rename({folder + '/written'!r}, {folder + '/outcome'!r})  # whole, or not there",
         ))
-        # in a namespace of its own, so the program's __main__ gets no names; and nothing may get out
-        code = f"try:\n    exec({attach!r}, {{}})\nexcept BaseException:\n    pass\n"
-        ran = inject.run_python(pid, code)
+        ran = inject.run_python(pid, inject.quietly(attach))
         deadline = time.monotonic() + INJECTED_CODE_WAIT
-        while not (outcome.exists() and outcome.stat().st_uid == _owner(pid)):  # the process's, no one else's
+        while not (outcome.exists() and outcome.stat().st_uid == inject.owner(pid)):  # the process's, no one else's
             if ran:  # and said nothing: it could not write there
                 return
             if not processes.pid_alive(pid):
@@ -390,47 +396,19 @@ def stack_files(pid: int, wait: float) -> list[str]:
     """The source files of the frames on every thread's stack in process `pid`, read by the process itself
     (code injected as for an attach by pid): debugpy names no frame of a thread that is running, and none of
     library code. Empty where the process could not be made to say within `wait` seconds (blocking)."""
-    if not inject.supported():
-        return []
-    theirs = f"/proc/{pid}/root/tmp" if os.path.isdir(f"/proc/{pid}/root/tmp") else None  # as in `_connect_back`
-    with tempfile.TemporaryDirectory(prefix="dap2mcp-stack-", dir=theirs) as ours:
-        folder = f"/tmp/{Path(ours).name}" if theirs else ours  # as the process names it
-        os.chmod(ours, 0o1733)
-        told = Path(ours) / "files"
-        report = "\n".join((
-            "import json, os, sys",
-            "files = set()",
-            "for frame in sys._current_frames().values():",
-            "    while frame is not None:",
-            "        files.add(frame.f_code.co_filename)",
-            "        if frame.f_globals.get('__name__') == '__main__' and os.path.isabs(frame.f_code.co_filename):",
-            "            break",  # the program's outermost frame (not this code's): what called it is the launcher's
-            "        frame = frame.f_back",
-            f"with open({folder + '/written'!r}, 'x') as out:",
-            "    json.dump(sorted(files), out)",
-            f"os.rename({folder + '/written'!r}, {folder + '/files'!r})",
-        ))
-        try:
-            inject.run_python(pid, f"try:\n    exec({report!r}, {{}})\nexcept BaseException:\n    pass\n")
-        except DebugError:
-            return []
-        deadline = time.monotonic() + wait
-        while not (told.exists() and told.stat().st_uid == _owner(pid)):  # the process's, no one else's
-            if time.monotonic() > deadline:
-                return []
-            time.sleep(0.02)
-        try:
-            files = json.loads(told.read_text())
-        except (OSError, ValueError):
-            return []
-        return [f for f in files if isinstance(f, str) and os.path.isabs(f)]
-
-
-def _owner(pid: int) -> int | None:
-    try:
-        return os.stat(f"/proc/{pid}").st_uid
-    except OSError:
-        return None
+    report = "\n".join((
+        "import os, sys",
+        "files = set()",
+        "for frame in sys._current_frames().values():",
+        "    while frame is not None:",
+        "        files.add(frame.f_code.co_filename)",
+        "        if frame.f_globals.get('__name__') == '__main__' and os.path.isabs(frame.f_code.co_filename):",
+        "            break",  # the program's outermost frame (not this code's): what called it is the launcher's
+        "        frame = frame.f_back",
+        "answer = sorted(files)",
+    ))
+    files = inject.ask(pid, report, wait)
+    return [f for f in files if isinstance(f, str) and os.path.isabs(f)] if isinstance(files, list) else []
 
 
 DEBUGPY = DebugpyProfile(
@@ -479,6 +457,7 @@ DEBUGPY = DebugpyProfile(
     # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
     configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
     steps_over_library=True,
+    stops_every_thread=False,
     # debugpy's and pydevd's words (a condition's error, warnings) come as "console" and "important": the
     # agent reads them as `adapterOutput`, less pydevd's advice at a step in that passed over library code,
     # which points at a launch.json the agent does not have (the step's `hint` says what to do)

@@ -84,7 +84,7 @@ class SetVariableResult(ValueResult):
 
 
 class InfoResult(Ok):
-    type: Literal["sources", "modules", "sessions"]
+    type: Literal["sources", "modules", "sessions", "threads"]
     items: list[dict[str, Any]]
     total: int
     truncated: bool

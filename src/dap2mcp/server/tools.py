@@ -13,7 +13,7 @@ from pydantic import Field
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MEMORY_BYTES, Debugger
+from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MEMORY_BYTES, THREAD_FRAMES, Debugger
 from ..session.specs import (
     MAX_PATH_MAPPINGS,
     PATH_CHARS,
@@ -350,8 +350,10 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
 
     @tool("info", read_only=True, idempotent=True)
     async def info(
-        type: Annotated[Literal["sources", "modules", "sessions"], Field(description=(
-            "'sources' (loaded source files), 'modules', or 'sessions' (every debug session running)."))],
+        type: Annotated[Literal["sources", "modules", "sessions", "threads"], Field(description=(
+            "'sources' (loaded source files), 'modules', 'sessions' (every debug session running), or 'threads' "
+            "(every thread of the program and where it is)."))],
+        maxFrames: Annotated[int, Field(ge=1, le=100, description="Type 'threads': most frames shown per thread.")] = THREAD_FRAMES,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.InfoResult]:
         """List what the program has loaded: `sources` (files) or `modules`, e.g. to find a file's path for a
@@ -360,7 +362,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         if type == "sessions":
             return r.ok(r.InfoResult(**debugger.list_sessions()))
         sid = debugger.resolve(sessionId)
-        return r.ok(r.InfoResult(**await debugger.info(type, sid)), session_id=sid)
+        return r.ok(r.InfoResult(**await debugger.info(type, sid, maxFrames)), session_id=sid)
 
     @tool("disassemble", read_only=True, idempotent=True)
     async def disassemble(

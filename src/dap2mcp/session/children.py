@@ -20,6 +20,7 @@ from typing import Any
 
 import psutil
 
+from .. import processes
 from ..adapters import AdapterStart
 from .program import described
 from .session import DebugSession
@@ -47,8 +48,11 @@ def plan(parent: DebugSession, arguments: dict[str, Any]) -> AdapterStart | None
 def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debugged: bool) -> DebugSession:
     """The child's session, not started: with the parent's breakpoints where it is `debugged`."""
     target = replace(parent.target, mode="attach", process_id=_pid(reach.arguments), stop_on_entry=False)
+    # a child that runs a program anew (a Django reloader's server, a spawned worker) reads the files as they are
+    # now, and its breakpoints follow the edits made since they were set; a fork runs the code its parent loaded
+    rereads = parent.rereads and target.process_id is not None and processes.exec_after_fork(target.process_id)
     child = DebugSession(target, parent.profile, carried=parent.breakpoints.all() if debugged else None,
-                         limits=parent.limits, session_id=session_id, parent_id=parent.id)
+                         limits=parent.limits, session_id=session_id, parent_id=parent.id, rereads=rereads)
     child.breakpoints.count_with(parent.breakpoints)
     child.reach(reach, parent.runtime)
     if is_program(parent):

@@ -23,7 +23,7 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, children, documents, ending, hints, memory, paused, preview, testing, watches
+from . import assign, children, documents, ending, hints, memory, paused, preview, testing, threads, watches
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
@@ -35,6 +35,7 @@ from .session import DebugSession
 from .sessions import Sessions
 from .specs import BreakpointChange, BreakpointSpec, Location
 from .startup import injections_finished
+from .threads import THREAD_FRAMES
 
 DEFAULT_WAIT = 30.0
 EVALUATE_TIMEOUT = 10.0
@@ -407,6 +408,11 @@ class Debugger:
         finished = await session.wait_for_stop(since, min(timeout, PAUSE_IN_OWN_CODE))
         if not finished and left() > 0 and session.state == "running" and session.passes_over_library:
             finished = await session.pause_in_library(since, left())
+        if not finished and left() > 0 and session.state == "running" and (stuck := await threads.all_blocked(session)):
+            ctx = await self._result(session, timed_out=True)  # waiting on could not help: say so now
+            if ctx.state == "running":
+                threads.say_blocked(session, ctx, stuck)
+            return ctx
         if not finished:
             finished = await session.wait_for_stop(since, left())
         ctx = await self._result(session, timed_out=not finished)
@@ -438,12 +444,14 @@ class Debugger:
             ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))
         if ctx.state == "paused":  # the session whose stop was last returned is the one a next call acts on
             self.sessions.make_current(session)
-            self.sessions.shown(session)
+            if self.sessions.shown(session) and session.parent_id is not None:  # a child's first stop shown
+                ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.notes(edited=True)] or None
         elif ctx.state == "terminated" and session.parent_id is not None and session.launcher is None \
                 and self.sessions.holds(parent := self.pick(session.parent_id)):
             self.sessions.make_current(parent)  # not left without one: the program goes on in its parent
             ended = hints.child_ended(session.id, parent.id, parent.state, exit_known=ctx.exitCode is not None,
-                                      exit_coming=session.exit_coming)
+                                      exit_coming=session.exit_coming,
+                                      reloader=session.profile.reloader(session.target, ctx.exitCode))
             if self.sessions.stop_unshown(parent):
                 return await self._parent_stop(parent, session, ctx, ended)
             ctx.hint = "; ".join(filter(None, (ctx.hint, ended)))
@@ -510,6 +518,8 @@ class Debugger:
             session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
         return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
                                     scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from)
+        if thread_id is not None and frame_id is None and (stack := await threads.not_held(session, thread_id, max_frames)):
+            return threads.thread_context(session, stack)
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT, session_id: str | None = None) -> dict[str, Any]:
         session = self.pick(session_id)
@@ -565,13 +575,19 @@ class Debugger:
         session.recorder.state_changed()
         return await assign.set_variable(session, name, value, frame)
 
-    async def info(self, kind: Literal["sources", "modules"], session_id: str | None = None) -> dict[str, Any]:
+    async def info(self, kind: Literal["sources", "modules", "threads"], session_id: str | None = None,
+                   max_frames: int = THREAD_FRAMES) -> dict[str, Any]:
         session = self.pick(session_id)
         if kind == "sources":
             if not session.capabilities.get("supportsLoadedSourcesRequest"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED,
                                  f"{session.profile.name} does not list loaded sources (no supportsLoadedSourcesRequest)")
             body = await session.request("loadedSources")
+        if kind == "threads":
+            stacks, total = await threads.listing(session, max_frames)
+            base = {"base": session.target.files_from}
+            return {"type": kind, "items": [s.model_dump(exclude_none=True, context=base) for s in stacks],
+                    "total": total, "truncated": total > len(stacks)}
             items = [{"name": s.get("name"), "path": s.get("path")} for s in body.get("sources") or []]
         else:
             if not session.capabilities.get("supportsModulesRequest"):

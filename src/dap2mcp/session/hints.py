@@ -57,9 +57,16 @@ def children(found: list[str]) -> str:
             "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")
 
 
-def child_ended(child: str, parent: str, state: str, exit_known: bool, exit_coming: bool = False) -> str:
+def child_ended(child: str, parent: str, state: str, exit_known: bool, exit_coming: bool = False,
+                reloader: str | None = None) -> str:
     """A child process's session ended: the agent's next call without sessionId acts on its parent's.
-    `exit_coming`: its process is still ending, so its exit code is not known yet (not unreadable)."""
+    `exit_coming`: its process is still ending, so its exit code is not known yet (not unreadable);
+    `reloader`: who restarts the child, where its end is a restart (`AdapterProfile.reloader`)."""
+    if reloader is not None:
+        return (f"{reloader} is restarting the server: its process (session {child}) ended to run the changed "
+                f"files, and a new one starts as another child session of {parent} (the current session again, "
+                f"{state}), its breakpoints moved with the edits (`breakpointNotes` at its first stop): `wait` "
+                "for its next stop")
     then = {"running": "`wait` for its next stop or its end", "terminated": "it has ended too"}.get(state, "`continue` it")
     unknown = "" if exit_known else (
         " (its exit code is not yet known: its process is still ending; `info sessions` shows it once it has)"

@@ -100,6 +100,35 @@ class Frame(_Placed):
     """Where `disassemble` starts for this frame (native and Go adapters)."""
 
 
+class StackLine(_Placed):
+    """A frame of `info {type: "threads"}` or of a thread the debugger could not stop."""
+
+    id: Opt[int] = None
+    """The frame's id at this stop (a thread the debugger holds); none for a frame read from the process."""
+    function: str
+    file: Opt[str] = None
+    line: Opt[int] = None
+    code: Opt[str] = None
+    """The line's source text (frames read from the process)."""
+
+
+class ThreadStack(_Model):
+    """A thread and its innermost frames."""
+
+    id: Opt[int] = None
+    """The id `context {threadId}` takes (none: a thread the adapter does not list)."""
+    name: str
+    state: Opt[Literal["stopped", "blocked", "running"]] = None
+    """`stopped`: the debugger holds it, its variables readable; `blocked`: asleep inside a call into native code
+    (a lock's acquire, a sleep, a read), which the debugger cannot interrupt; `running`: neither."""
+    waitingIn: Opt[str] = None
+    """For a blocked thread: what the call waits for (the system call, in words)."""
+    frames: list[StackLine]
+    totalFrames: Opt[int] = None
+    readFromProcess: Opt[bool] = None
+    """True: the frames were read by the process itself, not through the debugger: no ids, no variables."""
+
+
 class Variable(_Model):
     name: str
     value: str
@@ -234,6 +263,9 @@ class Context(_Model):
     interpreter: Opt[InterpreterView] = None
     """In the result of `debug` and `restart` of a program launched where dap2mcp chooses what runs it (Python):
     the interpreter, and how it was chosen."""
+    thread: Opt[ThreadStack] = None
+    """`context {threadId}` of a thread the debugger could not stop (blocked inside a call into native code):
+    its stack as the process read it, without variables."""
     threads: Opt[list[Thread]] = None
     threadsTotal: Opt[int] = None
     threadsNext: Opt[int] = None

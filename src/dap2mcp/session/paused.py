@@ -190,11 +190,7 @@ async def steppable_thread(session: DebugSession, thread_id: int | None) -> int:
     stopped nor running, until the thread ran again; refused instead."""
     info = session.require_paused()
     thread = await session.known_thread(thread_id)
-    check = session.profile.step_ready_check
-    if thread == info.thread_id or check is None:
-        return thread
-    body, _ = await session.own.evaluate(check.format(thread=int(thread)), await focused_frame_id(session))
-    if body.get("result") == "False":  # refused, it cannot tell: step as asked
+    if await held(session, thread) is False:  # None: it cannot tell; step as asked
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"thread {thread} is not stopped at a line of code but blocked "
                          "inside a native call (waiting on a lock, a future's result, I/O): "
                          f"{session.profile.name} would carry out the step only once that call returns, and "
@@ -202,6 +198,19 @@ async def steppable_thread(session: DebugSession, thread_id: int | None) -> int:
                          f"that stopped ({info.thread_id}), or set a breakpoint where thread {thread} goes on and "
                          "`continue`")
     return thread
+
+
+async def held(session: DebugSession, thread: int) -> bool | None:
+    """Whether the adapter holds `thread` at this stop, stopped at a line of code, where the profile can tell
+    (`step_ready_check`): a thread blocked inside a native call goes on running there. None where it cannot."""
+    info = session.require_paused()
+    check = session.profile.step_ready_check
+    if thread == info.thread_id:
+        return True
+    if check is None:
+        return None
+    body, _ = await session.own.evaluate(check.format(thread=int(thread)), await focused_frame_id(session))
+    return {"True": True, "False": False}.get(str(body.get("result")))
 
 
 @dataclass(frozen=True)

@@ -103,11 +103,13 @@ class BreakpointRegistry:
     def views(self) -> list[BreakpointView]:
         return [bp.view() for bp in self._items.values() if not bp.temporary]
 
-    def notes(self) -> list[str]:
+    def notes(self, *, edited: bool = False) -> list[str]:
         """One line for each breakpoint that moved or is not bound: a start's result says so, since a
-        program that runs to its end past a breakpoint that never bound looks like no bug at all."""
+        program that runs to its end past a breakpoint that never bound looks like no bug at all. `edited`:
+        only those an edit of their file moved or took away (a child process that runs the edited files)."""
         return [f"breakpoint {bp.id} ({bp.describe()}): {note}" for bp in self._items.values()
-                if not bp.temporary and bp.kind != "exception" and bp.enabled and (note := bp.note)]
+                if not bp.temporary and bp.kind != "exception" and bp.enabled and (note := bp.note)
+                and (bp.edited or not edited)]
 
     def filters(self) -> list[dict[str, Any]]:
         """The exception filters an agent can set: the adapter's, and those made of function breakpoints."""

@@ -71,7 +71,9 @@ answer judges its output by pauses."""
 class DebugSession:
     def __init__(self, target: Target, profile: AdapterProfile, *, carried: list[Breakpoint] | None = None,
                  snapshots: list[Snapshot] | None = None, limits: Limits | None = None, session_id: str = "s1",
-                 parent_id: str | None = None) -> None:
+                 parent_id: str | None = None, rereads: bool | None = None) -> None:
+        """`rereads`: the run reads the program's files as they are now (a child process that is a new program,
+        not a fork), so carried line breakpoints follow edits of them; by default, as the target's mode says."""
         self.id = session_id
         """The handle an agent names this session by (`sessionId`); a `restart`'s session keeps it."""
         self.parent_id = parent_id
@@ -98,7 +100,9 @@ class DebugSession:
         self.link = Link(profile)
         self.run = Run(stray_step_stops=profile.stray_step_stops)
         self.run.on_change = lambda: self.changed()
-        rereads = target.mode in ("source", "test") or (target.mode == "binary" and profile.language == "python")
+        if rereads is None:
+            rereads = target.mode in ("source", "test") or (target.mode == "binary" and profile.language == "python")
+        self.rereads = rereads
         self.breakpoints = BreakpointRegistry(profile, carried or [], capabilities=lambda: self.link.capabilities,
                                               edited=rereads, place_function=self._place_function,
                                               function_filters=lambda: profile.function_filters(self.target),

@@ -134,9 +134,12 @@ class Sessions:
 
     # -- stops shown to the agent ---------------------------------------------------------
 
-    def shown(self, session: DebugSession) -> None:
-        """The agent has been shown `session`'s current stop: no call of its program returns it again."""
+    def shown(self, session: DebugSession) -> bool:
+        """The agent has been shown `session`'s current stop: no call of its program returns it again. Whether
+        it is the first of the session's stops shown."""
+        first = session.id not in self._shown
         self._shown[session.id] = session.stop_count
+        return first
 
     def restarted(self, session: DebugSession) -> None:
         """`session`'s handle runs a new program, whose stops count from 0 again."""

@@ -88,15 +88,73 @@ def test_unchanged_snapshots_give_an_empty_diff() -> None:
     assert out["timeDelta"] == "00:00:00.000"
 
 
-def test_removed_subtree_is_listed_whole_in_preorder() -> None:
+def test_removed_subtree_is_one_entry_at_its_root_and_every_id_in_pact() -> None:
+    """Issue 34 point 13: a subtree that went is one change; PACT still names each of its nodes (seed 002)."""
     old, new = make(SEED_OLD), make(edit(SEED_OLD, "order", None))
     delta = compare(old, new)
     assert pact(delta) == {"added": [], "changed": [],
                            "removed": ["order", "order.Customer", "order.Customer.City", "order.Customer.Name",
                                        "order.Id"]}
     out = variables(old, new, delta)
-    assert out["summary"] == {"added": 0, "removed": 5, "modified": 0, "unchanged": 2}
-    assert out["removed"][0] == {"name": "order", "path": "order", "type": "Order", "value": "{Order}"}
+    assert out["summary"] == {"added": 0, "removed": 1, "modified": 0, "unchanged": 2}
+    assert out["removed"] == [{"name": "order", "path": "order", "type": "Order", "value": "{Order}"}]
+
+
+NESTED = {
+    "d": v("dict", "{'k': [1, 2, 3], 'n': 0}", {
+        "'k'": v("list", "[1, 2, 3]", {"0": v("int", "1"), "1": v("int", "2"), "2": v("int", "3")}),
+        "'n'": v("int", "0")}),
+    "o": v("Box", "<Box object at 0x7f3a5c2e1d90>", {"items": v("list", "[1]", {"0": v("int", "1")})}),
+}
+
+
+def test_one_element_changed_is_one_modified_entry_at_the_element() -> None:
+    """Issue 34 point 13: `d["k"][2]` changed, and the dict's and the list's texts with it: one entry, the element."""
+    new_spec = edit(NESTED, "d", v("dict", "{'k': [1, 2, 4], 'n': 0}", {
+        "'k'": v("list", "[1, 2, 4]", {"0": v("int", "1"), "1": v("int", "2"), "2": v("int", "4")}),
+        "'n'": v("int", "0")}))
+    old, new = make(NESTED, run="r"), make(new_spec, id="snap-b", run="r")
+    delta = compare(old, new)
+    out = variables(old, new, delta)
+    assert out["modified"] == [{"name": "2", "path": 'd["k"][2]', "type": "int", "oldValue": "3", "newValue": "4"}]
+    assert out["summary"] == {"added": 0, "removed": 0, "modified": 1, "unchanged": 8}
+    assert pact(delta)["changed"] == [{"id": "d", "fields": ["value", "children"]},
+                                      {"id": 'd["k"]', "fields": ["value", "children"]},
+                                      {"id": 'd["k"][2]', "fields": ["value"]}]
+
+
+def test_an_item_appended_is_one_added_entry_not_also_its_list() -> None:
+    new_spec = edit(NESTED, "o", v("Box", "<Box object at 0x7f3a5c2e1d90>", {
+        "items": v("list", "[1, 2]", {"0": v("int", "1"), "1": v("int", "2")})}))
+    old, new = make(NESTED, run="r"), make(new_spec, id="snap-b", run="r")
+    out = variables(old, new, compare(old, new))
+    assert (out["added"], out["modified"]) == ([{"name": "1", "path": "o.items[1]", "type": "int", "value": "2"}], [])
+
+
+def test_another_object_at_another_address_is_a_change_beside_its_members() -> None:
+    """Within one run an object replaced by another shows through its address: that is a change of its own."""
+    new_spec = edit(NESTED, "o", v("Box", "<Box object at 0x7f00aaaabbbb>", {
+        "items": v("list", "[5]", {"0": v("int", "5")})}))
+    old, new = make(NESTED, run="r"), make(new_spec, id="snap-b", run="r")
+    assert [m["path"] for m in variables(old, new, compare(old, new))["modified"]] == ["o", "o.items[0]"]
+
+
+@pytest.mark.parametrize(("under", "paths"), [
+    ("d", ['d["k"][2]']), ('d["k"]', ['d["k"][2]']), ('d["k"][2]', ['d["k"][2]']), ("o", ["o.items[0]"]),
+    ("o.items", ["o.items[0]"]), ("", []), ("d.k", []), ("dd", ["dd"]), ('d["k"][1]', []),
+])
+def test_under_a_path_only_what_lies_there(under: str, paths: list[str]) -> None:
+    """Issue 34 point 13: `path_prefix` narrows a diff to one subtree, by whole path segments."""
+    changed = {**NESTED, "dd": v("int", "1")}
+    changed = edit(changed, "d", v("dict", "{'k': [1, 2, 4], 'n': 0}", {
+        "'k'": v("list", "[1, 2, 4]", {"0": v("int", "1"), "1": v("int", "2"), "2": v("int", "4")}),
+        "'n'": v("int", "0")}))
+    changed = edit(changed, "o", v("Box", "<Box object at 0x7f3a5c2e1d90>", {"items": v("list", "[2]", {"0": v("int", "2")})}))
+    old, new = make({**NESTED, "dd": v("int", "0")}, run="r"), make(changed, id="snap-b", run="r")
+    out = variables(old, new, compare(old, new, under))
+    assert [m["path"] for m in out["modified"]] == paths and not out["added"] and not out["removed"]
+    assert all(c["id"] == under or c["id"].startswith((under + ".", under + "["))
+               for c in pact(compare(old, new, under))["changed"])
 
 
 def test_added_child_changes_the_parent_by_its_children_only() -> None:
@@ -298,25 +356,41 @@ def check_explains(a: Snapshot, b: Snapshot) -> None:
         for other in moved:
             assert not move["from"].startswith((other["from"] + ".", other["from"] + "[")), (move, other)
 
-    # seed 000's shape: replaying it on a's variables gives b's, and the counts add up
+    # seed 000's shape: replaying it on a's variables gives b's (a subtree added or removed whole at its root;
+    # a container's text left as it was only where its children changed and its text shows more than an
+    # address), and the counts add up
     seed = variables(a, b, delta)
     state = {i: (n.name, n.type, n.value) for i, n in old.items()}
     for entry in seed["removed"]:
         assert state.pop(entry["path"]) == (entry["name"], entry["type"], entry["value"])
+        for inner in list(state):
+            if inner.startswith((entry["path"] + ".", entry["path"] + "[")):
+                del state[inner]
     for entry in seed["added"]:
         assert entry["path"] not in state
-        state[entry["path"]] = (entry["name"], entry["type"], entry["value"])
+        state.update({n.id: (n.name, n.type, n.value) for n in new[entry["path"]].walk()})
     for entry in seed["modified"]:
         name, type_, value = state[entry["path"]]
         assert value == entry["oldValue"] and type_ == entry.get("oldType", entry["type"])
         state[entry["path"]] = (entry["name"], entry["type"], entry["newValue"])
-    assert {i: (name, type_, comparable(value)) for i, (name, type_, value) in state.items()} == {
-        i: (n.name, n.type, comparable(n.value)) for i, n in new.items()}
+    assert state.keys() == new.keys()
+    for node_id, (name, type_, value) in state.items():
+        if (name, type_, comparable(value)) != (new[node_id].name, new[node_id].type, comparable(new[node_id].value)):
+            assert type_ == new[node_id].type and "children" in changed[node_id], node_id
+            assert comparable(value) != comparable(new[node_id].value), node_id
+    roots_added = [i for i in added if not any(a in set(added) for a in _above(i))]
+    roots_removed = [i for i in removed if not any(r in set(removed) for r in _above(i))]
     summary = seed["summary"]
-    assert summary["modified"] == sum(1 for f in changed.values() if set(f) - {"children"})
-    assert summary["removed"] + summary["modified"] + summary["unchanged"] == len(old)
-    assert summary["added"] + summary["modified"] + summary["unchanged"] == len(new)
-    assert (summary["added"], summary["removed"]) == (len(added), len(removed))
+    assert summary["modified"] == len(seed["modified"]) <= sum(1 for f in changed.values() if set(f) - {"children"})
+    assert sum(old[r["path"]].size for r in seed["removed"]) + summary["modified"] + summary["unchanged"] == len(old)
+    assert sum(new[e["path"]].size for e in seed["added"]) + summary["modified"] + summary["unchanged"] == len(new)
+    assert [e["path"] for e in seed["added"]] == roots_added and [e["path"] for e in seed["removed"]] == roots_removed
+    assert (summary["added"], summary["removed"]) == (len(roots_added), len(roots_removed))
+
+
+def _above(path: str) -> list[str]:
+    """The paths above `path` in the trees of `snapshot_trees` (whose names hold no `.` or `[`)."""
+    return [path[:i] for i, char in enumerate(path) if i and char in ".["]
 
 
 @settings(max_examples=300, deadline=None)

@@ -15,7 +15,7 @@ FIRST_REFERENCE = 2**31  # above any reference the adapter hands out (dap2mcp's 
 MAX_REPLY = 8 * 1024 * 1024  # debugpy's adapter drops messages over 16 MiB, and the session with them
 
 
-def capture(namespace, names, depth, max_children, max_nodes, value_chars):
+def capture(namespace, names, depth, max_children, max_nodes, value_chars, callables=()):
     from _pydevd_bundle.pydevd_constants import GENERATED_LEN_ATTR_NAME
     from _pydevd_bundle.pydevd_resolver import get_var_scope, sorted_attributes_key
     from _pydevd_bundle.pydevd_safe_repr import SafeRepr
@@ -28,6 +28,7 @@ def capture(namespace, names, depth, max_children, max_nodes, value_chars):
     alive = []  # holds every object referenced, so no id is reused while this runs
     children = {}
     budget = max_nodes - len(names)
+    methods = frozenset(callables)  # attributes of these types are the class's, not the object's state
 
     def reference(value):
         key = id(value)
@@ -54,6 +55,8 @@ def capture(namespace, names, depth, max_children, max_nodes, value_chars):
             scope = get_var_scope(name, child, evaluate_name, False)
             if (scope and presentation(scope) != "inline") or name == GENERATED_LEN_ATTR_NAME:
                 continue  # pydevd groups these apart or computes them: not the object's own state
+            if type(child).__name__ in methods and str(name).isidentifier():
+                continue  # as dap2mcp's `is_method` leaves out
             kept.append((str(name), child))
             if len(kept) > max_children:
                 break

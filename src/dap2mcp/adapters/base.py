@@ -281,6 +281,16 @@ class ValueShapes:
     unordered: frozenset[str] = frozenset()
     """Types of containers whose members the adapter names by something of its own (debugpy: a set's by their
     `id()`, other in every run): a snapshot names them by their value, so that the same members compare equal."""
+    callables: frozenset[str] = frozenset()
+    """Types of the methods the adapter lists among an object's attributes (debugpy lists those whose names start
+    with `_` with the state, `_make_cancelled_error`): a snapshot and an expanded `evaluate` leave such attributes out,
+    since they are the class's, not the object's, and a bound method's text repeats its owner's, so that it changes
+    whenever the owner does. An item of a list or a dict is kept whatever its type. An attribute whose
+    `presentationHint` kind is `method` is left out under every adapter."""
+    elided: re.Pattern[str] | None = None
+    """Text the adapter writes where a value leaves its contents out (debugpy: `[...]` past two levels of nesting,
+    a trailing `...` past 60 items, an object's default `<Order object at 0x…>`): `evaluate` names such parts and
+    how to expand them (`leftOut`)."""
 
 
 @dataclass(frozen=True)
@@ -405,6 +415,9 @@ class AdapterProfile:
     lists_every_thread: bool = True
     """Its `threads` answer names every thread, so an id not in it is unknown (Delve's stops at 1024
     goroutines, and while the program runs names only a placeholder)."""
+    stops_every_thread: bool = True
+    """A stop holds every thread. Not pydevd's: it suspends a thread only between two lines of its Python code,
+    and one blocked inside a call into C (a lock's acquire, a sleep, a read) runs on (`running_threads`)."""
     bottom_files: tuple[str, ...] = ()
     """Where the runtime's own code is that calls the program's outermost frame (Node's module loader,
     `<node_internals>/...`): frames from there at the bottom of a stack are cut, as frames below `main` are."""
@@ -415,9 +428,6 @@ class AdapterProfile:
     `totalFrames: 100` for a stack of 501): deeper stacks are read page by page (`startFrame`)."""
     stop_text_detail: bool = False
     """A stop's `text` says what its `description` only names (Delve: "fatal error", then "all goroutines
-    stops_every_thread: bool = True
-    """A stop holds every thread. Not pydevd's: it suspends a thread only between two lines of its Python code,
-    and one blocked inside a call into C (a lock's acquire, a sleep, a read) runs on (`running_threads`)."""
     are asleep - deadlock!"), and the adapter may have no `exceptionInfo` to say it instead."""
     return_value: re.Pattern[str] | None = None
     """A variable the adapter lists in the caller's frame once a function has returned, naming the function

@@ -67,6 +67,14 @@ class ValueResult(Ok):
     type: Opt[str] = None
     variablesReference: Opt[int] = None
     truncated: Opt[bool] = None
+    children: Opt[list[dict[str, Any]]] = None
+    """`evaluate` with a `depth`: the value's members, `{name, value, type}` and their own `children`."""
+    leftOut: Opt[list[str]] = None
+    """Expressions of the parts of the value the answer leaves out (its text cut them, or members past a bound)."""
+    leftOutTotal: Opt[int] = None
+    """How many parts were left out, where `leftOut` names only the first ones."""
+    expand: Opt[str] = None
+    """How to see the parts left out."""
     output: Opt[str] = None
     """What the program printed while evaluating."""
     hint: Opt[str] = None

@@ -53,15 +53,20 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         format: Annotated[Literal["variables", "pact"], Field(description=(
             "'variables': added/removed/modified variables with before/after values and a summary; "
             "'pact': {added: [ids], removed: [ids], changed: [{id, fields}]} plus inferred moves."))] = "variables",
+        path_prefix: Annotated[str, Field(max_length=PATH_CHARS, description=(
+            "Only what lies at this path or below it, by whole steps: `order` gives `order` and "
+            "`order.items[0]`, not `orders`. Written as the diff writes paths."))] = "",
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
         """Compare two snapshots and return structured differences (added, removed, modified variables with
-        before/after values). Paths name nested values: `order.customer.city`, `items[3]`, `prices["tea"]`.
-        Snapshot ids are unique across sessions: one session's snapshot can be compared with another's (the
-        broken and the fixed version at the same breakpoint); `@t`/`@c` addresses are `sessionId`'s stops."""
+        before/after values), one entry for each change: the element that changed, not also the containers
+        holding it; a subtree added or removed at its root. Paths name nested values: `order.customer.city`,
+        `items[3]`, `prices["tea"]`. Snapshot ids are unique across sessions: one session's snapshot can be
+        compared with another's (the broken and the fixed version at the same breakpoint); `@t`/`@c` addresses
+        are `sessionId`'s stops."""
         sid = debugger.resolve(sessionId)
         body, omitted, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format,
-                                                              DIFF_ENTRIES, DIFF_CHARS, sid)
+                                                              DIFF_ENTRIES, DIFF_CHARS, sid, path_prefix or None)
         return r.ok(r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
                                          warning=warning), session_id=sid)
 

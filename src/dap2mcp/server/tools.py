@@ -13,7 +13,7 @@ from pydantic import Field
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MEMORY_BYTES, THREAD_FRAMES, Debugger
+from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MAX_EVALUATE_DEPTH, MEMORY_BYTES, THREAD_FRAMES, Debugger
 from ..session.specs import (
     MAX_PATH_MAPPINGS,
     PATH_CHARS,
@@ -326,13 +326,17 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         timeout: Annotated[float, Field(gt=0, le=3600, description=(
             "Seconds the evaluation may run; past them it is interrupted where the adapter can (debugpy) and "
             "the call answers TIMEOUT."))] = EVALUATE_TIMEOUT,
+        depth: Annotated[int, Field(ge=0, le=MAX_EVALUATE_DEPTH, description=(
+            "Levels of the value's members to list in `children` besides its text (0: the text alone). Parts "
+            "still cut are named in `leftOut`."))] = 0,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ValueResult]:
         """Evaluate an expression in the paused program (top frame, or `frameId`), e.g. to inspect a value or
         call a function; it may change program state. Returns the value (bounded, `truncated` if cut), its type,
-        and what the program printed meanwhile."""
+        and what the program printed meanwhile. Where the value's text leaves nested parts out (`[[...], [...]]`),
+        `leftOut` names them and `expand` says how to see them: a `depth`, or each part's own expression."""
         sid = debugger.resolve(sessionId)
-        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout, sid)), session_id=sid)
+        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout, sid, depth)), session_id=sid)
 
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(

@@ -77,6 +77,22 @@ def visible(raw: list[dict[str, Any]], hidden: frozenset[str]) -> list[dict[str,
     return [v for v in raw if str(v.get("name", "")) not in hidden]
 
 
+def is_method(raw: dict[str, Any], callables: frozenset[str]) -> bool:
+    """An attribute that is a method (`ValueShapes.callables`, or a `method` hint): the class's, not the object's
+    state, and a bound one's text repeats its owner's. Items of a list or a dict (`0`, `'key'`) are never methods
+    here, whatever they hold: a handler kept in a dict is the program's data."""
+    name = str(raw.get("name", ""))
+    if not name.isidentifier():
+        return False
+    hint = raw.get("presentationHint")
+    return str(raw.get("type") or "") in callables or (isinstance(hint, dict) and hint.get("kind") == "method")
+
+
+def members(raw: list[dict[str, Any]], hidden: frozenset[str], callables: frozenset[str]) -> list[dict[str, Any]]:
+    """A value's children as a snapshot records them: not the adapter's groupings (`hidden`), not methods."""
+    return [v for v in visible(raw, hidden) if not is_method(v, callables)]
+
+
 def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) -> list[dict[str, Any]]:
     """One namespace for the frame: where scopes share a name, the inner (first) scope's wins."""
     merged: dict[str, dict[str, Any]] = {}
@@ -89,15 +105,17 @@ def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) 
 async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
                   limits: CaptureLimits, cut_markers: frozenset[str] = frozenset(),
                   known: dict[int, list[dict[str, Any]]] | None = None,
-                  unordered: frozenset[str] = frozenset()) -> tuple[tuple[Node, ...], bool]:
+                  unordered: frozenset[str] = frozenset(),
+                  callables: frozenset[str] = frozenset()) -> tuple[tuple[Node, ...], bool]:
     """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated).
 
     `known` holds replies already in hand (from a capture helper), by reference; the rest are fetched.
-    The members of a container of an `unordered` type are named by their values (`ValueShapes.unordered`).
+    The members of a container of an `unordered` type are named by their values (`ValueShapes.unordered`);
+    attributes of a `callables` type are left out (`is_method`).
     """
     with _collector_paused():
         return await _capture(fetch, top, depth=depth, hidden=hidden, limits=limits, cut_markers=cut_markers,
-                              known=known, unordered=unordered)
+                              known=known, unordered=unordered, callables=callables)
 
 
 def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:
@@ -110,7 +128,7 @@ def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tu
 
 async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
                    limits: CaptureLimits, cut_markers: frozenset[str], known: dict[int, list[dict[str, Any]]] | None,
-                   unordered: frozenset[str]) -> tuple[tuple[Node, ...], bool]:
+                   unordered: frozenset[str], callables: frozenset[str]) -> tuple[tuple[Node, ...], bool]:
     if depth == 0:
         return capture_top(top, limits=limits)
     known = known or {}
@@ -145,7 +163,7 @@ async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidde
                 item.flags.add("truncated")
                 truncated = True
                 continue
-            kept = visible(raw, hidden)
+            kept = members(raw, hidden, callables)
             if cut_markers and any(str(v.get("name", "")) in cut_markers for v in kept):
                 kept = visible(kept, cut_markers)
                 item.flags.add("truncated")
@@ -216,9 +234,12 @@ HELPER_REFERENCES = 2**31
 """References at and above this come from a capture helper, never from the adapter."""
 
 
-def one_request_expression(source: str, names: list[str], depth: int, limits: CaptureLimits) -> str:
-    """An expression that runs a helper module's `capture` on the frame's locals, evaluated in the frame."""
-    call = f'ns["capture"](loc, {names!r}, {depth}, {limits.children}, {limits.nodes}, {limits.value_chars})'
+def one_request_expression(source: str, names: list[str], depth: int, limits: CaptureLimits,
+                           callables: frozenset[str] = frozenset()) -> str:
+    """An expression that runs a helper module's `capture` on the frame's locals, evaluated in the frame; the
+    helper leaves attributes of a `callables` type out, as `capture` would (it need not expand them)."""
+    call = (f'ns["capture"](loc, {names!r}, {depth}, {limits.children}, {limits.nodes}, {limits.value_chars}, '
+            f'{sorted(callables)!r})')
     return f"(lambda ns, loc: (exec({source!r}, ns), {call})[1])({{}}, locals())"
 
 

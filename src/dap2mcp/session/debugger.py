@@ -23,7 +23,7 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, children, documents, ending, hints, memory, paused, preview, testing, threads, watches
+from . import assign, children, documents, ending, expand, hints, memory, paused, preview, testing, threads, watches
 from .breakpoints import Breakpoint
 from .checks import check_breakpoints, check_path_mappings, check_start
 from .console import console_command
@@ -64,6 +64,8 @@ Progress = Callable[[str], Awaitable[None]]
 
 MEMORY_BYTES = memory.MAX_BYTES
 """The most bytes `memory` reads at once."""
+MAX_EVALUATE_DEPTH = expand.MAX_DEPTH
+"""The most levels `evaluate` expands."""
 
 
 async def _quiet_progress(message: str) -> None:
@@ -521,7 +523,9 @@ class Debugger:
         if thread_id is not None and frame_id is None and (stack := await threads.not_held(session, thread_id, max_frames)):
             return threads.thread_context(session, stack)
 
-    async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT, session_id: str | None = None) -> dict[str, Any]:
+    async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT, session_id: str | None = None,
+                       depth: int = 0) -> dict[str, Any]:
+        """`depth`: levels of the value's members to read besides its text (see `session.expand`)."""
         session = self.pick(session_id)
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
@@ -552,6 +556,7 @@ class Debugger:
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
                                  f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
         result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
+        result.update(await _expanded(session, expression, body, depth))
         printed = await _printed(session, frame)
         out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
@@ -655,12 +660,15 @@ class Debugger:
         return recorder.store
 
     async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
-                            entries: int, chars: int, session_id: str | None = None) -> tuple[dict[str, Any], dict[str, int], str | None]:
+                            entries: int, chars: int, session_id: str | None = None,
+                            under: str | None = None) -> tuple[dict[str, Any], dict[str, int], str | None]:
+        """`under`: only what lies at that path or below it."""
         store = await self._snapshots(session_id)
         old, new = self._snapshot(store, ref_a), self._snapshot(store, ref_b)
-        delta = diff.compare(old, new)
+        delta = diff.compare(old, new, under)
         body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
-        return *diff.bounded(body, entries, chars), diff.depth_warning(old, new)
+        warnings = [diff.depth_warning(old, new), diff.absent_warning(old, new, under)]
+        return *diff.bounded(body, entries, chars), "; ".join(w for w in warnings if w) or None
 
     def _snapshot(self, store: SnapshotStore, ref: str) -> Snapshot:
         """`ref` in `store`, or a snapshot id another session saved or recorded (the broken and the fixed
@@ -851,6 +859,21 @@ async def _why_not(session: DebugSession, expression: str, frame: int) -> str | 
         return None
     quoted = expression.replace("\\", "\\\\").replace('"', '\\"')
     return (await session.own.evaluate(explain.format(expression=quoted), frame, "repl"))[1]
+
+
+async def _expanded(session: DebugSession, expression: str, body: dict[str, Any], depth: int) -> dict[str, Any]:
+    """An evaluation's members `depth` levels down (`children`), and the parts its answer still leaves out with
+    how to see them (`leftOut`, `expand`): a value's text alone cut nested parts without a word (issue 34 point 15)."""
+    root = {"name": expression, "value": body.get("result", ""), "type": body.get("type"),
+            "variablesReference": body.get("variablesReference"), "evaluateName": expression}
+    found = await expand.levels(session, root, depth, session.profile.values, session.profile.hidden_variables,
+                                session.limits)
+    out: dict[str, Any] = {"children": found.children}
+    if found.left_out:
+        out["leftOut"] = found.left_out[:expand.LEFT_OUT]
+        out["leftOutTotal"] = len(found.left_out) if len(found.left_out) > expand.LEFT_OUT else None
+        out["expand"] = expand.how_to_expand(expression, depth, found)
+    return out
 
 
 async def _previewed(session: DebugSession, expression: str, body: dict[str, Any], frame: int) -> str:

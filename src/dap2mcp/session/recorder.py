@@ -271,14 +271,15 @@ class StopRecorder:
             top, known = await self._in_one_request(frame.id, top, depth)
         roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
                                          limits=self.capture_limits, cut_markers=self._cut_markers, known=known,
-                                         unordered=self._shapes.unordered)
+                                         unordered=self._shapes.unordered, callables=self._shapes.callables)
         return frame, roots, truncated
 
     async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],
                               depth: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
         """Let the debuggee expand everything at once; request by request if the helper cannot run."""
         names = [str(v.get("name", "")) for v in top if v.get("variablesReference")]
-        expression = one_request_expression(self._helper or "", names, depth, self.capture_limits)
+        expression = one_request_expression(self._helper or "", names, depth, self.capture_limits,
+                                            self._shapes.callables)
         try:
             body = await self._requester.request("evaluate", {
                 "expression": expression, "frameId": frame_id, "context": "clipboard", "format": {"rawString": True},

@@ -3,7 +3,9 @@
 `compare` walks both trees once, matching nodes by id. A subtree whose content hash is the same
 on both sides is skipped whole, so a diff costs time in proportion to what changed, not to the
 size of the state. The two shapes (seed 000's variables, the PACT ids-and-fields) are views of
-the one `Delta`.
+the one `Delta`: PACT lists every node whose content differs, as seed 002 asks; the variables view
+lists each change once, where it happened (the element that changed, not also the list and the dict
+whose text shows it; a new or gone subtree at its root).
 """
 
 from __future__ import annotations
@@ -20,21 +22,33 @@ from .model import HEADER_FIELDS, Node, Snapshot, comparable, format_delta, sibl
 @dataclass
 class Delta:
     added: list[Node] = field(default_factory=list)
-    """In the newer snapshot's canonical order."""
+    """The roots of the subtrees only the newer snapshot holds, in its canonical order."""
     removed: list[Node] = field(default_factory=list)
+    """The roots of the subtrees only the older snapshot holds."""
     changed: list[tuple[Node, Node, list[str]]] = field(default_factory=list)
     """(old, new, changed fields) in the newer snapshot's canonical order."""
     unchanged: int = 0
     """Nodes present on both sides with equal content (subtrees included)."""
 
 
-def compare(old: Snapshot, new: Snapshot) -> Delta:
+def compare(old: Snapshot, new: Snapshot, under: str | None = None) -> Delta:
     """Within one run values compare exactly; across runs (or with an imported snapshot) the
-    addresses in object descriptions are masked, since every object sits elsewhere in a new run."""
+    addresses in object descriptions are masked, since every object sits elsewhere in a new run.
+    `under`: only the node at that path and its subtree (`order` holds `order.items[0]`, not `orders`)."""
     same_run = old.run is not None and old.run == new.run
     delta = Delta()
-    _merge(old.roots, new.roots, delta, (lambda v: v) if same_run else comparable)
+    _merge(_at(old, under), _at(new, under), delta, (lambda v: v) if same_run else comparable)
     return delta
+
+
+def _at(snapshot: Snapshot, under: str | None) -> tuple[Node, ...]:
+    """The roots compared: the snapshot's, or the one node at path `under` (none if it holds no such path)."""
+    if under is None:
+        return snapshot.roots
+    node = snapshot.nodes.get(under)
+    return (node,) if node is not None else ()
+
+
 
 
 def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta: Delta,
@@ -47,7 +61,7 @@ def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta
         seen.add(new.id)
         old = old_by_id.get(new.id)
         if old is None:
-            delta.added.extend(new.walk())
+            delta.added.append(new)
             differs = True
         elif old.hash == new.hash and old.name == new.name:
             delta.unchanged += new.size
@@ -64,7 +78,7 @@ def _merge(old_children: tuple[Node, ...], new_children: tuple[Node, ...], delta
                 delta.unchanged += 1
     for old in old_children:
         if old.id not in seen:
-            delta.removed.extend(old.walk())
+            delta.removed.append(old)
             differs = True
     return differs
 
@@ -73,8 +87,8 @@ def moves(delta: Delta) -> list[dict[str, str]]:
     """Content that left one path and appeared at another: unique hash matches, outermost only."""
     # A named plain value that changed in place did not move (counters that all went up would pair
     # up); a list item that changed in place may have (items shift when one before them goes).
-    sources = delta.removed + [old for old, _, fields in delta.changed if fields != ["children"] and _movable(old)]
-    targets = delta.added + [new for _, new, fields in delta.changed if fields != ["children"] and _movable(new)]
+    sources = _every(delta.removed) + [old for old, _, fields in delta.changed if fields != ["children"] and _movable(old)]
+    targets = _every(delta.added) + [new for _, new, fields in delta.changed if fields != ["children"] and _movable(new)]
     source_counts = Counter(n.hash for n in sources)
     target_by_hash = {n.hash: n for n in targets}
     target_counts = Counter(n.hash for n in targets)
@@ -90,6 +104,11 @@ def moves(delta: Delta) -> list[dict[str, str]]:
     return [m for m in found if not any(outer in moved_from for outer in _ancestors(m["from"]))]
 
 
+def _every(roots: list[Node]) -> list[Node]:
+    """The nodes of the subtrees at `roots`, each in canonical pre-order."""
+    return [node for root in roots for node in root.walk()]
+
+
 def _movable(node: Node) -> bool:
     return bool(node.children) or sibling_key(node.name)[0] == 0
 
@@ -100,10 +119,10 @@ def _ancestors(path: str) -> list[str]:
 
 
 def pact(delta: Delta) -> dict[str, Any]:
-    """Seed 002's diff: exactly `added`, `removed`, `changed` (plus `moved` when inferred)."""
+    """Seed 002's diff: exactly `added`, `removed`, `changed` (plus `moved` when inferred), every node by id."""
     out: dict[str, Any] = {
-        "added": [n.id for n in delta.added],
-        "removed": [n.id for n in delta.removed],
+        "added": [n.id for n in _every(delta.added)],
+        "removed": [n.id for n in _every(delta.removed)],
         "changed": [{"id": new.id, "fields": fields} for _, new, fields in delta.changed],
     }
     if found := moves(delta):
@@ -112,8 +131,9 @@ def pact(delta: Delta) -> dict[str, Any]:
 
 
 def variables(old: Snapshot, new: Snapshot, delta: Delta) -> dict[str, Any]:
-    """Seed 000's diff: variables added, removed and modified, with values, and a summary."""
-    modified = [(o, n) for o, n, fields in delta.changed if set(fields) - {"children"}]
+    """Seed 000's diff: variables added, removed and modified, with values, and a summary; one entry for each
+    change (`own_change`), a new or gone subtree at its root."""
+    modified = [(o, n) for o, n, fields in delta.changed if own_change(o, n, fields)]
     out: dict[str, Any] = {
         "snapshotIdA": old.id,
         "snapshotIdB": new.id,
@@ -130,6 +150,17 @@ def variables(old: Snapshot, new: Snapshot, delta: Delta) -> dict[str, Any]:
         "modified": [_modified(o, n) for o, n in modified],
     }
     return out
+
+
+def own_change(old: Node, new: Node, fields: list[str]) -> bool:
+    """Whether a changed node changed itself, and not only through its children: a list's or a dict's text
+    (`[1, 2]`, `{'k': [1, 2]}`) shows its items, so when an item changed, the item is the change, not also
+    every container above it. A text that differs in more than an object's address, beside children that
+    differ, is taken to show them; an address alone (another object, within one run) is a change of its own."""
+    own = set(fields) - {"children"}
+    if "children" in fields and "value" in own and comparable(old.value) != comparable(new.value):
+        own.discard("value")
+    return bool(own)
 
 
 def _entry(node: Node) -> dict[str, str]:
@@ -151,6 +182,16 @@ def depth_warning(old: Snapshot, new: Snapshot) -> str | None:
     return (f"the snapshots were taken at depths {old.depth} and {new.depth}: what lies below depth "
             f"{min(old.depth, new.depth)} was recorded in one of them only and shows as {shown}, not as compared; "
             "compare snapshots of one depth")
+
+
+def absent_warning(old: Snapshot, new: Snapshot, under: str | None) -> str | None:
+    """A path to narrow to that neither snapshot holds: an empty diff that says nothing of the program."""
+    if under is None or under in old.nodes or under in new.nodes:
+        return None
+    top = ", ".join(n.id for n in new.roots[:5]) or "nothing"
+    return (f"neither snapshot holds `{under}`, so nothing is compared: name a path as a diff writes it "
+            f"(`order.items[0]`, `prices[\"tea\"]`; the newer snapshot's top level: {top}), within the snapshots' "
+            f"depth ({old.depth} and {new.depth})")
 
 
 def bounded(body: dict[str, Any], entries: int, chars: float = float("inf")) -> tuple[dict[str, Any], dict[str, int]]:

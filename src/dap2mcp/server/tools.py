@@ -361,8 +361,12 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.InfoResult]:
         """List what the program has loaded: `sources` (files) or `modules`, e.g. to find a file's path for a
-        breakpoint (at most 200 items, with the total); or the debug `sessions` running: sessionId, parentId,
-        program, pid, adapter, state, and where each is paused."""
+        breakpoint (at most 200 items, with the total); the debug `sessions` running: sessionId, parentId,
+        program, pid, adapter, state, and where each is paused; or the program's `threads`, each with its
+        innermost frames and its state: `stopped` (held by the debugger), `blocked` (inside a call into native
+        code such as a lock's acquire, which a pause cannot interrupt; `waitingIn` says on what) or `running`.
+        Python reads its threads from the process itself, so this works while the program runs too (a
+        deadlock); other adapters list them at a stop."""
         if type == "sessions":
             return r.ok(r.InfoResult(**debugger.list_sessions()))
         sid = debugger.resolve(sessionId)

@@ -408,13 +408,13 @@ class Debugger:
 
         since = await session.pause(thread_id)
         finished = await session.wait_for_stop(since, min(timeout, PAUSE_IN_OWN_CODE))
-        if not finished and left() > 0 and session.state == "running" and session.passes_over_library:
-            finished = await session.pause_in_library(since, left())
         if not finished and left() > 0 and session.state == "running" and (stuck := await threads.all_blocked(session)):
             ctx = await self._result(session, timed_out=True)  # waiting on could not help: say so now
             if ctx.state == "running":
                 threads.say_blocked(session, ctx, stuck)
             return ctx
+        if not finished and left() > 0 and session.state == "running" and session.passes_over_library:
+            finished = await session.pause_in_library(since, left())
         if not finished:
             finished = await session.wait_for_stop(since, left())
         ctx = await self._result(session, timed_out=not finished)
@@ -518,10 +518,10 @@ class Debugger:
             self.sessions.shown(session)  # no call of its program returns it again
         if frame_id is not None and session.state == "paused":
             session.check_frame(frame_id)  # an id of an earlier stop may name nothing, or another frame
-        return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
-                                    scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from)
         if thread_id is not None and frame_id is None and (stack := await threads.not_held(session, thread_id, max_frames)):
             return threads.thread_context(session, stack)
+        return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
+                                    scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from)
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT, session_id: str | None = None,
                        depth: int = 0) -> dict[str, Any]:
@@ -583,16 +583,16 @@ class Debugger:
     async def info(self, kind: Literal["sources", "modules", "threads"], session_id: str | None = None,
                    max_frames: int = THREAD_FRAMES) -> dict[str, Any]:
         session = self.pick(session_id)
-        if kind == "sources":
-            if not session.capabilities.get("supportsLoadedSourcesRequest"):
-                raise DebugError(ErrorCode.NOT_SUPPORTED,
-                                 f"{session.profile.name} does not list loaded sources (no supportsLoadedSourcesRequest)")
-            body = await session.request("loadedSources")
         if kind == "threads":
             stacks, total = await threads.listing(session, max_frames)
             base = {"base": session.target.files_from}
             return {"type": kind, "items": [s.model_dump(exclude_none=True, context=base) for s in stacks],
                     "total": total, "truncated": total > len(stacks)}
+        if kind == "sources":
+            if not session.capabilities.get("supportsLoadedSourcesRequest"):
+                raise DebugError(ErrorCode.NOT_SUPPORTED,
+                                 f"{session.profile.name} does not list loaded sources (no supportsLoadedSourcesRequest)")
+            body = await session.request("loadedSources")
             items = [{"name": s.get("name"), "path": s.get("path")} for s in body.get("sources") or []]
         else:
             if not session.capabilities.get("supportsModulesRequest"):

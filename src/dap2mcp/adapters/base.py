@@ -450,6 +450,13 @@ class AdapterProfile:
     """Scopes (by lower-cased name) a stop names but does not list, since they are the same at every stop
     of a module and large (Python's module globals: a library's regexes and typing aliases, 3.5 KB a stop);
     `context` lists them when asked."""
+    library_scopes: re.Pattern[str] | None = None
+    """Scopes (by lower-cased name) a stop in library code names but does not list, and the outermost of them
+    (a module's) in the program's own code too: js-debug's closures, where a library's module closure holds
+    each of its functions with its source (lodash: 50 a scope, 29 KB a step). `context` lists them when asked."""
+    library_files: re.Pattern[str] | None = None
+    """Paths of the libraries a program uses (`node_modules`), for what differs in library code (`library_scopes`)
+    whatever `justMyCode` makes the program's own."""
     hidden_variables: frozenset[str] = frozenset()
     values: ValueShapes = ValueShapes()
     """How this adapter writes values that hide their contents (see `ValueShapes`)."""

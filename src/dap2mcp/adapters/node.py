@@ -156,4 +156,6 @@ NODE_PROFILE = NodeProfile(
     bottom_files=(INTERNALS,),
     symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
     scopes_copied_at_stop=True,  # js-debug lists V8's scope objects of the pause: an assignment leaves them as they were
+    library_scopes=re.compile(r"^closure\b"),  # `Closure`, `Closure (runInContext)`
+    library_files=re.compile(r"(?:^|/)node_modules/|^<node_internals>/"),
 )

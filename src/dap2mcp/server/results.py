@@ -96,6 +96,7 @@ class InfoResult(Ok):
     items: list[dict[str, Any]]
     total: int
     truncated: bool
+    nextOffset: Opt[int] = None
 
 
 class OutputResult(Ok):

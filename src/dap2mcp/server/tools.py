@@ -358,10 +358,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "'sources' (loaded source files), 'modules', 'sessions' (every debug session running), or 'threads' "
             "(every thread of the program and where it is)."))],
         maxFrames: Annotated[int, Field(ge=1, le=100, description="Type 'threads': most frames shown per thread.")] = THREAD_FRAMES,
+        offset: Annotated[int, Field(ge=0, description="Types 'sources' and 'modules': the first item listed.")] = 0,
+        limit: Annotated[int, Field(ge=1, le=1000, description="Types 'sources' and 'modules': most items listed.")] = 200,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.InfoResult]:
         """List what the program has loaded: `sources` (files) or `modules`, e.g. to find a file's path for a
-        breakpoint (at most 200 items, with the total); the debug `sessions` running: sessionId, parentId,
+        breakpoint (the program's own files first, then libraries' and the runtime's; `limit` items from `offset`,
+        200 by default, with the total); the debug `sessions` running: sessionId, parentId,
         program, pid, adapter, state, and where each is paused; or the program's `threads`, each with its
         innermost frames and its state: `stopped` (held by the debugger), `blocked` (inside a call into native
         code such as a lock's acquire, which a pause cannot interrupt; `waitingIn` says on what) or `running`.
@@ -370,7 +373,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         if type == "sessions":
             return r.ok(r.InfoResult(**debugger.list_sessions()))
         sid = debugger.resolve(sessionId)
-        return r.ok(r.InfoResult(**await debugger.info(type, sid, maxFrames)), session_id=sid)
+        return r.ok(r.InfoResult(**await debugger.info(type, sid, maxFrames, offset, limit)), session_id=sid)
 
     @tool("disassemble", read_only=True, idempotent=True)
     async def disassemble(

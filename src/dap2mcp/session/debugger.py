@@ -581,7 +581,7 @@ class Debugger:
         return await assign.set_variable(session, name, value, frame)
 
     async def info(self, kind: Literal["sources", "modules", "threads"], session_id: str | None = None,
-                   max_frames: int = THREAD_FRAMES) -> dict[str, Any]:
+                   max_frames: int = THREAD_FRAMES, offset: int = 0, limit: int = 200) -> dict[str, Any]:
         session = self.pick(session_id)
         if kind == "threads":
             stacks, total = await threads.listing(session, max_frames)
@@ -601,11 +601,14 @@ class Debugger:
             body = await session.request("modules", {"startModule": 0, "moduleCount": 0})
             items = [{k: m[k] for k in ("id", "name", "path", "version", "symbolStatus") if m.get(k) is not None}
                      for m in body.get("modules") or []]
-        limit = 200
-        for item in items[:limit]:  # named as in every other result
+        items.sort(key=lambda item: session.library_file(item.get("path")))  # the program's own first, in order
+        page = items[offset:offset + limit]
+        for item in page:  # named as in every other result
             if isinstance(item.get("path"), str):
                 item["path"] = relative(item["path"], session.target.files_from)
-        return {"type": kind, "items": items[:limit], "total": len(items), "truncated": len(items) > limit}
+        more = offset + len(page) < len(items)
+        return {"type": kind, "items": page, "total": len(items), "truncated": more,
+                **({"nextOffset": offset + len(page)} if more else {})}
 
     async def disassemble(self, memory_reference: str | None, offset: int, count: int, session_id: str | None = None) -> dict[str, Any]:
         session = self.pick(session_id)

@@ -96,14 +96,30 @@ class ScopeChoice:
 
     on_request: frozenset[str] = frozenset()
     wanted: frozenset[str] = frozenset()
+    closures: re.Pattern[str] | None = None
+    """Scopes read only on request in a library's frame, and the outermost of them (a module's) in any frame
+    (`AdapterProfile.library_scopes`)."""
+    library_files: re.Pattern[str] | None = None
+    """Files of libraries the program uses (`AdapterProfile.library_files`), library code whatever `justMyCode`."""
+    library: bool = False
+    """The frame is library code, not the program's own."""
+
+    def for_frame(self, frame: Frame | None, own: Callable[[Frame], bool] | None) -> ScopeChoice:
+        """This choice for the scopes of `frame`: whether it is library code decides which closures are listed."""
+        library = frame is not None and (own is not None and not own(frame) or self.library_files is not None
+                                         and bool(self.library_files.search(str(frame.file or ""))))
+        return dataclasses.replace(self, library=library)
 
     def mark(self, scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The scopes as the adapter gave them, marked for `unexpanded` (the marks are dap2mcp's own keys)."""
-        for scope in scopes:
+        closures = [i for i, scope in enumerate(scopes)
+                    if self.closures is not None and self.closures.search(str(scope.get("name", "")).lower())]
+        collapsed = set(closures) if self.library else set(closures[-1:])
+        for index, scope in enumerate(scopes):
             name = str(scope.get("name", "")).lower()
             if name in self.wanted:
                 scope[_WANTED] = True
-            elif name in self.on_request:
+            elif name in self.on_request or index in collapsed:
                 scope[_ON_REQUEST] = True
         return scopes
 
@@ -383,7 +399,8 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     if known is not None:
         view.scopes, view.variables = known
     else:
-        view.scopes, view.variables = await fetch_scopes(client, focus_id, choice, relist) if focus_id is not None else ([], {})
+        view.scopes, view.variables = await fetch_scopes(client, focus_id, choice.for_frame(focus, own),
+                                                         relist) if focus_id is not None else ([], {})
     return view, (threads.get("threads") or []) if threads is not None else None
 
 

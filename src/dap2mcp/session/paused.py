@@ -64,7 +64,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES and not wanted:
         view = await session.recorder.stop_view(cycle)
     if view is None:
-        choice = ScopeChoice(on_request=session.profile.scopes_on_request - wanted, wanted=wanted)
+        choice = ScopeChoice(on_request=session.profile.scopes_on_request - wanted, wanted=wanted,
+                             closures=session.profile.library_scopes, library_files=session.profile.library_files)
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
                                          with_threads=with_threads, own=session.own_code, choice=choice,

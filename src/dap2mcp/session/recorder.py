@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,7 @@ class StopRecorder:
                  capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
                  helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
                  scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset(),
+                 library_scopes: re.Pattern[str] | None = None, library_files: re.Pattern[str] | None = None,
                  relist: Relist | None = None, lists_all_children: bool = False,
                  shapes: ValueShapes | None = None, reread: Reread | None = None) -> None:
         self._requester = requester
@@ -75,7 +77,7 @@ class StopRecorder:
         self._reread = reread
         """Where a scope lists copies taken at the stop: reads their values again after a change (see `capture`)."""
         self._shapes = shapes or ValueShapes()
-        self._choice = ScopeChoice(on_request=scopes_on_request)
+        self._choice = ScopeChoice(on_request=scopes_on_request, closures=library_scopes, library_files=library_files)
         self._capabilities = capabilities
         self._hidden = hidden
         self._cut_markers = cut_markers

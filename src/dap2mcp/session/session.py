@@ -128,7 +128,9 @@ class DebugSession:
                                      carried=snapshots, cut_markers=profile.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
                                      steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request, relist=self.own.unlisted_variables,
+                                     scopes_on_request=profile.scopes_on_request, library_scopes=profile.library_scopes,
+                                     library_files=profile.library_files,
+                                     relist=self.own.unlisted_variables,
                                      lists_all_children=profile.lists_all_children, shapes=profile.values,
                                      reread=self.own.reread if profile.scopes_copied_at_stop else None)
         self.recorder.recorded = lambda: self.changed()
@@ -801,6 +803,13 @@ class DebugSession:
     def own_code(self, frame: Frame) -> bool:
         """Whether a frame is the program's own code, for the focus of a context (see `inspect.is_own`)."""
         return is_own(frame, self.profile.runtime_frames, self.target.library)
+
+    def library_file(self, path: object) -> bool:
+        """Whether a loaded file is not the program's own: the runtime's (`<node_internals>`, GOROOT), a library's
+        (`AdapterProfile.library_files`), or no file here at all."""
+        if not isinstance(path, str) or not os.path.isfile(path) or path.startswith(self.target.library):
+            return True
+        return self.profile.library_files is not None and bool(self.profile.library_files.search(path))
 
     def check_frame(self, frame_id: int) -> int:
         self.require_paused()

@@ -32,6 +32,12 @@ PROGRAMS = ROOT / "tests" / "programs"
 INVOICE = ROOT / "examples" / "python" / "invoice.py"
 
 
+def code_at(path: Path, line: int) -> str:
+    """Line `line` of `path` as a stop's `location.text` shows it: without its indent, at most 120 characters."""
+    text = path.read_text().splitlines()[line - 1].strip()
+    return text if len(text) <= 120 else text[:119] + "\u2026"
+
+
 def marker(path: Path, name: str) -> int:
     for number, text in enumerate(path.read_text().splitlines(), start=1):
         if f"marker: {name}" in text:

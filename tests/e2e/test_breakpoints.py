@@ -422,3 +422,28 @@ async def test_gdb_tracepoints_log_plain_text_on_lines_of_their_own() -> None:
         await tools.ok("breakpoint", file=str(program), line=line, logMessage="in leaf", maxNotifications=2)
         end = await tools.ok("continue")
         assert [text for text in end["output"]["text"].splitlines() if "in leaf" in text] == ["in leaf", "in leaf"], end
+
+
+async def test_a_breakpoint_by_the_text_of_its_line_and_the_stopped_lines_text():
+    """An agent quotes the code it means: `{file, text}` finds the line (the nearest to `line` where several
+    hold it), refuses an absent or ambiguous text naming the candidates, and every stop shows its line's code."""
+    loop, end = marker(COUNTER, "loop"), marker(COUNTER, "end")
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(COUNTER), args=["3"],
+                              breakpoints=[{"file": str(COUNTER), "text": "total += work(i)"}])
+        assert stop["location"]["line"] == loop and stop["location"]["text"] == "total += work(i)  # marker: loop"
+        listed = (await tools.ok("breakpoint", id=stop["breakpointIds"][0], enabled=True))
+        assert listed["line"] == loop and listed["text"] == "total += work(i)  # marker: loop", listed
+        message = await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(COUNTER), text="print(")
+        assert "3 lines" in message and f"{end}: print(\"total\", total)" in message, message
+        near = await tools.ok("breakpoint", file=str(COUNTER), text="print(", line=end - 1)
+        assert near["line"] == end - 1 and near["text"].startswith('print(f"err {n}"'), near
+        tie = await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(COUNTER), text="return", line=10)
+        assert "2 lines as near to line" in tie, tie
+        assert "no line" in await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(COUNTER), text="nowhere()")
+        await tools.error("breakpoint", "INVALID_ARGUMENT", file=str(COUNTER), text="   ")
+        await tools.ok("breakpoint", id=near["id"], enabled=False)
+        await tools.ok("breakpoint", id=listed["id"], enabled=False)
+        there = await tools.ok("continue", to={"file": str(COUNTER), "text": 'print("total"'})
+        assert there["location"]["line"] == end and there["location"]["text"].startswith('print("total", total)')
+        await tools.ok("stop")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import INVOICE, PROGRAMS, locals_of, marker, shown, stdio_tools
+from conftest import INVOICE, PROGRAMS, code_at, locals_of, marker, shown, stdio_tools
 
 EXPECTED_TOOLS = {
     "debug", "stop", "restart", "breakpoint", "clear-breakpoints", "continue", "step", "pause",
@@ -40,7 +40,8 @@ async def test_full_bug_hunt():
                              breakpoints=[{"file": str(INVOICE), "line": loop}])
         assert ctx["state"] == "paused" and ctx["reason"] == "breakpoint"
         invoice = shown(INVOICE, ctx)  # relative to the server's directory, the checkout
-        assert ctx["location"] == {"file": invoice, "line": loop, "function": "invoice_total"}
+        assert ctx["location"] == {"file": invoice, "line": loop, "function": "invoice_total",
+                                   "text": code_at(INVOICE, loop)}
         assert [f["function"] for f in ctx["frames"]] == ["invoice_total", "main", "<module>"]
         assert locals_of(ctx)["total"] == "0.0"
 
@@ -72,7 +73,8 @@ async def test_full_bug_hunt():
         # the loop breakpoint comes first (next item), then the run-to target
         while ctx["location"]["line"] == loop:
             ctx = await tools.ok("continue", to={"file": str(INVOICE), "line": print_line})
-        assert ctx["location"] == {"file": invoice, "line": print_line, "function": "main"}
+        assert ctx["location"] == {"file": invoice, "line": print_line, "function": "main",
+                                   "text": code_at(INVOICE, print_line)}
 
         cleared = await tools.ok("clear-breakpoints", all=True)
         assert cleared == {"success": True, "sessionId": "s1", "removed": [1], "remaining": 0}  # the temporary one was already gone

@@ -3,7 +3,7 @@ for an expression it cannot evaluate, its console commands, and the program's ou
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, locals_of, marker, shown, stdio_tools
+from conftest import PROGRAMS, code_at, locals_of, marker, shown, stdio_tools
 
 DEADLOCK = PROGRAMS / "go_deadlock" / "main.go"
 DEEP = PROGRAMS / "deep_crash.c"
@@ -18,7 +18,8 @@ async def test_a_go_deadlock_is_a_paused_context_with_each_goroutine_where_it_wa
         assert "all goroutines are asleep - deadlock!" in ctx["description"], ctx
         assert "no runtime error found" in ctx["exception"]["unreadable"], ctx["exception"]
         assert ctx["location"] == {"file": shown(DEADLOCK, ctx), "line": marker(DEADLOCK, "main waits"),
-                                   "function": "main.main"}, ctx["location"]
+                                   "function": "main.main",
+                                   "text": code_at(DEADLOCK, marker(DEADLOCK, "main waits"))}, ctx["location"]
         assert "framesTruncated" not in ctx, ctx  # runtime.main below main.main is nothing more to read
         assert "jobs queued: 3" in ctx["output"]["text"]
         whole = await tools.ok("context")

@@ -15,7 +15,7 @@ import pytest
 from dap2mcp.adapters.build import build
 from dap2mcp.adapters.native import COMPILERS
 
-from conftest import PROGRAMS, ROOT, locals_of, marker, server_processes, shown, stdio_tools
+from conftest import PROGRAMS, ROOT, code_at, locals_of, marker, server_processes, shown, stdio_tools
 
 INVOICE_C = ROOT / "examples" / "c" / "invoice.c"
 SEGV = PROGRAMS / "segv.c"
@@ -312,7 +312,8 @@ async def test_a_go_panic_is_shown_where_the_program_caused_it_not_in_the_runtim
         ctx = await tools.ok("debug", mode="source", path=str(program), timeout=120)
         assert ctx["state"] == "paused" and ctx["reason"] == "exception" and "index out of range" in str(ctx["exception"])
         assert ctx["frames"][0]["function"].startswith("runtime.")  # the whole stack, as the adapter gave it
-        assert ctx["location"] == {"file": shown(program, ctx), "line": marker(program, "index"), "function": "main.at"}
+        assert ctx["location"] == {"file": shown(program, ctx), "line": marker(program, "index"), "function": "main.at",
+                                   "text": code_at(program, marker(program, "index"))}
         assert locals_of(ctx)["i"] == "5", ctx["scopes"]
         assert (await tools.ok("evaluate", expression="len(xs)"))["value"] == "3"  # in that frame too
         await tools.ok("stop")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PROGRAMS, cmdline_of, locals_of, marker, server_processes, stdio_tools
+from conftest import PROGRAMS, cmdline_of, code_at, locals_of, marker, server_processes, stdio_tools
 
 LEDGER = PROGRAMS / "ledger.rs"
 EXPECTED = {
@@ -92,7 +92,8 @@ async def test_a_panic_stops_as_an_exception_in_the_frame_that_panicked(how: str
         ctx = await tools.ok("debug", mode="source", path=str(PANICS), args=[how], env=quiet)
         assert (ctx["state"], ctx["reason"]) == ("paused", "exception"), ctx
         assert ctx["location"] == {"file": ctx["location"]["file"], "line": marker(PANICS, how),
-                                   "column": ctx["location"]["column"], "function": function}, ctx["location"]
+                                   "column": ctx["location"]["column"], "function": function,
+                                   "text": code_at(PANICS, marker(PANICS, how))}, ctx["location"]
         assert ctx["description"] == f"Rust panic: {message}", ctx
         assert ctx["exception"]["message"] == message and ctx["exception"]["exceptionId"] == "panic", ctx["exception"]
         assert "__rustc::rust_panic" in [frame["function"] for frame in ctx["frames"]]

@@ -190,7 +190,8 @@ async def test_a_module_with_its_arguments_as_path_runs_them_and_module_with_pat
         ctx = await tools.ok("debug", mode="source", path="-m pytest tests/test_x.py -x -p no:cacheprovider",
                              cwd=str(tmp_path), python=sys.executable,
                              breakpoints=[{"file": "tests/test_x.py", "line": 3}])
-        assert ctx["location"] == {"file": "tests/test_x.py", "line": 3, "function": "test_one"}
+        assert ctx["location"] == {"file": "tests/test_x.py", "line": 3, "function": "test_one",
+                                   "text": "assert value == 42"}
         ended = await tools.ok("continue")
         assert ended["exitCode"] == 0 and "1 passed" in ended["output"]["text"]
         for arguments, said in [({"path": "app.py", "module": "pytest"}, "not both"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import venv
 
-from conftest import PROGRAMS, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, code_at, locals_of, marker, stdio_tools
 
 SHOP = PROGRAMS / "pytest_shop"
 CART_TESTS = SHOP / "tests" / "test_cart.py"
@@ -23,7 +23,8 @@ async def test_a_failing_assert_stops_in_the_test_with_pytests_explanation_and_t
         ctx = await tools.ok("debug", **run_tests(path="tests/test_cart.py"))
         assert ctx["state"] == "paused" and ctx["reason"] == "exception", ctx
         assert ctx["location"] == {"file": "tests/test_cart.py", "line": marker(CART_TESTS, "discount assert"),
-                                   "column": 5, "function": "test_discount_is_taken_off"}
+                                   "column": 5, "function": "test_discount_is_taken_off",
+                                   "text": code_at(CART_TESTS, marker(CART_TESTS, "discount assert"))}
         assert ctx["exception"]["typeName"] == "AssertionError"
         assert ctx["exception"]["message"] == "assert 1584 == 1440"  # pytest's rewritten assert explains itself
         assert {"charged": "1584", "expected": "1440"}.items() <= locals_of(ctx).items()

@@ -12,14 +12,16 @@ from dap2mcp.adapters.python import DEBUGPY
 from dap2mcp.session.registry import BreakpointRegistry
 from dap2mcp.session.specs import BreakpointChange, BreakpointSpec, Location
 
-NOT_BOTH = "give either function, or file and line, not both"
-NO_PLACE = "give file and line, or function"
+NOT_BOTH = "give either function, or file and line (or text), not both"
+NO_PLACE = "give file and line (or text, a part of the line), or function"
+BLANK_TEXT = "text is blank: give a part of the line's code"
 EXCEPTION_OR_PLACE = "give exception, or a place (file and line, function), not both"
 
 
 @pytest.mark.parametrize(("given", "said"), [
     ({}, NO_PLACE), ({"file": "app.py"}, NO_PLACE), ({"line": 3}, NO_PLACE), ({"file": "", "line": 3}, NO_PLACE),
     ({"function": "main", "line": 3}, NOT_BOTH), ({"function": "main", "file": "app.py"}, NOT_BOTH),
+    ({"text": "total +="}, NO_PLACE), ({"function": "main", "text": "x"}, NOT_BOTH), ({"file": "a.py", "text": " "}, BLANK_TEXT),
     ({"exception": "raised", "file": "app.py"}, EXCEPTION_OR_PLACE),
     ({"exception": "raised", "function": "main"}, EXCEPTION_OR_PLACE), ({"exception": "raised", "line": 2}, EXCEPTION_OR_PLACE),
 ])

@@ -33,6 +33,7 @@ from ..session.specs import (
     LogMessage,
     MaxNotifications,
     PathMapping,
+    Text,
     Watch,
 )
 from . import results as r
@@ -201,6 +202,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     async def breakpoint(
         file: File = None,
         line: Line = None,
+        text: Text = None,
         function: Function = None,
         exception: ExceptionFilter = None,
         exceptionTypes: ExceptionTypes = None,
@@ -216,7 +218,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         )] = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.BreakpointResult]:
-        """Set a breakpoint at file+line, on a function, or on exceptions, optionally with a condition, a hit
+        """Set a breakpoint at file+line (or file+text: the line whose code contains `text`), on a function, or on exceptions, optionally with a condition, a hit
         condition or a log message (a tracepoint, which logs without stopping); or a watch (`watch`, a data
         breakpoint: stop where the value an expression names is written, or read; set while paused where the
         expression can be named); or change one by `id`. Returns its id, whether the adapter verified it, and
@@ -225,11 +227,11 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
                    "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
         if id is not None:
-            if file or line or function or exception or watch or access:
+            if file or line or text or function or exception or watch or access:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
             view = await debugger.update_breakpoint(id, BreakpointChange(**options), sid)
         else:
-            view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, function=function,
+            view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, text=text, function=function,
                                                                 exception=exception, watch=watch, access=access,
                                                                 **options), sid)
         return r.ok(view, files_from=debugger.files_from(sid), session_id=sid)  # a BreakpointView is a BreakpointResult but for `success`

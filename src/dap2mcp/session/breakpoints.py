@@ -11,6 +11,7 @@ from typing import Any
 from ..adapters import AdapterProfile
 from ..errors import DebugError, ErrorCode
 from .models import BreakpointView
+from .source_lines import line_text, read_lines
 from .specs import BreakpointChange, Kind
 
 _HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
@@ -113,6 +114,7 @@ class Breakpoint:
             id=self.id, type=self.kind if not self.log_message else "tracepoint", verified=self.verified,
             watch=self.watch, access=self.access if self.watch else None, value=self.value,
             state=self.state, enabled=self.enabled, file=self.file, line=self.actual_line or self.line,
+            text=line_text(self.file, self.actual_line or self.line) if self.kind == "line" else None,
             function=self.function, exception=self.exception, exceptionTypes=list(self.exception_types) or None,
             condition=self.condition, hitCondition=self.hit_condition, logMessage=self.log_message,
             maxNotifications=self.max_notifications, hitCount=self.hit_count,
@@ -268,11 +270,43 @@ def check_exception_filter(name: str, capabilities: dict[str, Any], adapter: str
                          f"unknown exception filter {name!r}; {adapter} has: {', '.join(filters)}")
 
 
-def resolve_source_line(file: str, line: int, cwd: str | None) -> str:
-    """An absolute, existing file in which `line` exists; else a clear error."""
+CANDIDATES_SHOWN = 5
+"""Lines named where a breakpoint's `text` is on several and no `line` says which."""
+
+
+def resolve_place(file: str, line: int | None, text: str | None, cwd: str | None) -> tuple[str, int]:
+    """The absolute file and the line a `{file, line}` or `{file, text[, line]}` names: with `text`, the line
+    whose code (without its indent) contains it, the nearest to `line` where several do; else a clear error
+    naming the candidates. An agent quotes the code it means, which stays true when lines move."""
+    if text is None:
+        return resolve_source_line(file, line or 0, cwd), line or 0
+    path, wanted = _absolute(file, cwd), text.strip()
+    lines = read_lines(path) or ()
+    found = [number for number, code in enumerate(lines, start=1) if wanted in code]
+    if not found:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no line of {file} holds {wanted!r}")
+    if len(found) > 1 and line is not None:
+        nearest = min(abs(number - line) for number in found)
+        found = [number for number in found if abs(number - line) == nearest]
+    if len(found) > 1:
+        shown = "; ".join(f"{n}: {lines[n - 1][:60]}" for n in found[:CANDIDATES_SHOWN])
+        more = f" (and {len(found) - CANDIDATES_SHOWN} more)" if len(found) > CANDIDATES_SHOWN else ""
+        near = " as near to line" if line is not None else ""
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{len(found)} lines{near} of {file} hold {wanted!r}: {shown}{more};"
+                         " give `line` near the one meant, or more of its text")
+    return path, found[0]
+
+
+def _absolute(file: str, cwd: str | None) -> str:
     path = os.path.realpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(file)))
     if not os.path.isfile(path):
         raise DebugError(ErrorCode.FILE_NOT_FOUND, f"source file not found: {file}")
+    return path
+
+
+def resolve_source_line(file: str, line: int, cwd: str | None) -> str:
+    """An absolute, existing file in which `line` exists; else a clear error."""
+    path = _absolute(file, cwd)
     if line < 1:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"line must be 1 or more, got {line}")
     with open(path, "rb") as handle:

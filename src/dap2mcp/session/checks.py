@@ -9,7 +9,7 @@ from typing import Any
 from .. import processes
 from ..adapters import AdapterProfile, Target
 from ..errors import DebugError, ErrorCode
-from .breakpoints import Options, check_options, resolve_source_line
+from .breakpoints import Options, check_options, resolve_place
 from .specs import BreakpointSpec
 
 
@@ -21,7 +21,7 @@ def check_start(target: Target, breakpoints: list[BreakpointSpec]) -> None:
                          "stopping it would stop the debugger too")
     for spec in breakpoints:
         if spec.file:
-            resolve_source_line(spec.file, spec.line or 0, target.cwd)
+            resolve_place(spec.file, spec.line, spec.text, target.cwd)
     if not target.launched:
         return
     if target.cwd is not None and not os.path.isdir(target.cwd):

@@ -6,37 +6,20 @@ the file now, as an editor keeps its breakpoints through an edit."""
 from __future__ import annotations
 
 import difflib
-import functools
 import os
 from collections.abc import Callable, Iterable
 
 from .breakpoints import Breakpoint
+from .source_lines import Lines, read_lines
 
 SHOWN_CHARS = 80
 COMPARED_LINES = 5_000
 """Lines of a changed stretch compared line by line at most (the comparison grows with its square); what
 lies before and after the stretch is matched as is, so a big file with a small edit costs little."""
 
-Lines = tuple[str, ...]
 Mapping = Callable[[int], tuple[str, int] | None]
 """A 0-based line before the edit to how it fared, ("equal" or "replace", its 0-based line now), or None
 where it was removed."""
-
-
-def read_lines(path: str) -> Lines | None:
-    """The file's lines without surrounding whitespace (an indent change is no edit of the code); None
-    where it cannot be read. Breakpoints set in a file that did not change between them share one copy."""
-    try:
-        found = os.stat(path)
-        return _read(path, found.st_mtime_ns, found.st_size)
-    except OSError:
-        return None
-
-
-@functools.lru_cache(maxsize=32)
-def _read(path: str, mtime_ns: int, size: int) -> Lines:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return tuple(text.strip() for text in handle)
 
 
 def follow(breakpoints: Iterable[Breakpoint]) -> None:

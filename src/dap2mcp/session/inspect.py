@@ -18,6 +18,7 @@ from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
 from .models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
+from .source_lines import line_text
 
 
 class Requester(Protocol):
@@ -416,7 +417,8 @@ def view_context(view: FrameView, *, reason: str | None, description: str | None
         reason=reason,
         description=description,
         threadId=view.thread_id,
-        location=Location(file=focus.file, line=focus.line, column=focus.column, function=focus.function) if focus else None,
+        location=Location(file=focus.file, line=focus.line, column=focus.column, function=focus.function,
+                          text=line_text(focus.file, focus.line)) if focus else None,
         frames=frames,
         totalFrames=view.total_frames if cut else None,
         framesTruncated=cut or None,

@@ -88,6 +88,8 @@ class Location(_Placed):
     line: Opt[int] = None
     column: Opt[int] = None
     function: Opt[str] = None
+    text: Opt[str] = None
+    """The line's code, without its indent, cut at 120 characters (where the file is here to read)."""
 
 
 class Frame(_Placed):
@@ -289,6 +291,8 @@ class BreakpointView(_Placed):
     enabled: Opt[bool] = None
     file: Opt[str] = None
     line: Opt[int] = None
+    text: Opt[str] = None
+    """A line breakpoint's line of code as the file has it now (without its indent, cut at 120 characters)."""
     function: Opt[str] = None
     exception: Opt[str] = None
     exceptionTypes: Opt[list[str]] = None

@@ -25,11 +25,12 @@ from .breakpoints import (
     check_exception_filter,
     check_options,
     conditions_sent,
-    resolve_source_line,
+    resolve_place,
 )
-from .edits import follow, read_lines
+from .edits import follow
 from .hints import KEPT_FOR_RESTART
 from .models import BreakpointView
+from .source_lines import read_lines
 from .specs import BreakpointChange, BreakpointSpec, Kind
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -168,9 +169,9 @@ class BreakpointRegistry:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints")
             check_options("function", options, capabilities, profile)
             return self.new("function", options, temporary=temporary, function=spec.function, bp_id=bp_id)
-        file, line = spec.file or "", spec.line or 0  # a spec with neither exception nor function has both
+        file = spec.file or ""  # a spec with neither exception nor function has a file, and a line or text
         check_options("line", options, capabilities, profile)
-        path = resolve_source_line(file, line, cwd)
+        path, line = resolve_place(file, spec.line, spec.text, cwd)
         if why := self._file_refusal(path):
             raise DebugError(ErrorCode.NOT_SUPPORTED, why)
         if not temporary and (same := next((bp for bp in self._items.values() if not bp.temporary and not bp.lost

@@ -19,6 +19,9 @@ TEXT_CHARS = 10_000
 
 File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
 Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
+Text = Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
+    "With file: the line whose text (without its indent) contains this, instead of a line number, or the one "
+    "nearest to line where several do; e.g. 'total += price'."))]
 Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
     "Function name (instead of file and line); in Python a library function with its module, e.g. json.loads."))]
 ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
@@ -44,26 +47,29 @@ Kind = Literal["line", "function", "exception", "watch"]
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
 
-def _one_place(file: str | None, line: int | None, function: str | None) -> None:
+def _one_place(file: str | None, line: int | None, function: str | None, text: str | None) -> None:
     """The place rule `continue`'s `to` and a breakpoint share; its messages are what an agent is told."""
-    if function and (file or line):
-        raise ValueError("give either function, or file and line, not both")
-    if not function and not (file and line):
-        raise ValueError("give file and line, or function")
+    if function and (file or line or text):
+        raise ValueError("give either function, or file and line (or text), not both")
+    if not function and not (file and (line or text)):
+        raise ValueError("give file and line (or text, a part of the line), or function")
+    if text is not None and not text.strip():
+        raise ValueError("text is blank: give a part of the line's code")
 
 
 class Location(BaseModel):
-    """`{file, line}` or `{function}`."""
+    """`{file, line}`, `{file, text}` or `{function}`."""
 
     model_config = _FROZEN
 
     file: File = None
     line: Line = None
+    text: Text = None
     function: Function = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> Location:
-        _one_place(self.file, self.line, self.function)
+        _one_place(self.file, self.line, self.function, self.text)
         return self
 
 
@@ -90,6 +96,7 @@ class BreakpointSpec(BaseModel):
 
     file: File = None
     line: Line = None
+    text: Text = None
     function: Function = None
     exception: ExceptionFilter = None
     exceptionTypes: ExceptionTypes = None
@@ -106,21 +113,21 @@ class BreakpointSpec(BaseModel):
         if self.access and not self.watch:
             raise ValueError("access goes with watch")
         if self.watch is not None:
-            if self.file or self.line or self.function or self.exception:
+            if self.file or self.line or self.text or self.function or self.exception:
                 raise ValueError("give watch, or a place (file and line, function), or exception: one of them")
             if not self.watch.strip():
                 raise ValueError("watch is blank: give the expression to watch")
         elif self.exception:
-            if self.file or self.line or self.function:
+            if self.file or self.line or self.text or self.function:
                 raise ValueError("give exception, or a place (file and line, function), not both")
         else:
-            _one_place(self.file, self.line, self.function)
+            _one_place(self.file, self.line, self.function, self.text)
         return self
 
     @classmethod
     def at(cls, location: Location) -> BreakpointSpec:
         """A plain breakpoint at `location` (`continue`'s `to`, a stop on entry's `main`)."""
-        return cls(file=location.file, line=location.line, function=location.function)
+        return cls(file=location.file, line=location.line, text=location.text, function=location.function)
 
     @property
     def kind(self) -> Kind:

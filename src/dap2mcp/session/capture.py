@@ -19,7 +19,7 @@ from typing import Any
 
 from ..dap import AdapterRefused
 from ..snapshots.model import Node, Snapshot, child_path, roots_in_order
-from .inspect import unexpanded
+from .inspect import PREVIEW, PREVIEW_MEMBERS, unexpanded
 
 Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
 
@@ -122,8 +122,18 @@ def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tu
     """`capture` at depth 0, which asks the adapter nothing: a stop snapshot is built with it while the
     stop's other scopes are still being read (recorder.py)."""
     with _collector_paused():
-        return roots_in_order([_build("", _Pending(v, ()), limits) for v in top[:limits.nodes]]), \
+        return roots_in_order([_build("", _previewed(v), limits) for v in top[:limits.nodes]]), \
             len(top) > limits.nodes
+
+
+def _previewed(raw: dict[str, Any]) -> _Pending:
+    """A top-level variable as its context shows it: where the adapter's text hides the contents (a C struct's
+    `{...}`) and a preview was read, the preview's text, and the members it was made of as its children."""
+    if PREVIEW not in raw:
+        return _Pending(raw, ())
+    item = _Pending({**raw, "value": raw[PREVIEW]}, ())
+    item.children = [_Pending(member, (item,)) for member in raw.get(PREVIEW_MEMBERS) or ()]
+    return item
 
 
 async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],

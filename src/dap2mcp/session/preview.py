@@ -21,7 +21,7 @@ from typing import Any
 
 from ..adapters.base import ValueShapes
 from ..dap import AdapterRefused, AdapterTimedOut
-from .inspect import PREVIEW, FrameView, Limits, Requester, fetch_variables, shown_rows
+from .inspect import PREVIEW, PREVIEW_MEMBERS, FrameView, Limits, Requester, fetch_variables, shown_rows
 
 VALUES = 8
 """Values previewed per view (the first ones shown): each costs the adapter one request."""
@@ -74,10 +74,12 @@ async def preview(client: Requester, variables: Iterable[dict[str, Any]], shapes
     chosen = [(raw, how) for raw in variables if (how := wanted(raw, shapes))][:VALUES]
     if not chosen:
         return
-    texts = await asyncio.gather(*(_read(client, raw, how, shapes, place) for raw, how in chosen))
-    for (raw, how), text in zip(chosen, texts, strict=True):
+    read = await asyncio.gather(*(_read(client, raw, how, shapes, place) for raw, how in chosen))
+    for (raw, how), (text, members) in zip(chosen, read, strict=True):
         if text and not (how == "append" and text in ("{}", "[]")):  # `size=0` says it all
             raw[PREVIEW] = text if how == "replace" else f"{raw.get('value')} {text}"
+            if members is not None:
+                raw[PREVIEW_MEMBERS] = [m for m in members if (m.get("presentationHint") or {}).get("kind") != "method"]
 
 
 async def preview_view(client: Requester, view: FrameView, shapes: ValueShapes, limits: Limits,
@@ -91,20 +93,21 @@ async def preview_view(client: Requester, view: FrameView, shapes: ValueShapes, 
 
 
 async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueShapes,
-                place: Place | None) -> str | None:
+                place: Place | None) -> tuple[str | None, list[dict[str, Any]] | None]:
+    """The preview's text, and the members it was made of where they were read (not a debugger's print)."""
     try:
         if shapes.printer is not None:
             expression = str(raw.get("evaluateName") or raw.get("name") or "")
             if not expression or place is None or _MAY_ACT.search(expression):
-                return None
+                return None, None
             # a pointer's address comes with what it points to
-            return await printed(client, f"*({expression})" if how == "append" else expression, shapes, place)
+            return await printed(client, f"*({expression})" if how == "append" else expression, shapes, place), None
         children = await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
-        return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True)))
+        return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True))), children[:PAGE]
     except KEEPS_TEXT:
-        return None  # the adapter's own text stays
+        return None, None  # the adapter's own text stays
 
 
 async def _inner(client: Requester, raw: dict[str, Any]) -> list[dict[str, Any]] | None:

@@ -32,6 +32,7 @@ from .capture import (
     snapshot_scopes,
 )
 from .inspect import (
+    PREVIEW,
     FrameView,
     Guess,
     Limits,
@@ -145,13 +146,15 @@ class StopRecorder:
                                        tuple(dict(s) for s in view.scopes) if self._scopes_by_frame else None)
             while len(guesses) > GUESSED_THREADS:
                 del guesses[next(iter(guesses))]  # the thread stopped least recently
-        built = early and early[0][0].variables is view.variables  # not if the guess failed and all was read again
+        await preview_view(self._requester, view, self._shapes, self._limits, self._hidden)
+        # not if the guess failed and all was read again, nor where previews now show what the adapter's text hid
+        built = early and early[0][0].variables is view.variables and not _previewed(view)
         self.store.record_stop(early[0][1] if built else self._stop_snapshot(cycle, view))
         self.recorded()
-        await preview_view(self._requester, view, self._shapes, self._limits, self._hidden)
         return view
 
     def _stop_snapshot(self, cycle: int, view: FrameView) -> Snapshot:
+        """The stop's top-level variables as its context shows them (previews included: see `capture_top`)."""
         top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
                            self._hidden)
         roots, truncated = capture_top(top, limits=self.capture_limits)
@@ -330,3 +333,9 @@ def _call_of(view: FrameView) -> tuple[object, ...] | None:
     below = view.frames[view.focus_index + 1:][:CALLERS_COMPARED]
     return (depth - view.focus_index, view.focus.file if view.focus else None,
             *((f.function, f.file, f.line) for f in below))
+
+
+def _previewed(view: FrameView) -> bool:
+    """Whether a preview gave any of the snapshot's variables a text of its own."""
+    return any(PREVIEW in raw for scope in snapshot_scopes(view.scopes)
+               for raw in view.variables.get(scope["variablesReference"], []))

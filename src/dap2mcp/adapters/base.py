@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
 Mode = Literal["source", "binary", "test", "attach", "connect"]
 LAUNCHES = ("source", "binary", "test")
+OWN_PRINT = "dap2mcp:"
+"""How each line a debugger command of dap2mcp's own prints begins (lldb's `script print`): lldb-dap forwards what
+they print as the program's output too, which keeps such lines out of it (`AdapterProfile.own_log_lines`)."""
+_OWN_PRINTS = re.compile(rf"^{OWN_PRINT}[^\n]*\n", re.MULTILINE)
 """The modes in which dap2mcp starts the program (and so may end it), rather than reaching one that runs."""
 
 
@@ -773,11 +777,12 @@ class AdapterProfile:
         return category != "console" if connected else category in self.program_categories
 
     def own_lines(self, text: str) -> tuple[str, str]:
-        """`text` from the stream the program writes to, split into the program's and the adapter's own lines."""
+        """`text` from the stream the program writes to, split into the program's and the adapter's own lines;
+        what dap2mcp's own commands printed (`OWN_PRINT`) is in neither: their answers were read already."""
         if self.own_log_lines is None or not self.own_log_lines.search(text):
             return text, ""
         own = "".join(match.group(0) for match in self.own_log_lines.finditer(text))
-        return self.own_log_lines.sub("", text), own
+        return self.own_log_lines.sub("", text), _OWN_PRINTS.sub("", own)
 
     def exit_code(self, text: str) -> int | None:
         """The exit code in the last end-of-program text in `text`: the adapter's, where the program

@@ -22,6 +22,7 @@ from ..errors import DebugError, ErrorCode
 from ..program_pipe import make_fifo
 from . import cargo
 from .base import (
+    OWN_PRINT,
     AdapterProfile,
     AdapterStart,
     Compiler,
@@ -46,7 +47,7 @@ RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
 wrongly or not at all (`_lldb_rust_views.py`, which it loads)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 LLDB_MEMORY = ("`script error = lldb.SBError(); data = lldb.process.ReadMemory({address}, {count}, error); "
-               "print('{address}', data.hex() if error.Success() else 'error ' + str(error.GetCString()))")
+               f"print('{OWN_PRINT}{{address}}', data.hex() if error.Success() else 'error ' + str(error.GetCString()))")
 """lldb-dap 19 has no `readMemory`: lldb's own Python reads the bytes (see `AdapterProfile.memory_command`)."""
 FORMATTERS = f"command script import {os.path.join(os.path.dirname(__file__), '_lldb_formatters.py')}"
 """dap2mcp's fixes to lldb's C++ formatters (see `_lldb_formatters`)."""
@@ -257,9 +258,9 @@ LLDB = NativeProfile(
     memory_command=LLDB_MEMORY,
     watch_name="&({})",
     watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
-    watch_stopper_command="`script print('watch', hex(lldb.target.FindWatchpointByID("
+    watch_stopper_command=f"`script print('{OWN_PRINT}watch', hex(lldb.target.FindWatchpointByID("
                           "lldb.thread.GetStopReasonDataAtIndex(0)).GetWatchAddress()))",
-    line_before_command="`script print('line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
+    line_before_command=f"`script print('{OWN_PRINT}line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
                         ".GetLineEntry().GetLine())",
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
     symbol_escapes=RUST_LEGACY_ESCAPES,
@@ -286,6 +287,9 @@ LLDB = NativeProfile(
     tests=TestRunner("cargo test", nothing_selected_text=re.compile(r"^running 0 tests$", re.M)),
     console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
+    # lldb-dap sends lldb's own stdout as "stdout" too: what dap2mcp's commands print, and lldb's note at a watch
+    own_log_lines=re.compile(rf"^{OWN_PRINT}[^\n]*\n|^\n?Watchpoint \d+ hit:\n(?:old value: [^\n]*\n)?"
+                             r"new value: [^\n]*\n", re.MULTILINE),
 )
 
 GDB = NativeProfile(

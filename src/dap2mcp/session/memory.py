@@ -9,6 +9,7 @@ import re
 import string
 from typing import TYPE_CHECKING, Any
 
+from ..adapters.base import OWN_PRINT
 from ..dap.errors import AdapterRefused
 from ..errors import DebugError, ErrorCode
 
@@ -97,7 +98,7 @@ async def _by_command(session: DebugSession, address: int, count: int, frame: in
     body = await session.request("evaluate", {"expression": command, "frameId": frame, "context": "repl"})
     for line in (body.get("result") or "").splitlines():
         words = line.split(None, 2)
-        if len(words) >= 2 and words[0] == str(address):
+        if len(words) >= 2 and words[0] == f"{OWN_PRINT}{address}":
             if words[1] == "error":
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"cannot read memory at {hex(address)}: "
                                  f"{words[2] if len(words) > 2 else 'unreadable'}")

@@ -272,7 +272,9 @@ class DebugSession:
         if tracepoint is None and self.launcher is not None and category in ("stdout", "stderr"):
             pass  # a copy of what the program wrote to the pipes its launcher reads (js-debug reports console calls)
         elif tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
+            text, own = profile.own_lines(text)
             self.output.append(category, text)
+            self._adapter_said(category, own)
         else:
             self._adapter_said(category, self.breakpoints.in_given_words(text))
         self._recent_output = (self._recent_output + raw)[-400:]  # the adapter may split a line across events

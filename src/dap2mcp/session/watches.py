@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..adapters.base import OWN_PRINT
 from ..dap.errors import AdapterRefused
 from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint
@@ -118,8 +119,8 @@ async def _stoppers(session: DebugSession, watches: list[Breakpoint], top: dict[
         numbers = {int(found) for found in profile.watch_stopper_output.findall(said)}
         return {bp.id for bp in watches if bp.adapter_id in numbers} or None
     if profile.watch_stopper_command is not None and top is not None:
-        found = re.search(r"^watch (0x[0-9a-fA-F]+)$", await _said(session, profile.watch_stopper_command, top),
-                          re.MULTILINE)
+        found = re.search(rf"^{OWN_PRINT}watch (0x[0-9a-fA-F]+)$",
+                          await _said(session, profile.watch_stopper_command, top), re.MULTILINE)
         address = int(found.group(1), 16) if found else None
         return {bp.id for bp in watches if address is not None and _address(bp) == address} or None
     return None
@@ -135,7 +136,7 @@ async def _line_before(session: DebugSession, top: dict[str, Any]) -> int | None
     """The source line of the instruction before the paused one in frame `top`: the write that stopped the
     program."""
     if (command := session.profile.line_before_command) is not None:
-        found = re.search(r"^line (\d+)$", await _said(session, command, top), re.MULTILINE)
+        found = re.search(rf"^{OWN_PRINT}line (\d+)$", await _said(session, command, top), re.MULTILINE)
         return int(found.group(1)) if found and found.group(1) != "0" else None
     if not top.get("instructionPointerReference"):
         return None

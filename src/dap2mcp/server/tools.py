@@ -105,7 +105,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`) instead of running to a breakpoint.")] = False,
         python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "Interpreter for a Python program (default: the project's .venv or venv, found upward from cwd, else "
-            "$VIRTUAL_ENV's, else python3 on PATH; the first answer's `interpreter` says which).")] = None,
+            "$VIRTUAL_ENV's, else python3 on PATH; the first answer's `interpreter` says which)."))] = None,
         adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve", "node"] | None, Field(description=(
             "Debug adapter (default: chosen from the program: debugpy for Python, lldb for C/C++/Rust, delve for "
             "Go, node for JavaScript/TypeScript; 'gdb' debugs C/C++ with gdb)."))] = None,

@@ -81,9 +81,14 @@ async def test_gdb_says_why_an_expression_cannot_be_read_and_its_console_only_re
         assert printed["value"].endswith('std::map with 2 elements = {["alice"] = 31, ["bob"] = 42}'), printed
         assert (await tools.ok("evaluate", expression=">info locals"))["value"] == "sum = 73"
         for command, instead in [(">run", "`restart`"), (">kill", "`stop`"), (">shell ls /", "only read"),
-                                 (">  break main", "`breakpoint`"), (">-exec-continue", "only read")]:
+                                 (">  break main", "`breakpoint`"), (">-exec-continue", "only read"),
+                                 (">p sum = 5", "set-variable"), (">print sum += 1", "set-variable"),
+                                 (">output sum++", "set-variable"), (">p sum <<= 2", "set-variable")]:
             refused = await tools.error("evaluate", "NOT_SUPPORTED", expression=command)
             assert instead in refused, (command, refused)
+        compared = await tools.ok("evaluate", expression=">p sum == 73")
+        assert compared["value"].endswith("= true"), compared  # a comparison reads (C++: a bool)
+        assert (await tools.ok("evaluate", expression="sum"))["value"] == "73", "a refused command wrote nothing"
         again = await tools.ok("continue")  # the program was left where it was, and runs on as asked
         assert again["state"] == "paused" and again["cycle"] == ctx["cycle"] + 1, again
         assert again["location"]["function"] == "total" and again["output"]["text"] == "checking 2 accounts\n", again

@@ -524,6 +524,9 @@ class AdapterProfile:
     console_prints: bool = False
     """A command's text comes on the adapter's console, its answer only a line end (cdt-gdb-adapter); else it
     is the evaluation's result (Delve's `dlv help`)."""
+    console_writes: re.Pattern[str] | None = None
+    """What in a passed command's expression writes to the program (gdb's `print n = 5` assigns): refused, as
+    `set-variable` does that in the open."""
     console_instead: tuple[tuple[frozenset[str], str], ...] = ()
     """Refused commands (first words) → the tool that does what they would do."""
     unlisted_scope: re.Pattern[str] | None = None

@@ -340,6 +340,7 @@ GDB = NativeProfile(
     console_prefix=">",
     console_prints=True,
     console_reads=GDB_READS,
+    console_writes=re.compile(r"<<=|>>=|(?<![=!<>])=(?!=)|\+\+|--"),  # C's assignments, increments, decrements
     console_instead=GDB_INSTEAD,
     # cdt-gdb-adapter reads an array's address in gdb's selected frame, the top one: a frame below it that holds
     # an array (a C `char buf[64]`, the `__PRETTY_FUNCTION__` of an `assert`) fails to list at all

@@ -25,3 +25,18 @@ async def test_lldbs_own_words_and_dap2mcps_commands_are_not_the_programs_output
         assert ended["state"] == "terminated", ended
         everything = (await tools.ok("output"))["text"]
         assert everything == "10 2 20\n", everything
+
+
+async def test_a_watch_on_a_local_of_main_is_gone_with_its_frame_not_a_stop_in_the_c_library():
+    """lldb keeps watching the stack slot of a local whose frame has returned: after main returned, the C library's
+    exit handlers wrote there and the program stopped in `__run_exit_handlers` as `watchpoint 1` (lldb's number).
+    The watch goes with its frame, and the program runs to its end (issue 36 point 4)."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(PROGRAM), adapter="lldb",
+                       breakpoints=[{"file": str(PROGRAM), "line": marker(PROGRAM, "field")}])
+        watch = await tools.ok("breakpoint", watch="p.x")
+        hit = await tools.ok("continue")
+        assert hit["reason"] == "data breakpoint" and hit["location"]["function"] == "main", hit
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert any(f"watch {watch['id']} (p.x) went away" in note for note in ended.get("breakpointNotes") or []), ended

@@ -437,6 +437,7 @@ class Debugger:
         if not complete or (not marked and session.output.size != settled):  # more came: was it all in?
             ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
         ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
+        ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.take_later_notes()] or None
         if ctx.state == "terminated":
             ran = testing.at_end(session.target, session.profile, ctx.exitCode, session.output.read(session.output.size - TEST_END_CHARS, TEST_END_CHARS).text)
             ctx.hint = "; ".join(filter(None, (ctx.hint, ran))) or None

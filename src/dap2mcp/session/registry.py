@@ -80,6 +80,9 @@ class BreakpointRegistry:
         self._function_filters = function_filters
         self._as_run = as_run
         self._file_refusal = file_refusal
+        self.later_notes: list[str] = []
+        """What became of breakpoints between answers (a watch taken out at a stop never shown): the next answer
+        says it (`take_later_notes`)."""
         self._given_conditions: dict[str, str] = {}
         """Conditions as sent, where they differ from the agent's (`conditions_sent`), to the agent's."""
         self._stand_ins: dict[str, Breakpoint] = {}
@@ -270,6 +273,10 @@ class BreakpointRegistry:
             return None, ""
         bp.notifications_sent += 1
         return bp, message
+
+    def take_later_notes(self) -> list[str]:
+        taken, self.later_notes = self.later_notes, []
+        return taken
 
     def in_given_words(self, text: str) -> str:
         """The adapter's words about a condition (its error), naming the condition as the agent gave it."""

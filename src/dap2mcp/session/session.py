@@ -40,7 +40,7 @@ from ..errors import DebugError, ErrorCode, Failure
 from ..processes import bytes_written, exit_code, has_children, killed_by, open_pidfd, unread_in_pipes
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
-from . import startup, testing
+from . import startup, testing, watch_frames
 from .answers import Answers
 from .breakpoints import Breakpoint
 from .inspect import Limits, is_own
@@ -216,12 +216,28 @@ class DebugSession:
             return
         self._judged_stop(body)
 
-    def _judged_stop(self, body: dict[str, Any]) -> None:
+    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False) -> None:
+        if not watches_judged and self.has_client and watch_frames.may_have_outlived(self.profile, self.breakpoints, body):
+            asyncio.ensure_future(self._judge_watch_stop(body))
+            return
         caught = self.breakpoints.caught_by(body.get("hitBreakpointIds") or [])
         if self.has_client and testing.judged(self.target, self.profile, body, caught):
             asyncio.ensure_future(self._judge_stop(body, caught))
             return
         self._stopped(body)
+
+    async def _judge_watch_stop(self, body: dict[str, Any]) -> None:
+        """A watch's stop on the stack slot of a frame that has returned is no stop of the program's: gone on from."""
+        try:
+            stale = watch_frames.outlived(self.breakpoints, await self.stack(body["threadId"], watch_frames.STACK_LIMIT))
+            await self.breakpoints.sync_watches(self.tolerant_request)
+        except Failure:
+            stale = False
+        if stale:
+            log.debug("continuing past a watch whose frame has returned")
+            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+        elif self.state != "terminated":
+            self._judged_stop(body, watches_judged=True)
 
     async def _judge_stop(self, body: dict[str, Any], caught: FunctionFilter | None) -> None:
         """An exception in a test run that fails no test (a skip), or a failure reported again, is gone on from;

@@ -16,12 +16,11 @@ from ..errors import DebugError, ErrorCode
 from .breakpoints import Breakpoint
 from .disassembly import instructions
 from .models import Context, WatchHit, WatchReport
+from .watch_frames import STACK_LIMIT, frame_of
 
 if TYPE_CHECKING:
     from .session import DebugSession
 
-STACK_LIMIT = 1000
-"""Frames read to place a watched local's frame; a deeper stack counts from this far down."""
 _ROOT = re.compile(r"^\s*[*&(]*\s*([A-Za-z_]\w*)")
 _LOCAL_SCOPES = ("local", "argument", "param")
 
@@ -63,7 +62,7 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
             report.notes.append(f"watch {bp.id} ({bp.watch}) now watches {bp.watch} in this run (value {bp.value})")
             changed = True
             continue
-        frame = _frame_of(bp, stack) if bp.frame else top
+        frame = frame_of(bp, stack) if bp.frame else top
         if frame is None:
             function = bp.frame[0] if bp.frame else "its function"
             registry.take([bp.id])
@@ -170,16 +169,6 @@ def apply(report: WatchReport, ctx: Context) -> None:
                 ctx.location.line = report.wrote_at
     if report.notes:
         ctx.breakpointNotes = report.notes
-
-
-def _frame_of(bp: Breakpoint, stack: list[dict[str, Any]]) -> int | None:
-    """The id, at this stop, of the frame whose local `bp` watches; None if that frame has returned."""
-    assert bp.frame is not None
-    function, depth = bp.frame
-    index = len(stack) - depth
-    if 0 <= index < len(stack) and stack[index].get("name") == function:
-        return stack[index].get("id")
-    return None
 
 
 async def _value(session: DebugSession, expression: str, frame: int) -> str | None:

@@ -40,3 +40,19 @@ async def test_a_watch_on_a_local_of_main_is_gone_with_its_frame_not_a_stop_in_t
         ended = await tools.ok("continue")
         assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
         assert any(f"watch {watch['id']} (p.x) went away" in note for note in ended.get("breakpointNotes") or []), ended
+
+
+async def test_a_c_files_statics_are_named_at_a_stop_and_listed_on_request():
+    """A C file's static tables were listed in `Globals` at every stop under lldb (46 tables, 5 KB, in cmark-gfm);
+    like Python's module globals they are named and listed when asked (issue 36 point 7)."""
+    program = PROGRAMS / "statics.c"
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program), adapter="lldb",
+                              breakpoints=[{"file": str(program), "line": marker(program, "use")}])
+        named = {s["name"]: s for s in stop["scopes"]}
+        assert named["Globals"]["variables"] == [] and named["Globals"].get("expensive"), stop["scopes"]
+        asked = await tools.ok("context", scopes=["globals"])
+        listed = {v["name"]: v["value"] for s in asked["scopes"] if s["name"] == "Globals" for v in s["variables"]}
+        assert listed["counter"] == "0" and {"table", "names"} <= listed.keys(), listed
+        assert (await tools.ok("set-variable", name="counter", value="7"))["value"] == "7"  # still reached by name
+        await tools.ok("stop")

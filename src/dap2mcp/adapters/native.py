@@ -256,6 +256,7 @@ LLDB = NativeProfile(
     terminal_output=True,
     address_of="&({})",
     memory_command=LLDB_MEMORY,
+    scopes_on_request=frozenset({"globals"}),  # a C file's statics, its tables: the same at every stop, and large
     watch_name="&({})",
     watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
     watch_stopper_command=f"`script print('{OWN_PRINT}watch', hex(lldb.target.FindWatchpointByID("

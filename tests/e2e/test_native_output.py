@@ -4,7 +4,7 @@ lldb's note at a watchpoint (`Watchpoint 1 hit: old value ... new value ...`) la
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, marker, stdio_tools
+from conftest import PROGRAMS, locals_of, marker, stdio_tools
 
 PROGRAM = PROGRAMS / "changes.c"
 
@@ -55,4 +55,17 @@ async def test_a_c_files_statics_are_named_at_a_stop_and_listed_on_request():
         listed = {v["name"]: v["value"] for s in asked["scopes"] if s["name"] == "Globals" for v in s["variables"]}
         assert listed["counter"] == "0" and {"table", "names"} <= listed.keys(), listed
         assert (await tools.ok("set-variable", name="counter", value="7"))["value"] == "7"  # still reached by name
+        await tools.ok("stop")
+
+
+async def test_a_null_struct_pointer_says_null_once():
+    """lldb lists each member of what a NULL pointer points to as `<error: parent is NULL>`: a preview said it once
+    a field (issue 36 point 7)."""
+    program = PROGRAMS / "nulls.c"
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program), adapter="lldb",
+                              breakpoints=[{"file": str(program), "line": marker(program, "print")}])
+        values = locals_of(stop)
+        assert values["none"] == "0x0000000000000000 NULL", values
+        assert values["one"] == '{value: 1, next: 0x0000000000000000 NULL, label: "x"}', values
         await tools.ok("stop")

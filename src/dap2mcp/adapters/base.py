@@ -272,6 +272,9 @@ class ValueShapes:
     """Values that say nothing but a type or an address: the first level is shown instead."""
     bare: re.Pattern[str] | None = None
     """Values that give a count or an address but not the contents: the first level is shown after them."""
+    null_member: str | None = None
+    """What the adapter writes for each member of what a NULL pointer points to (lldb: `<error: parent is NULL>`):
+    a preview says `NULL` once instead."""
     opaque_types: re.Pattern[str] | None = None
     """Types whose values say nothing of the contents whatever they read (gdb writes a local array as its address)."""
     printer: tuple[str, str] | None = None

@@ -231,6 +231,7 @@ LLDB_VALUES = ValueShapes(
     opaque=re.compile(r".* @ 0x[0-9a-fA-F]+"),  # `account @ 0x7ff…`, `int[16] @ 0x…`
     # a container's count, a pointer's address, both (a Rust `&Vec<T>`)
     bare=re.compile(r"(?:0x[0-9a-fA-F]+ )?size=\d+|0x[0-9a-fA-F]+"),
+    null_member="<error: parent is NULL>",
     toolchain_globals=TOOLCHAIN_GLOBALS,
 )
 

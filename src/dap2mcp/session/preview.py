@@ -130,7 +130,10 @@ async def printed(client: Requester, expression: str, shapes: ValueShapes, place
 
 def render(children: list[dict[str, Any]], shapes: ValueShapes,
            nested: dict[int, list[dict[str, Any]] | None]) -> str:
-    """`[a, b, …]` for an array's elements, `{name: value, …}` for fields; within `CHARS`."""
+    """`[a, b, …]` for an array's elements, `{name: value, …}` for fields; within `CHARS`. `NULL` for what a NULL
+    pointer points to."""
+    if shapes.null_member is not None and children and all(c.get("value") == shapes.null_member for c in children):
+        return "NULL"
     elements = bool(children) and all(_INDEX.fullmatch(str(c.get("name", ""))) for c in children)
     parts: list[str] = []
     length = 2

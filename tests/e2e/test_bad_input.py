@@ -201,3 +201,20 @@ async def test_a_refused_assignment_names_the_exception_it_raised():
         assert "`evaluate` the assignment" in message, message  # its call would run again: not done
         assert (await tools.ok("evaluate", expression="point.x"))["value"] == "1"
         await tools.ok("stop")
+
+
+async def test_an_error_about_a_session_names_it_beside_the_error():
+    """Every answer names its session, errors included: with two sessions, an agent must not have to guess
+    which one refused (issue 36 point 9)."""
+    async with stdio_tools() as tools:
+        before = await tools("context")
+        assert before["error"]["code"] == "NO_SESSION" and "sessionId" not in before, before
+        first = await tools.ok("debug", mode="source", path=str(INVOICE), stopOnEntry=True)
+        second = await tools.ok("debug", mode="source", path=str(INVOICE), stopOnEntry=True)
+        refused = await tools("evaluate", expression="1 +")
+        assert not refused["success"] and refused["sessionId"] == second["sessionId"], refused  # the current one
+        named = await tools("evaluate", expression="1 +", sessionId=first["sessionId"])
+        assert not named["success"] and named["sessionId"] == first["sessionId"], named
+        unknown = await tools("evaluate", expression="1", sessionId="s99")
+        assert not unknown["success"] and "sessionId" not in unknown, unknown  # no such session to name
+        await tools.ok("stop", all=True)

@@ -85,11 +85,24 @@ class DebugServer(MCPServer[Any]):
                 _refuse_unknown(name, arguments, self.tools_by_name.get(name))
                 return await super().call_tool(name, arguments, context)
             except Failure as exc:
-                return failure(coded(exc))
+                return failure(coded(exc), self._about(name, arguments))
             except ToolError as exc:
-                return failure(_as_debug_error(name, exc))
+                return failure(_as_debug_error(name, exc), self._about(name, arguments))
             finally:
                 self.updates.poke()  # breakpoints, snapshots and counts change inside tool calls
+
+
+    def _about(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """The session a failed call of a tool that takes `sessionId` was about: the one named, where it is one of
+        the debugger's, else the current one."""
+        tool = self.tools_by_name.get(name)
+        if tool is None or "sessionId" not in (tool.parameters.get("properties") or {}):
+            return None
+        given = arguments.get("sessionId")
+        try:
+            return self.debugger.resolve(given if isinstance(given, str) else None)
+        except DebugError:  # no session, or none of that name: the error says so
+            return None
 
 
 def _refuse_unknown(name: str, arguments: dict[str, Any], tool: Tool | None) -> None:

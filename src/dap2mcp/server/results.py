@@ -199,11 +199,14 @@ MESSAGE_CHARS = 8000
 """An error message quotes what it was given (a path, an expression): bounded like every other output."""
 
 
-def failure(error: DebugError) -> CallToolResult:
+def failure(error: DebugError, session_id: str | None = None) -> CallToolResult:
+    """The error envelope; `session_id`: the session the failed call was about, named beside the error as every
+    answer names it."""
     message = error.message
     if len(message) > MESSAGE_CHARS:
         message = f"{message[:MESSAGE_CHARS]}… ({len(message) - MESSAGE_CHARS} more characters)"
-    return _result({"success": False, "error": {"code": error.code, "message": message}}, is_error=True)
+    about = {"sessionId": session_id} if session_id is not None else {}
+    return _result({"success": False, "error": {"code": error.code, "message": message}, **about}, is_error=True)
 
 
 class SnapshotMeta(BaseModel):

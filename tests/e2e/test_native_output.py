@@ -4,6 +4,8 @@ lldb's note at a watchpoint (`Watchpoint 1 hit: old value ... new value ...`) la
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import PROGRAMS, locals_of, marker, stdio_tools
 
 PROGRAM = PROGRAMS / "changes.c"
@@ -69,3 +71,17 @@ async def test_a_null_struct_pointer_says_null_once():
         assert values["none"] == "0x0000000000000000 NULL", values
         assert values["one"] == '{value: 1, next: 0x0000000000000000 NULL, label: "x"}', values
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_an_enum_is_set_by_its_enumerators_name_or_refused_saying_why(adapter):
+    """lldb-dap refused `set-variable {name: c, value: BLUE}` with "'setVariable' failed" and no reason (issue 36
+    point 7): lldb's own expression takes the name, and an unknown one is refused with lldb's reason."""
+    program = PROGRAMS / "colors.c"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter=adapter,
+                       breakpoints=[{"file": str(program), "line": marker(program, "print")}])
+        assert (await tools.ok("set-variable", name="c", value="BLUE"))["value"] == "BLUE"
+        message = await tools.error("set-variable", "ADAPTER_ERROR", name="c", value="PURPLE")
+        assert "PURPLE" in message and "'setVariable' failed" not in message, message
+        assert (await tools.ok("continue"))["output"]["text"] == "2\n"

@@ -65,6 +65,10 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
         try:
             body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
         except Failure as exc:
+            if isinstance(exc, AdapterRefused) and session.profile.assignment and not (found or {}).get("variablesReference"):
+                # lldb-dap refuses what lldb's own expressions take (an enum's enumerator name), without a reason:
+                # the debugger assigns, or says why it cannot
+                return {"name": name, "scope": scope.get("name"), **await _assign(session, name, value, frame)}
             if not isinstance(exc, AdapterRefused) or not (found or {}).get("variablesReference"):
                 raise
             raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: '{name}' ({found.get('type') or 'a value'}) "

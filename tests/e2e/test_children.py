@@ -263,3 +263,17 @@ async def test_the_last_workers_end_with_the_parent_paused_at_a_breakpoint_retur
         assert stop["sessionId"] == "s1" and stop["reason"] == "breakpoint", stop
         assert stop["location"]["line"] == marker(WORKERS, "total") and locals_of(stop)["total"] == "14", stop
         await tools.ok("stop", all=True)
+
+
+async def test_an_answer_with_another_sessions_stop_says_the_current_session_changed():
+    """`continue` on the parent answered with a worker's stop and made the worker current without a word: the
+    agent's next call without sessionId then acted on another process than it thought (issue 36 point 9)."""
+    async with stdio_tools() as tools:
+        entry = await tools.ok("debug", mode="source", path=str(WORKERS), args=["spawn"], stopOnEntry=True)
+        assert entry["sessionId"] == "s1" and entry["reason"] == "entry", entry
+        await tools.ok("breakpoint", **at(WORKERS, "worker"))
+        stop = await tools.ok("continue")
+        assert stop["state"] == "paused" and stop["sessionId"] != "s1" and stop["parentId"] == "s1", stop
+        assert f"this is session {stop['sessionId']}'s stop, not s1's" in stop["hint"], stop
+        assert f"{stop['sessionId']} is the current session now" in stop["hint"], stop
+        await tools.ok("stop", all=True)

@@ -334,7 +334,7 @@ class Debugger:
             since = await session.resume(thread_id)
             stopped, finished = await self.family.wait(session, since, timeout)
             if stopped is not session:  # a child process stopped first; this one runs on
-                return await self._result(stopped, timed_out=False)
+                return self._elsewhere(await self._result(stopped, timed_out=False), session)
             ctx = await self._result(session, timed_out=not finished,
                                      again="`continue` with the same `to`" if to else None)
             if to and ctx.state == "terminated" and ctx.hint is None:
@@ -390,7 +390,8 @@ class Debugger:
         session = self.pick(session_id)
         if session.state == "running" or self.sessions.unshown_stop(session) is not None:
             stopped, finished = await self.family.wait(session, session.stop_count, timeout)
-            return await self._result(stopped, timed_out=not finished, again="`wait`")
+            ctx = await self._result(stopped, timed_out=not finished, again="`wait`")
+            return self._elsewhere(ctx, session) if stopped is not session else ctx
         ctx = await self._result(session, timed_out=False)
         if ctx.state == "paused":
             ctx.hint = hints.ALREADY_PAUSED
@@ -458,6 +459,14 @@ class Debugger:
             if self.sessions.stop_unshown(parent):
                 return await self._parent_stop(parent, session, ctx, ended)
             ctx.hint = "; ".join(filter(None, (ctx.hint, ended)))
+        return ctx
+
+    def _elsewhere(self, ctx: Context, asked: DebugSession) -> Context:
+        """An answer with another session's stop than the one the call was for: the agent is told that the current
+        session changed with it (its next call without sessionId acts on that one)."""
+        if ctx.state == "paused" and ctx.sessionId != asked.id:
+            said = hints.current_changed(str(ctx.sessionId), asked.id, asked.state)
+            ctx.hint = "; ".join(filter(None, (said, ctx.hint)))
         return ctx
 
     async def _parent_stop(self, parent: DebugSession, child: DebugSession, ended: Context, said: str) -> Context:

@@ -73,3 +73,9 @@ def child_ended(child: str, parent: str, state: str, exit_known: bool, exit_comi
         if exit_coming else " (its exit code could not be read: see docs/sessions.md)")
     return (f"the child process of session {child} ended{unknown}; session "
             f"{parent}, its parent, is the current session again ({state}): {then}")
+
+
+def current_changed(stopped: str, asked: str, state: str) -> str:
+    """A call on one session answered with another's stop (a child process's, stopped first)."""
+    return (f"this is session {stopped}'s stop, not {asked}'s: {stopped} is the current session now, so calls without "
+            f"sessionId act on it; {asked} is {state}")

@@ -549,6 +549,14 @@ class AdapterProfile:
     (cdt-gdb-adapter 1.7.0)."""
     log_prefix: str = ""
     """A pattern for what the adapter writes before each log message (Delve: `> [Go 1]: `, the goroutine)."""
+    log_tag: str = "\u2063"
+    """The invisible character that brackets the tag dap2mcp puts before a tracepoint's message, to know it as one
+    and count it (INVISIBLE SEPARATOR). js-debug cuts a worker thread's logpoint to latin-1 (U+2063 arrived as
+    `c`), so the node profile takes a control character below U+0100."""
+    logs_in_program_output: bool = False
+    """The adapter's log messages are printed by the program itself, into the output dap2mcp reads from its pipes
+    (js-debug's logpoints are `console.log` calls in the program): tracepoints are taken from that output. Each
+    message then ends with `log_tag` too, so a message of several lines is known whole."""
     log_percent_formats: bool = False
     """The adapter builds a tracepoint's message with `%` formatting, so a literal `%` must be doubled."""
     hit_counts: tuple[tuple[str, str, int], ...] | None = None

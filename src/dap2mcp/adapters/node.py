@@ -47,6 +47,9 @@ NODELAY_PRELOAD = Path(__file__).with_name("js_debug_nodelay.cjs")
 sends at once. Half of what makes a step fast; `unstall_inspectors` is the other (bench/README.md, node_step.py)."""
 
 WATCHDOG = JS_DEBUG_DIR / "watchdog.js"
+CONSOLE_PRELOAD = Path(__file__).with_name("node_console.cjs")
+"""For the program, `node --require CONSOLE_PRELOAD`: its console writes straight to its pipes, not also to the
+inspector, which made a flood of `console.log` 15 times slower (issue 35 point 8, bench/node_output.py)."""
 
 
 def unstall_inspectors(root: int) -> int:
@@ -124,8 +127,10 @@ class NodeProfile(AdapterProfile):
             "program": program, "args": list(target.args), "cwd": target.cwd or os.getcwd(), "env": dict(target.env),
             "runtimeExecutable": node,
             # the flag is needed before 22.18 and harmless after; the warning it prints is not the program's
-            "runtimeArgs": ["--experimental-strip-types", "--disable-warning=ExperimentalWarning"] if typescript else [],
+            "runtimeArgs": ["--require", str(CONSOLE_PRELOAD),
+                            *(("--experimental-strip-types", "--disable-warning=ExperimentalWarning") if typescript else ())],
             "console": "integratedTerminal",  # dap2mcp starts the program: its exit code, output and end are ours
+            "outputCapture": "std",  # js-debug makes no output events of console calls: dap2mcp reads the pipes
             "stopOnEntry": target.stop_on_entry,
             "skipFiles": ["<node_internals>/**", "**/node_modules/**"] if target.just_my_code else [],
         }
@@ -154,6 +159,8 @@ NODE_PROFILE = NodeProfile(
     program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's
     own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.)\n", re.MULTILINE),
     bottom_files=(INTERNALS,),
+    log_tag="\x1f",  # js-debug cuts a worker's logpoint to latin-1: a control character passes
+    logs_in_program_output=True,  # a logpoint is the program's console.log (launched; attach reads events)
     symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
     scopes_copied_at_stop=True,  # js-debug lists V8's scope objects of the pause: an assignment leaves them as they were
     library_scopes=re.compile(r"^closure\b"),  # `Closure`, `Closure (runInContext)`

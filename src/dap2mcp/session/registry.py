@@ -35,7 +35,6 @@ from .specs import BreakpointChange, BreakpointSpec, Kind
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 
-TAG = "\u2063"  # INVISIBLE SEPARATOR: brackets a tracepoint's tag at the start of its message
 
 
 class BreakpointRegistry:
@@ -60,9 +59,12 @@ class BreakpointRegistry:
         if edited:
             follow(self._items.values())
         self._profile = profile
-        nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
-        self._tag = f"{TAG}{nonce}:{{}}{TAG}"
-        self._tagged = re.compile(f"^(?P<before>{profile.log_prefix})?{TAG}{nonce}:(?P<id>\\d+){TAG}")
+        self.nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
+        """Names this registry in its tracepoints' tags, by which the session that reads them finds its owner."""
+        mark = re.escape(profile.log_tag)
+        self._tag = f"{profile.log_tag}{self.nonce}:{{}}{profile.log_tag}"
+        self._tagged = re.compile(f"^(?P<before>{profile.log_prefix})?{mark}{self.nonce}:(?P<id>\\d+){mark}")
+        self._message_end = profile.log_tag if profile.logs_in_program_output else ""
         self._counted_cycle = 0
         self._last_exception: set[int] = set()
         self._ids = itertools.count(max(self._items, default=0) + 1)
@@ -265,6 +267,8 @@ class BreakpointRegistry:
         if tagged is None:
             return None, text
         message = (tagged.group("before") or "") + text[tagged.end():]
+        if self._message_end:  # the mark after the message, before its line end
+            message = message.replace(self._message_end, "")
         bp = self._items.get(int(tagged.group("id")))
         if bp is None:
             return None, message
@@ -492,5 +496,6 @@ class BreakpointRegistry:
             message = bp.log_message
             if self._profile.log_percent_formats and "{" in message:
                 message = message.replace("%", "%%")  # the adapter %-formats messages with expressions
-            out["logMessage"] = self._tag.format(bp.id) + message + ("\n" * self._profile.log_as_written)
+            out["logMessage"] = (self._tag.format(bp.id) + message + self._message_end
+                                 + ("\n" * self._profile.log_as_written))
         return out

@@ -25,6 +25,7 @@ import functools
 import logging
 import os
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -57,12 +58,17 @@ from .run import FrameTable, Run
 from .sources import SourceAllowList
 from .specs import BreakpointChange, BreakpointSpec
 from .stops import Stops
+from .tracepoint_lines import TracepointLines
 
 log = logging.getLogger(__name__)
 
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 _QUIET_EVENTS = frozenset({"loadedSource", "module"})
 """Events that change nothing an agent or a resource shows."""
+_TAGGING: weakref.WeakValueDictionary[str, DebugSession] = weakref.WeakValueDictionary()
+"""Every live session by its breakpoints' tag nonce: a tracepoint's message printed into the program's output
+(`AdapterProfile.logs_in_program_output`) names the session that logged it, a worker thread's or the program's,
+while the launcher reads it from the pipes."""
 MARK_TIMEOUT = 1.0
 """How long the evaluation that writes an output mark may take (it never blocks on a full pipe): past it, the
 answer judges its output by pauses."""
@@ -108,6 +114,8 @@ class DebugSession:
                                               function_filters=lambda: profile.function_filters(self.target),
                                               as_run=lambda path: self.target.remote_path(path),
                                               file_refusal=lambda path: profile.file_refusal(path, self.target))
+        _TAGGING[self.breakpoints.nonce] = self
+        self._tracepoint_lines = TracepointLines(profile.log_tag) if profile.logs_in_program_output else None
         self.stops = Stops(profile, self.breakpoints, self.run)
         self.answers = Answers(profile, lambda: self.target, self.own_code, self.link)
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
@@ -385,11 +393,31 @@ class DebugSession:
             and self._known_in[1] != self.output.size
 
     def _program_output(self, category: str, text: str) -> None:
-        """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout)."""
+        """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout), or the
+        program's own pipes (a program started through `runInTerminal`), tracepoints' messages among it."""
+        if self._tracepoint_lines is None:
+            self._program_text(category, text)
+        else:
+            for piece in self._tracepoint_lines.split(text):
+                if piece.nonce is None:
+                    self._program_text(category, piece.text)
+                else:
+                    self._printed_tracepoint(category, piece.text, piece.nonce)
+        self.run.notify()
+
+    def _program_text(self, category: str, text: str) -> None:
         text, own = self.profile.own_lines(text)
         self.output.append(category, text)
         self._adapter_said(category, own)
-        self.run.notify()
+
+    def _printed_tracepoint(self, category: str, text: str, nonce: str) -> None:
+        """A tracepoint's message the program printed: the message alone in the output, counted and noticed by
+        the session whose breakpoint it is (a worker thread's logs through the program's pipes)."""
+        owner = _TAGGING.get(nonce, self)
+        tracepoint, text = owner.breakpoints.take_tracepoint(text)
+        self.output.append(category, text)
+        if tracepoint is not None:
+            owner._traced(tracepoint, text)
 
     def _terminal_exited(self, pid: int, returncode: int) -> None:
         """The program started through `runInTerminal` ended: its status is the exit code where the adapter

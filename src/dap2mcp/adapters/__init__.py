@@ -88,13 +88,15 @@ def _fits(profile: AdapterProfile, target: Target) -> AdapterProfile:
 
 
 def _for_process(pid: int) -> AdapterProfile:
-    """Python interpreters go to debugpy, Go programs to Delve, anything else native to lldb."""
+    """Python interpreters go to debugpy, Node to js-debug, Go programs to Delve, anything else native to lldb."""
     try:
         exe = os.readlink(f"/proc/{pid}/exe")
     except OSError:
         return LLDB  # a kernel thread or a process we may not look at: lldb says why it cannot attach
     if os.path.basename(exe).startswith(("python", "pypy")):
         return DEBUGPY
+    if os.path.basename(exe).startswith("node"):
+        return NODE_PROFILE
     return DELVE if _is_go(exe) else LLDB
 
 

@@ -149,9 +149,11 @@ def _without_trailing_separator(path: str) -> str:
 class PathMapSpelling:
     """How an adapter takes path mappings in its launch and attach arguments: under `key`, one item per
     mapping, either an object whose `local` and `remote` name its fields (debugpy's `localRoot`, `remoteRoot`)
-    or, where they are numbers, a list with the paths at those places (lldb-dap's `[remote, local]`)."""
+    or, where they are numbers, a list with the paths at those places (lldb-dap's `[remote, local]`). Where
+    `key` is None the adapter takes one mapping only, its two fields among the arguments themselves (js-debug's
+    `localRoot` and `remoteRoot`)."""
 
-    key: str
+    key: str | None
     local: str | int
     remote: str | int
 
@@ -601,6 +603,10 @@ class AdapterProfile:
     ends_program: bool = True
     """`disconnect` with `terminateDebuggee` ends a launched program. Not js-debug's vendored copy, which lacks
     the script it kills with and never answers: dap2mcp ends the program it started (`runInTerminal`) itself."""
+    binds_as_scripts_load: bool = False
+    """A line breakpoint binds only once the adapter has seen its file's script loaded, and the adapter may never
+    say it did (js-debug attached to a running Node answers every breakpoint as provisional, then stops at it):
+    an attach counts each active line breakpoint as one that can stop the program, not only those verified."""
     program_in_child: bool = False
     """The first connection only launches: the adapter announces the program itself as the first child
     (js-debug). That child's session is the program's (its output and exit code, which reach the first
@@ -659,6 +665,14 @@ class AdapterProfile:
             return {}
         if self.path_map is None:
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: {self.no_path_map}")
+        if self.path_map.key is None:
+            if len(target.path_mappings) > 1:
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: the {self.name} adapter takes one "
+                                 f"mapping (a local and a remote root), {len(target.path_mappings)} were given: "
+                                 "map the directory that holds the program's files")
+            spelled = self.path_map.spell(*target.path_mappings[0])
+            assert isinstance(spelled, dict), "a mapping among the arguments has named fields"
+            return spelled
         return {self.path_map.key: [self.path_map.spell(local, remote) for local, remote in target.path_mappings]}
 
     def before_child(self, started: list[int]) -> None:

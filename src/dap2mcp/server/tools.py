@@ -94,7 +94,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
         address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
             "host:port of a listening adapter (mode 'connect'), e.g. a `python -m debugpy --listen` or "
-            "`dlv dap --listen`."))] = None,
+            "`dlv dap --listen`; with adapter 'node', a Node inspector's (`node --inspect`)."))] = None,
         args: Annotated[list[str] | None, Field(description=(
             "Command-line arguments for the program (mode 'test': for the test runner, e.g. ['-x']).") )] = None,
         cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,

@@ -47,7 +47,9 @@ def plan(parent: DebugSession, arguments: dict[str, Any]) -> AdapterStart | None
 
 def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debugged: bool) -> DebugSession:
     """The child's session, not started: with the parent's breakpoints where it is `debugged`."""
-    target = replace(parent.target, mode="attach", process_id=_pid(reach.arguments), stop_on_entry=False)
+    # the program attached to is named before js-debug knows its pid (`Remote Process [0]`): its target's pid serves
+    pid = parent.target.process_id if is_program(parent) and not parent.launched else _pid(reach.arguments)
+    target = replace(parent.target, mode="attach", process_id=pid, stop_on_entry=False)
     # a child that runs a program anew (a Django reloader's server, a spawned worker) reads the files as they are
     # now, and its breakpoints follow the edits made since they were set; a fork runs the code its parent loaded
     rereads = parent.rereads and target.process_id is not None and processes.exec_after_fork(target.process_id)
@@ -79,7 +81,7 @@ def _pid(configuration: dict[str, Any]) -> int | None:
     if isinstance(pid := configuration.get("subProcessId"), int):
         return pid
     named = re.search(r"\[(\d+)\]$", str(configuration.get("name") or ""))
-    return int(named.group(1)) if named else None
+    return int(named.group(1)) or None if named else None
 
 
 def program(session: DebugSession) -> str:

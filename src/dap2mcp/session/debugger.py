@@ -207,7 +207,9 @@ class Debugger:
             raise
         # a launch waits for its first stop; an attach only where something can stop it: a breakpoint that
         # bound (one the adapter refused, as Delve refuses a line without a statement, never stops it)
-        stoppers = session.breakpoints.all() if session.launched else [bp for bp in session.breakpoints.all() if bp.verified]
+        stoppers = session.breakpoints.all() if session.launched else [
+            bp for bp in session.breakpoints.all()
+            if bp.verified or (session.profile.binds_as_scripts_load and bp.kind == "line" and bp.active)]
         waits = session.state == "running" and (target.stop_on_entry or bool(stoppers)
                                                 or target.launched)
         started_in = asyncio.get_running_loop().time() - began

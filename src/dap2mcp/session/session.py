@@ -293,7 +293,8 @@ class DebugSession:
             text = self._tracebacks.cut(text)
             if marked:  # what came before the mark is all in: a line held back as a traceback's maybe is whole
                 text += self._tracebacks.release()
-        if tracepoint is None and self.launcher is not None and category in ("stdout", "stderr"):
+        if tracepoint is None and self.launcher is not None and self.launcher.launched \
+                and category in ("stdout", "stderr"):
             pass  # a copy of what the program wrote to the pipes its launcher reads (js-debug reports console calls)
         elif tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
             text, own = profile.own_lines(text)

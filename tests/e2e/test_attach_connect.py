@@ -85,6 +85,29 @@ async def test_connect_to_debugpy_listening_on_a_port() -> None:
         listener.wait()
 
 
+async def test_connect_shows_what_the_remote_python_program_prints_and_says_its_exit_code_is_unknown(
+        tmp_path: Path) -> None:
+    """debugpy forwards a program's output over `connect` (or attach) only when told to (`redirectOutput`); the
+    exit code only debugpy's launcher knows, so the end says it is not known rather than leaving it out silently."""
+    program = tmp_path / "four.py"
+    program.write_text("import sys\nfor i in range(4):\n    print(f'line {i}')\nsys.exit(4)\n")
+    port = free_port()
+    argv = [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", str(program)]
+    listener = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        async with stdio_tools() as tools:
+            ctx = await connect_when_listening(tools, f"127.0.0.1:{port}", timeout=30)
+            while ctx["state"] != "terminated":  # past the stop at the uncaught SystemExit, if it came
+                ctx = await tools.ok("continue", timeout=30)
+            assert ctx.get("exitCode") is None and "exit code is not known" in ctx["description"], ctx
+            text = (await tools.ok("output"))["text"]
+            assert text == "line 0\nline 1\nline 2\nline 3\n", text
+        assert listener.wait(timeout=20) == 4
+    finally:
+        listener.kill()
+        listener.wait()
+
+
 async def test_connect_to_nothing_is_a_clear_error() -> None:
     async with stdio_tools() as tools:
         message = await tools.error("debug", "ADAPTER_FAILED", mode="connect", address=f"127.0.0.1:{free_port()}")
@@ -111,6 +134,11 @@ async def test_connect_to_a_listening_delve_and_launch_there() -> None:
             assert (await tools.read_json("debugger://session"))["launchMode"] == "Launch"  # launched over there
             ctx = await tools.ok("step", mode="over")
             assert ctx["location"]["line"] == marker(source, "loop") + 1
+            await tools.ok("clear-breakpoints", all=True)
+            end = await tools.ok("continue", timeout=60)  # the program's output comes over DAP, not to dlv's stdout
+            assert end["state"] == "terminated" and end["exitCode"] == 1, end
+            lines = end["output"]["text"].splitlines()  # stdout and stderr, in whichever order Delve read them
+            assert "invoice total: 24.39" in lines and "expected:      27.00" in lines, end
             await tools.ok("stop")
         assert listener.wait(timeout=20) == 0  # a single-use `dlv dap` ends with its session
     finally:

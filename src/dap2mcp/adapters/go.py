@@ -166,7 +166,7 @@ class DelveProfile(AdapterProfile):
                 return AdapterStart([], "attach", {**common, "request": "attach", "mode": "remote"},
                                     address=target.address)
             # the Delve there builds the program, from its own copy of the source
-            return AdapterStart([], "launch", {**common, "request": "launch", "mode": "debug",
+            return AdapterStart([], "launch", {**common, "request": "launch", "mode": "debug", "outputMode": "remote",
                                                "program": go_build.lone_file_or_package(target.path),
                                                "args": list(target.args), "env": dict(target.env),
                                                **({"cwd": target.cwd} if target.cwd else {})}, address=target.address)

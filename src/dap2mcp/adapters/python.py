@@ -236,15 +236,18 @@ class DebugpyProfile(AdapterProfile):
         argv = [sys.executable, "-m", "debugpy.adapter"]
         common = {"name": "dap2mcp", "type": "python", "justMyCode": target.just_my_code, "showReturnValue": True,
                   **self.path_map_arguments(target)}
+        # a program attached to writes to its own stdout and stderr: pydevd copies what it writes there to the
+        # adapter as output events only when told to (a launch's output comes through debugpy's launcher instead)
+        attach = {**common, "request": "attach", "redirectOutput": True}
         if target.mode == "attach" and inject.supported():  # the adapter listens; the process is made to call
             listen = {"host": "127.0.0.1", "port": 0}
-            return AdapterStart(argv, "attach", {**common, "request": "attach", "listen": listen},
+            return AdapterStart(argv, "attach", {**attach, "listen": listen},
                                 summon=Summon("debugpyWaitingForServer", partial(_connect_back, target.process_id),
                                               target.process_id))
         if target.mode == "attach":  # debugpy injects with gdb
-            return AdapterStart(argv, "attach", {**common, "request": "attach", "processId": target.process_id})
+            return AdapterStart(argv, "attach", {**attach, "processId": target.process_id})
         if target.mode == "connect":  # `python -m debugpy --listen host:port prog.py` runs an adapter there
-            return AdapterStart([], "attach", {**common, "request": "attach"}, address=target.address)
+            return AdapterStart([], "attach", attach, address=target.address)
 
         env = dict(target.env)
         inherited = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))

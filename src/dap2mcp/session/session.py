@@ -865,6 +865,14 @@ class DebugSession:
                              f"unknown frameId {frame_id}; use a frame id from `context` at this stop")
         return frame_id
 
+    @property
+    def exit_unreported(self) -> bool:
+        """The program was attached to (by pid, or where an adapter or an inspector listens), not launched: debugpy
+        and js-debug report an exit code only for a program they launched, and nothing here is its parent to
+        read it. A child process's session reads its process's own."""
+        first = self.launcher or self
+        return first.parent_id is None and not first.launched and first.target.mode in ("attach", "connect")
+
     def ended_text(self) -> str:
         """How the program ended, in words."""
         run = self.run
@@ -874,6 +882,9 @@ class DebugSession:
             return f"the program was killed by signal {signum[0]} (exit code {run.exit_code}, as a shell reports it)"
         if run.exit_code is not None:
             return f"the program exited with code {run.exit_code}"
+        if self.exit_unreported and run.state == "terminated":
+            return (f"the program ended; its exit code is not known: {self.profile.name} reports none for a program "
+                    "it attached to (only for one it launched)")
         if self.link.close_reason and run.state == "terminated":
             return f"the debug session ended: {self.link.close_reason}"
         return "the program has terminated"

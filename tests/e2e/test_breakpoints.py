@@ -352,6 +352,23 @@ async def test_a_python_hit_condition_counts_the_hits_its_condition_lets_through
         await tools.ok("stop")
 
 
+async def test_a_python_condition_ending_in_a_comment_still_holds():
+    """The condition is sent inside dap2mcp's own parentheses (beside a comprehension's frame test, a hit
+    condition's count): a `#` comment at its end, which Python takes in a condition, commented out the closing
+    parenthesis, and every pass stopped with a SyntaxError in place of the condition."""
+    async with stdio_tools() as tools:
+        await start(tools, COMPREHENSIONS)
+        for name, options in (("genexpr line", {"condition": "limit == 4  # always"}),
+                              ("listcomp line", {"condition": "True  # a", "hitCondition": "1"}),
+                              ("counted line", {"condition": "i == 4  # the fifth pass"})):
+            await tools.ok("breakpoint", **at(COMPREHENSIONS, name), **options)
+        stops = []
+        while (stop := await tools.ok("continue"))["state"] == "paused":
+            assert "adapterOutput" not in stop, stop
+            stops.append((stop["location"]["function"], locals_of(stop).get("i")))
+        assert stops == [("totals", None), ("totals", None), ("count", "4")], stops
+
+
 RESUMED = PROGRAMS / "resumed.py"
 
 

@@ -198,8 +198,10 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
 def conditions_sent(bp: Breakpoint, profile: AdapterProfile, first_pass: str | None = None) -> dict[str, str]:
     """The breakpoint's `condition` and `hitCondition` as the adapter is to be given them: the hits counted in
     the condition where the profile says so (`counted_hits`), a line that a comprehension's frame runs too
-    kept to the frame around it (`own_frame`), a function's first line to its first pass (`first_pass`)."""
-    parts = [f"({bp.condition})"] if bp.condition else []
+    kept to the frame around it (`own_frame`), a function's first line to its first pass (`first_pass`). Alone,
+    the condition goes as given; put beside those, it closes on a line of its own, so that a `#` comment at its
+    end (which Python takes in a condition) does not comment the closing parenthesis out."""
+    parts = [f"({bp.condition}\n)"] if bp.condition else []
     if first_pass:
         parts.insert(0, first_pass)
     sent: dict[str, str] = {}
@@ -214,7 +216,7 @@ def conditions_sent(bp: Breakpoint, profile: AdapterProfile, first_pass: str | N
     if bp.kind == "line" and guard and bp.file and bp.line in guard.lines(bp.file):
         parts.insert(0, guard.test)
     if parts:
-        sent["condition"] = " and ".join(parts)
+        sent["condition"] = " and ".join(parts) if len(parts) > 1 or not bp.condition else bp.condition
     return sent
 
 

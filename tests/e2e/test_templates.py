@@ -48,3 +48,15 @@ async def test_a_template_breakpoint_where_no_engine_renders_is_refused_saying_w
         message = await tools.error("breakpoint", "NOT_SUPPORTED", file=str(template), line=1)
         assert "Django or Jinja2" in message and "page.html" in message, message
         assert (await tools.ok("continue"))["exitCode"] == 0  # the session goes on
+
+
+async def test_a_python_script_without_a_py_name_is_no_template(tmp_path):
+    """The template refusal must not catch Python itself: a tool script in bin/ without `.py`, named by its `#!`
+    line, and the program's own file, whatever its name, take breakpoints as before."""
+    tool = tmp_path / "tool"
+    tool.write_text("#!/usr/bin/env python3\ntotal = 0\nfor i in range(3):\n    total += i\nprint(total)\n")
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(tool), python=sys.executable, adapter="debugpy",
+                              breakpoints=[{"file": str(tool), "line": 4}])
+        assert stop["state"] == "paused" and stop["location"]["line"] == 4, stop
+        await tools.ok("stop")

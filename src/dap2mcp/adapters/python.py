@@ -177,11 +177,12 @@ class DebugpyProfile(AdapterProfile):
     def file_refusal(self, path: str, target: Target) -> str | None:
         """pydevd takes a breakpoint in any file and verifies it; in a file that is not Python it stops only
         where a template engine armed at launch renders that file."""
-        if path.endswith((".py", ".pyw")) or target.templates or not target.launched:
+        if path.endswith((".py", ".pyw")) or target.templates or not target.launched or _python_script(path) \
+                or (target.file is not None and os.path.realpath(target.absolute(target.file)) == path):
             return None
         return (f"{os.path.basename(path)} is not Python: debugpy stops in a template file only for a Django or "
-                "Jinja2 program, and this program is neither (no DJANGO_SETTINGS_MODULE or manage.py; jinja2 not on "
-                "its interpreter's path); put the breakpoint in the Python code that renders it")
+                "Jinja2 program, and this program is neither (no DJANGO_SETTINGS_MODULE or manage.py; no file beside "
+                "it or in cwd imports jinja2 or flask); put the breakpoint in the Python code that renders it")
 
     def entry(self, target: Target) -> str | None:
         """Where `stopOnEntry` stops in a test run: the first selected test's first line, a function breakpoint
@@ -281,6 +282,16 @@ class DebugpyProfile(AdapterProfile):
         else:
             arguments["program"] = target.path
         return AdapterStart(argv, "launch", arguments)
+
+
+def _python_script(path: str) -> bool:
+    """A script without a `.py` name (a tool in bin/): its first line names Python as its interpreter."""
+    try:
+        with open(path, "rb") as script:
+            first = script.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _template_engine(target: Target) -> Literal["django", "jinja"] | None:

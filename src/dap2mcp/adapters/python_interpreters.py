@@ -31,8 +31,9 @@ def choose(target: Target) -> Interpreter:
                 return Interpreter(python, f"the project's virtualenv {os.path.join(project, name)}")
     if (venv := os.environ.get("VIRTUAL_ENV")) and _runs(python := os.path.join(venv, "bin", "python")):
         return Interpreter(python, f"the server's VIRTUAL_ENV {venv}")
-    where = f"the project at {project}" if project is not None else f"no project above {start}"
-    return Interpreter(find_python(None), f"python3 on PATH ({where} has no .venv or venv, and no VIRTUAL_ENV is set)")
+    where = f"the project at {project} has no .venv or venv" if project is not None else \
+        f"no project folder (pyproject.toml, setup.cfg, setup.py, .git) at or above {start}"
+    return Interpreter(find_python(None), f"python3 on PATH ({where}, and no VIRTUAL_ENV is set)")
 
 
 def find_python(requested: str | None) -> str:

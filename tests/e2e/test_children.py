@@ -6,10 +6,9 @@ in them, `childProcesses: false`. Through the real server over stdio, real debug
 from __future__ import annotations
 
 import asyncio
+import time
 
 import psutil
-
-from dap2mcp.session import children
 
 from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
 
@@ -141,12 +140,36 @@ async def test_a_breakpoint_set_in_a_childs_session_gets_the_programs_next_id_ne
         await tools.ok("stop", all=True)
 
 
+async def test_a_seventeenth_child_running_beside_sixteen_runs_undebugged():
+    """docs/sessions.md: "At most 16 child sessions running at once under one `debug`; more children [...]
+    run undebugged". 17 children started at once, each with a breakpoint to stop at: 16 are sessions,
+    held paused there, and one ran past it (it printed `passed`)."""
+    program = PROGRAMS / "children_at_once.py"
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program), args=["17"], timeout=120,
+                              breakpoints=[at(program, "held")])
+        assert stop["state"] == "paused" and stop["parentId"] == "s1", stop
+        deadline = time.monotonic() + 120  # a hang guard: 17 children start in about 10 s on two busy cores
+        while True:
+            debugged = [s for s in await sessions(tools) if s.get("parentId") == "s1"]
+            passed = [line for line in (await tools.ok("output", sessionId="s1"))["text"].splitlines()
+                      if line.startswith("passed ")]
+            if len(debugged) + len(passed) >= 17:
+                break
+            assert time.monotonic() < deadline, f"not all 17 children seen: {debugged}, {passed}"
+            await asyncio.sleep(0.5)
+        assert len(debugged) == 16 and len(passed) == 1, (debugged, passed)
+        assert all(s["state"] == "paused" for s in debugged), debugged
+        await tools.ok("stop", all=True)
+
+
 async def test_children_that_ended_leave_room_for_more_child_sessions():
     """The 16-child cap is on children running at once: the 17th child a program starts, one after
     another, is debugged too (before, the children that had ended counted, and it ran past its breakpoint);
-    the ended ones listed stay bounded by the cap."""
+    the ended ones listed stay bounded by the cap (docs/sessions.md: "the last 16")."""
     respawns = PROGRAMS / "respawns.py"
-    times = children.MAX_CHILDREN + 1
+    cap = 16  # docs/limits.md: "16 running at once, more run undebugged; 16 ended ones listed"
+    times = cap + 1
     async with stdio_tools() as tools:
         stop = await tools.ok("debug", mode="source", path=str(respawns), args=[str(times)], timeout=120, breakpoints=[
             {**at(respawns, "respawned"), "condition": f"number == {times - 1}"}])
@@ -154,7 +177,7 @@ async def test_children_that_ended_leave_room_for_more_child_sessions():
         assert locals_of(stop)["number"] == str(times - 1)
         listed = await sessions(tools)
         ended = [s for s in listed if s.get("parentId") == "s1" and s["state"] == "terminated"]
-        assert len(ended) == children.MAX_CHILDREN - 1 and len(listed) == children.MAX_CHILDREN + 1, listed
+        assert len(ended) == cap - 1 and len(listed) == cap + 1, listed
         assert "forgotten" in await tools.error("context", "NO_SESSION", sessionId="s2")  # the first child
         ended = await tools.ok("continue")
         assert ended["sessionId"] == stop["sessionId"] and ended["state"] == "terminated", ended

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from dap2mcp.session.preview import CHARS, VALUES
-
 from conftest import PROGRAMS, locals_of, marker, stdio_tools
+
+CHARS = 200  # docs/limits.md: "previews of values with children | 200 characters"
+VALUES = 8  # docs/limits.md: "the first 8 such values of a stop"
 
 LEDGER = PROGRAMS / "ledger.c"
 CONTAINERS = PROGRAMS / "containers.cpp"

@@ -42,6 +42,10 @@ async def test_a_byte_that_is_not_utf8_comes_out_replaced(program: Path, adapter
 
 ROWS = PROGRAMS / "rows.py"
 EXPORT_CHARS = 50_000  # the bound README.md gives for one answer's `data`
+# docs/snapshots.md, snapshot_diff: "`truncated` beside `diff` when a list was cut (at 1000 entries, and to about
+# 50,000 characters of entries between the lists, taken in order)"
+DIFF_ENTRIES = 1000
+DIFF_CHARS = 50_000
 
 
 def answer_size(data: dict[str, Any]) -> int:
@@ -86,7 +90,10 @@ async def test_a_huge_diff_is_cut_to_a_budget_and_says_what_it_left_out():
         # PACT lists every node that went (seed 002); the variables view each removed subtree once, at its root
         pact = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow, format="pact")
         assert answer_size(pact) < 60_000, answer_size(pact)  # 118 KB before
-        assert pact["truncated"] is True and pact["omitted"]["removed"] > 0
+        # about 20,000 short ids (`rows[7]["city"]`): 1000 of them fill some 20,000 characters, so the entry
+        # bound cuts the list before the character budget does
+        assert len(pact["diff"]["removed"]) == DIFF_ENTRIES and pact["truncated"] is True, pact["omitted"]
+        assert pact["omitted"] == {"removed": pact["omitted"]["removed"]} and pact["omitted"]["removed"] > 10_000
         answer = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow)
         diff = answer["diff"]
         assert answer_size(answer) < 60_000, answer_size(answer)
@@ -94,6 +101,32 @@ async def test_a_huge_diff_is_cut_to_a_budget_and_says_what_it_left_out():
         # each removed subtree at its root, one step below a variable of the frame (`rows[7]`, not `rows[7]["id"]`)
         assert all(re.fullmatch(r"\w+(\[\d+\]|\.\w+)", r["path"]) for r in diff["removed"]), diff["removed"][:3]
         assert len(pact["diff"]["removed"]) + pact["omitted"]["removed"] > 4 * diff["summary"]["removed"]
+        await tools.ok("stop")
+
+
+LONG_TEXTS = PROGRAMS / "long_texts.py"
+
+
+def entries_size(entries: list[Any]) -> int:
+    """The characters a diff's entries count against its budget: each one's compact JSON and a separator."""
+    return sum(len(json.dumps(entry, separators=(",", ":"), ensure_ascii=False)) + 1 for entry in entries)
+
+
+async def test_a_diff_of_long_values_is_cut_at_its_character_budget_before_its_entry_bound():
+    """100 removed strings of about 1,000 characters each: the budget of about 50,000 characters of entries
+    (docs/snapshots.md) keeps some 50 of them, far below the 1000-entry bound."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(LONG_TEXTS), breakpoints=[
+            {"file": str(LONG_TEXTS), "line": marker(LONG_TEXTS, "held")}])
+        deep = (await tools.ok("snapshot_create", depth=1))["snapshot"]["id"]
+        shallow = (await tools.ok("snapshot_create", depth=0))["snapshot"]["id"]
+        answer = await tools.ok("snapshot_diff", snapshot_id_1=deep, snapshot_id_2=shallow)
+        removed = answer["diff"]["removed"]
+        total = answer["diff"]["summary"]["removed"]  # the 100 strings, and what else only the deeper one read
+        assert total >= 100 and all(len(r["value"]) > 900 for r in removed if r["path"].startswith("texts[")), removed[:1]
+        largest = max(entries_size([r]) for r in removed)
+        assert DIFF_CHARS - largest < entries_size(removed) <= DIFF_CHARS, (entries_size(removed), len(removed))
+        assert answer["truncated"] is True and answer["omitted"] == {"removed": total - len(removed)}, answer["omitted"]
         await tools.ok("stop")
 
 

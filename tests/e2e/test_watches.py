@@ -30,6 +30,9 @@ async def test_a_watch_stops_at_each_write_with_old_and_new_value(adapter: str) 
         assert first["reason"] == "data breakpoint" and first["breakpointIds"] == [watch["id"]]
         assert first["location"]["line"] == line("add") and first["location"]["function"] == "post"
         assert first["watches"] == [{"id": watch["id"], "expression": "ledger.total", "old": "0", "new": "10"}]
+        # docs/tools.md: `description` names the write, `old` -> `new`, and says when the program paused on another line
+        assert first["description"].startswith(f"watch {watch['id']}: ledger.total 0 -> 10"), first["description"]
+        assert f"(written by line {line('add')}; paused just after it" in first["description"], first["description"]
 
         if adapter == "lldb":
             await tools.ok("breakpoint", id=watch["id"], condition="ledger.total < 25")  # only the write that lowers it
@@ -39,6 +42,7 @@ async def test_a_watch_stops_at_each_write_with_old_and_new_value(adapter: str) 
         wrong = await tools.ok("continue")
         assert wrong["location"]["line"] == line("wrong") and wrong["location"]["function"] == "refund"
         assert wrong["watches"][0]["new"] == "20" and wrong["watches"][0]["old"] == ("10" if adapter == "lldb" else "30")
+        assert wrong["description"].startswith(f"watch {watch['id']}: ledger.total {wrong['watches'][0]['old']} -> 20")
 
         assert (await tools.ok("clear-breakpoints", ids=[watch["id"]]))["removed"] == [watch["id"]]
         ended = await tools.ok("continue")

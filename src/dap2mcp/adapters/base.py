@@ -463,6 +463,10 @@ class AdapterProfile:
     """Scopes (by lower-cased name) a stop in library code names but does not list, and the outermost of them
     (a module's) in the program's own code too: js-debug's closures, where a library's module closure holds
     each of its functions with its source (lodash: 50 a scope, 29 KB a step). `context` lists them when asked."""
+    top_level_scopes: frozenset[str] = frozenset()
+    """Scopes (by lower-cased name) the adapter marks expensive that hold a module's top-level variables: listed at a
+    stop in the top level itself, named only in the module's functions (js-debug's `Module` of an ES module, which
+    V8 gives every frame in the module; at the top level it is the frame's own, after blocks' scopes)."""
     library_files: re.Pattern[str] | None = None
     """Paths of the libraries a program uses (`node_modules`), for what differs in library code (`library_scopes`)
     whatever `justMyCode` makes the program's own."""

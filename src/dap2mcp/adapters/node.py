@@ -147,6 +147,7 @@ class NodeProfile(AdapterProfile):
             "outputCapture": "std",  # js-debug makes no output events of console calls: dap2mcp reads the pipes
             "stopOnEntry": target.stop_on_entry,
             "skipFiles": list(SKIPPED) if target.just_my_code else [],
+            **compiled_files(project_root(program)),
         }
         return AdapterStart(argv, "launch", arguments, listen=LISTENING)
 
@@ -173,6 +174,34 @@ class NodeProfile(AdapterProfile):
         return (INTERNALS,)
 
 
+PROJECT_MARKERS = ("package.json", "tsconfig.json", "jsconfig.json")
+"""Files that make a folder a JavaScript project's root: where its compiled files and their source maps are."""
+COMPILED = ("{root}/**/*.(m|c|)js", "!**/node_modules/**")
+"""js-debug's `outFiles` (and `resolveSourceMapLocations`) below a project's root, as VS Code's default has them below
+its workspace folder: the compiled files js-debug reads source maps of at launch."""
+
+
+def project_root(program: str) -> str:
+    """The folder of the project `program` belongs to: the nearest one above it with a `PROJECT_MARKERS` file (a tsc
+    build's `dist/app.js` is in its project, beside `src/`), else the program's own folder."""
+    folder = Path(program).resolve().parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / name).is_file() for name in PROJECT_MARKERS):
+            return str(candidate)
+    return str(folder)
+
+
+def compiled_files(root: str) -> dict[str, Any]:
+    """Where js-debug looks for compiled files and may use their source maps: below `root`, libraries left out.
+
+    `root` is js-debug's workspace folder too: without one js-debug drops every setting that names it, `outFiles` and
+    the `rootPath` they are searched from among them, so a breakpoint in a `.ts` file of a tsc build bound only once
+    the compiled file had loaded, too late for code that runs as the program starts: js-debug finds the compiled
+    file of a source before it loads by the source maps it reads in `outFiles` at launch."""
+    found = [pattern.format(root=root) for pattern in COMPILED]  # js-debug takes what precedes a `*` as a folder
+    return {"__workspaceFolder": root, "outFiles": found, "resolveSourceMapLocations": found}
+
+
 SKIPPED = ("<node_internals>/**", "**/node_modules/**")
 """js-debug's `skipFiles` with `justMyCode`: steps pass over Node's own code and libraries."""
 INTERNALS = "<node_internals>/"
@@ -196,6 +225,7 @@ NODE_PROFILE = NodeProfile(
     symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
     scopes_copied_at_stop=True,  # js-debug lists V8's scope objects of the pause: an assignment leaves them as they were
     library_scopes=re.compile(r"^closure\b"),  # `Closure`, `Closure (runInContext)`
+    top_level_scopes=frozenset({"module"}),  # an ES module's top level has no `Local`: its variables are there
     library_files=re.compile(r"(?:^|/)node_modules/|^<node_internals>/"),
     path_map=PathMapSpelling(None, local="localRoot", remote="remoteRoot"),
 )

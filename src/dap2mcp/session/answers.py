@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from ..adapters import AdapterProfile, Target
 
 
+BLOCK = "block"
+"""How V8 names (lower-cased) the scope of a block inside a frame (js-debug's `Block`, `Block: main`)."""
+
+
 class Answers:
     def __init__(self, profile: AdapterProfile, target: Callable[[], Target], own: Callable[[Frame], bool],
                  adapter: Requester) -> None:
@@ -37,8 +41,21 @@ class Answers:
             if self._profile.stack_page is not None:
                 await self.page_stack(body, arguments or {}, self._profile.stack_page, timeout)
             self.stack(body, arguments)
+        elif command == "scopes" and self._profile.top_level_scopes:
+            self.scopes(body)
         elif command == "exceptionInfo":
             self.exception_info(body)
+
+    def scopes(self, body: dict[str, Any]) -> None:
+        """A frame's scopes with its own variables listed: a scope the adapter marks expensive that holds a module's
+        top level (`AdapterProfile.top_level_scopes`) is cheap where the frame is that top level, its innermost
+        scope but for blocks'. In a function of the module it stays named only, as the module's closure does."""
+        for scope in body.get("scopes") or []:
+            name = str(scope.get("name", "")).lower()
+            if name in self._profile.top_level_scopes:
+                scope["expensive"] = False
+            if not name.startswith(BLOCK):
+                return
 
     def stack(self, body: dict[str, Any], arguments: dict[str, Any] | None) -> None:
         """A stackTrace answer as an agent should read it: function names readable, no estimated count,

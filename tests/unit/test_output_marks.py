@@ -3,7 +3,17 @@ looks like one's beginning is the program's and is kept, and held back only whil
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+from dap2mcp import processes
+from dap2mcp.adapters import PROFILES, Target
 from dap2mcp.session.marks import PREFIX, Marks
+from dap2mcp.session.session import DebugSession
 
 
 async def test_a_mark_is_back_once_its_text_came_and_is_never_shown() -> None:
@@ -54,3 +64,38 @@ async def test_a_mark_forgotten_after_its_wait_is_still_taken_out() -> None:
     assert marks.take_out("stdout", text[5:] + "y") == ("y", True)
     assert not mark.back[1].done()
     assert marks.take_out("stdout", "z\x00") == ("z\x00", False)  # back: nothing on its way any more
+
+
+# Starts a child that writes nothing, once told to on stdin; the program itself writes nothing after `ready`.
+STARTS_A_CHILD = ("import subprocess, sys, time\nprint('ready', flush=True)\nsys.stdin.readline()\n"
+                  "child = subprocess.Popen(['sleep', '30'])\ntime.sleep(30)\n")
+
+
+async def test_a_program_with_a_child_process_is_never_taken_to_have_written_nothing(tmp_path: Path) -> None:
+    """docs/adapters.md: a stop skips the output mark only where the program wrote nothing since the last one, nothing waits
+    in its pipes, and it has no child process (whose writes its count of bytes leaves out, and which may be on
+    their way, past the pipe). Here the count is the same and the pipe empty, so the child alone decides: an
+    end-to-end case reaches the pipe check first (a frozen launcher leaves the child's text in the pipe)."""
+    program = subprocess.Popen([sys.executable, "-c", STARTS_A_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert program.stdin is not None and program.stdout is not None
+        assert program.stdout.readline() == b"ready\n"
+        session = DebugSession(Target(mode="source", path=str(tmp_path / "p.py"), cwd=str(tmp_path)), PROFILES["debugpy"])
+        session.run.on_process({"systemProcessId": program.pid})
+        written = processes.bytes_written(program.pid)
+        session._known_in = (session.stop_count, session.output.size, written)  # as a mark that came back leaves it
+        assert session.nothing_written()  # no child yet: the count, the empty pipe and no child say so
+
+        program.stdin.write(b"go\n")
+        program.stdin.flush()
+        deadline = time.monotonic() + 10  # a hang guard: the child starts within 0.1 s
+        while not psutil.Process(program.pid).children():
+            assert time.monotonic() < deadline, "the program started no child"
+            time.sleep(0.02)
+        assert processes.bytes_written(program.pid) == written and processes.unread_in_pipes(program.pid) == 0
+        assert not session.nothing_written()
+    finally:
+        for child in psutil.Process(program.pid).children():
+            child.kill()
+        program.kill()
+        program.wait()

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from conftest import INVOICE, ROOT, Endpoint, Tools, decode_text, marker
+from conftest import INVOICE, ROOT, Endpoint, Tools, decode_text, marker, stdio_tools
 
 MODES = ["legacy", "2026-07-28"]
 
@@ -53,6 +53,53 @@ async def test_tools_are_listed_in_the_same_order_everywhere(endpoint: Endpoint)
             assert tool.description and "\n" not in tool.description and "  " not in tool.description, tool.name
             assert len(tool.description) > 60, tool.name
     assert orders[0][:4] == ["debug", "stop", "restart", "breakpoint"] and len(set(orders[0])) == 22
+
+
+# Each default a tool's input schema advertises, as the docs state it: (tool, argument, value, doc, the doc's words).
+# The words must be in the doc as written, so a doc that changes its number fails here as a schema that does.
+DOCUMENTED_DEFAULTS = [
+    ("debug", "timeout", 30, "limits.md", "| `debug`, `restart` (`timeout`) | 30 s from the call;"),
+    ("debug", "justMyCode", True, "tools.md", "`justMyCode` (Python, default true:"),
+    ("debug", "childProcesses", True, "tools.md", "`childProcesses` (Python, default true:"),
+    ("debug", "tcpNoDelay", True, "limits.md", "`tcpNoDelay` (Python, default on)"),
+    ("restart", "timeout", 30, "limits.md", "| `debug`, `restart` (`timeout`) | 30 s from the call;"),
+    ("stop", "timeout", 5, "tools.md", "`timeout` (5 s, at most 60)"),
+    ("continue", "timeout", 30, "tools.md", "`continue`, `step` and `pause` wait at most `timeout` seconds (default 30"),
+    ("step", "timeout", 30, "tools.md", "`continue`, `step` and `pause` wait at most `timeout` seconds (default 30"),
+    ("wait", "timeout", 30, "limits.md", "| `continue`, `step`, `wait` (`timeout`) | 30 s,"),
+    ("pause", "timeout", 10, "tools.md", "| `pause` | `threadId`, `timeout` (10 s) |"),
+    ("output", "offset", 0, "tools.md", "| `output` | `offset` (0), `limit` (8000) |"),
+    ("output", "limit", 8000, "tools.md", "| `output` | `offset` (0), `limit` (8000) |"),
+    ("context", "maxFrames", 20, "tools.md", "`frameId`, `maxFrames` (20),"),
+    ("evaluate", "timeout", 10, "tools.md", "`frameId`, `timeout` (10 s), `depth` (0, at most 5"),
+    ("evaluate", "depth", 0, "tools.md", "`frameId`, `timeout` (10 s), `depth` (0, at most 5"),
+    ("info", "maxFrames", 10, "tools.md", "`maxFrames` (10, at most 100: frames per thread"),
+    ("info", "offset", 0, "tools.md", "`offset` (0) and `limit` (200, at most 1,000"),
+    ("info", "limit", 200, "tools.md", "`offset` (0) and `limit` (200, at most 1,000"),
+    ("disassemble", "instructionCount", 20, "limits.md", "| `instructionCount` (`disassemble`) | 1 to 2000, default 20 |"),
+    ("memory", "count", 256, "tools.md", "`count` (1 to 4096, default 256)"),
+    ("snapshot_create", "frame_index", 0, "snapshots.md", "`frame_index` (0), `depth` (0, at most 10)"),
+    ("snapshot_create", "depth", 0, "snapshots.md", "`frame_index` (0), `depth` (0, at most 10)"),
+    ("snapshot_diff", "format", "variables", "snapshots.md", "`format` (`variables` or `pact`)"),
+    ("snapshot_export", "offset", 0, "snapshots.md", "`offset` (0)"),
+]
+UNSTATED = (None, False, "", 0)
+"""Defaults that mean the argument is absent (none, off, empty, from the start): the docs need not state them."""
+
+
+async def test_every_advertised_default_is_the_one_the_docs_state():
+    """An agent reads the defaults in tools/list, a person in docs/: a default changed in one (evaluate's 10 s
+    `timeout`) and not the other passed every test."""
+    for tool, argument, _, doc, words in DOCUMENTED_DEFAULTS:
+        assert words in (ROOT / "docs" / doc).read_text(), f"docs/{doc} no longer says {words!r} ({tool} {argument})"
+    async with stdio_tools() as tools:  # tools/list over stdio, as a client reads it
+        advertised = {(tool.name, name): spec["default"] for tool in (await tools.client.list_tools()).tools
+                      for name, spec in tool.input_schema.get("properties", {}).items() if "default" in spec}
+    documented = {(tool, argument): value for tool, argument, value, _, _ in DOCUMENTED_DEFAULTS}
+    assert {key: advertised.get(key, "(none)") for key in documented} == documented
+    unstated = {key: value for key, value in advertised.items()
+                if key not in documented and not any(value == u and type(value) is type(u) for u in UNSTATED)}
+    assert unstated == {}, "defaults the docs do not state"
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
+from mcp.client.stdio import StdioServerParameters
 
-from conftest import PROGRAMS, Tools, marker, stdio_tools
+from conftest import PROGRAMS, Tools, connect, marker, stdio_tools
 
 BAD_BYTES_PY = PROGRAMS / "bad_bytes.py"
 BAD_BYTES_C = PROGRAMS / "bad_bytes.c"
@@ -38,6 +41,38 @@ async def test_a_byte_that_is_not_utf8_comes_out_replaced(program: Path, adapter
         assert "bad \ufffd byte\n" in (await tools.read_json("debugger://output"))["text"]
         await tools.ok("stop")
 
+
+
+HALF_PAIR = PROGRAMS / "half_pair.py"
+
+
+async def test_a_lone_surrogate_comes_out_replaced_in_json_text_too():
+    """`dap2mcp serve --text json`: an answer holding a lone surrogate is written as valid JSON, the surrogate
+    replaced by U+FFFD in the text and the structured content alike (docs/tools.md, Answers): from the adapter
+    (a repr with half a pair, a byte of output that is not UTF-8), and from the server itself (psutil's
+    command line of a child, not UTF-8, in the `debug` result's hint; test_limits.py has it in TOON)."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "dap2mcp", "serve", "--text", "json"],
+                                   env=dict(os.environ))
+    async with connect("stdio", "auto", params=params) as client:
+        tools = Tools(client)  # checks that the text decodes to the structured content
+        await tools.ok("debug", mode="source", path=str(HALF_PAIR),
+                       breakpoints=[{"file": str(HALF_PAIR), "line": marker(HALF_PAIR, "held")}])
+        for expression, field, expected in (
+                ("half", "value", "half \ufffd of a pair"),
+                ("__import__('sys').stdout.buffer.write(b'a\\xffb\\n')", "output", "a\ufffdb\n")):
+            result = await client.call_tool("evaluate", {"expression": expression})
+            text = result.content[0].text
+            assert text.startswith("{") and text.encode("utf-8")  # JSON, and UTF-8 takes it: no surrogate left
+            assert json.loads(text)[field] == expected and result.structured_content[field] == expected, text
+        await tools.ok("stop")
+
+        child = PROGRAMS / "limits_child.py"
+        result = await client.call_tool("debug", {"mode": "source", "path": str(child), "childProcesses": False,
+                                                  "breakpoints": [{"file": str(child), "line": marker(child, "started")}]})
+        text = result.content[0].text
+        assert text.startswith("{") and text.encode("utf-8")
+        assert "caf\ufffd.txt" in json.loads(text)["hint"] and "caf\ufffd.txt" in result.structured_content["hint"], text
+        await tools.ok("stop")
 
 
 ROWS = PROGRAMS / "rows.py"

@@ -39,7 +39,9 @@ async def test_memory_reads_a_struct_s_fields_as_a_hex_dump(adapter: str) -> Non
             assert "not an address" in await tools.error("memory", "INVALID_ARGUMENT", memoryReference="banana")
         else:  # cdt-gdb-adapter reads a reference as an expression, and refuses this one itself
             assert "banana" in await tools.error("memory", "ADAPTER_ERROR", memoryReference="banana")
-        assert (await tools.ok("memory", expression="sum", count=4))["rows"][0]["hex"] == "00 00 00 00"  # still usable
+        # still usable; a value the program wrote (main's `sum` is not set yet at this line: its bytes were the stack's)
+        opened = await tools.ok("memory", expression="account.opened", count=8)
+        assert opened["rows"][0]["hex"] == "e5 07 00 00 07 00 00 00"  # {2021, 7}
         await tools.ok("stop")
 
 

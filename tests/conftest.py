@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -9,11 +10,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psutil
 import pytest
@@ -43,6 +44,31 @@ def marker(path: Path, name: str) -> int:
         if f"marker: {name}" in text:
             return number
     raise LookupError(f"no marker {name} in {path}")
+
+
+T = TypeVar("T")
+
+
+async def wait_until(read: Callable[[], Awaitable[T]], done: Callable[[T], bool], *, guard: float, normal: str,
+                     every: float = 0.2) -> T:
+    """What `read` gives once `done` holds of it, read again every `every` seconds. A hang guard, not a
+    measurement: `guard` is far above the `normal` time (at least 10x), which the failure names beside
+    the last thing read, so a failure says what was seen rather than only that time ran out."""
+    deadline = time.monotonic() + guard
+    while not done(seen := await read()):
+        assert time.monotonic() < deadline, f"not done after {guard} s (normally {normal}); last seen: {seen!r}"
+        await asyncio.sleep(every)
+    return seen
+
+
+def wait_until_sync(read: Callable[[], T], done: Callable[[T], bool], *, guard: float, normal: str,
+                    every: float = 0.05) -> T:
+    """`wait_until` for code that does not run in an event loop."""
+    deadline = time.monotonic() + guard
+    while not done(seen := read()):
+        assert time.monotonic() < deadline, f"not done after {guard} s (normally {normal}); last seen: {seen!r}"
+        time.sleep(every)
+    return seen
 
 
 class Tools:

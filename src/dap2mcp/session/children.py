@@ -49,7 +49,9 @@ def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debug
     """The child's session, not started: with the parent's breakpoints where it is `debugged`."""
     # the program attached to is named before js-debug knows its pid (`Remote Process [0]`): its target's pid serves
     pid = parent.target.process_id if is_program(parent) and not parent.launched else _pid(reach.arguments)
-    target = replace(parent.target, mode="attach", process_id=pid, stop_on_entry=False)
+    # the program a launcher started holds its entry stop (`Target.entry_line`); a child process of it does not
+    target = replace(parent.target, mode="attach", process_id=pid,
+                     stop_on_entry=parent.target.stop_on_entry and is_program(parent) and parent.launched)
     # a child that runs a program anew (a Django reloader's server, a spawned worker) reads the files as they are
     # now, and its breakpoints follow the edits made since they were set; a fork runs the code its parent loaded
     rereads = parent.rereads and target.process_id is not None and processes.exec_after_fork(target.process_id)

@@ -140,9 +140,15 @@ class Stops:
 
     def hold_at_entry(self, target: Target) -> None:
         """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
-        stop would be in the loader or the runtime (once the adapter's capabilities are known)."""
-        if target.main and target.stop_on_entry:
+        stop would be in the loader or the runtime, or on its top level's first statement, where the adapter's
+        would come later (`Target.entry_line`; once the adapter's capabilities are known)."""
+        if not target.stop_on_entry:
+            return
+        if target.main:
             self._entry = self._registry.register(BreakpointSpec(function=target.main), target.cwd, temporary=True)
+        elif target.entry_line:
+            file, line = target.entry_line
+            self._entry = self._registry.register(BreakpointSpec(file=file, line=line), target.cwd, temporary=True)
 
     def _at_entry(self, info: StopInfo) -> bool:
         """The stop at the entry stand-in is the entry stop; the stand-in has done its work (`take_spent`)."""

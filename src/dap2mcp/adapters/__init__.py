@@ -6,7 +6,7 @@ import mmap
 import os
 
 from ..errors import DebugError, ErrorCode
-from . import cargo, go_build
+from . import cargo, go_build, node_tests
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .go import DELVE
 from .native import GDB, LLDB, NATIVE_EXTENSIONS, directory_refused
@@ -62,17 +62,20 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
 def _for_tests(target: Target) -> AdapterProfile:
     """Mode `test`: a Go package's directory (or a module's or a workspace's, with one package of tests) goes to
     Delve, a Cargo project's to lldb, a Python test file, node id or directory to debugpy (pytest finds the tests
-    in it)."""
+    in it), a JavaScript or TypeScript test file or project to js-debug (node_tests.py)."""
     path = target.absolute(target.file or ".")
     if os.path.isdir(path) and (any(name.endswith("_test.go") for name in os.listdir(path))
                                  or go_build.is_module_or_workspace(path)):
         return DELVE
     if cargo.is_project(path):
         return LLDB
+    if node_tests.runs_tests(path):
+        return NODE_PROFILE
     if os.path.isdir(path) or path.endswith(".py"):
         return DEBUGPY
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'test' takes a Python test file, a pytest node id "
-                     f"(tests/test_x.py::test_y), a directory of Python tests, a Go package's or a Cargo project's directory; "
+                     f"(tests/test_x.py::test_y), a directory of Python tests, a Go package's or a Cargo project's directory, "
+                     f"a JavaScript or TypeScript test file, or a directory of them or of a project whose package.json names its runner; "
                      f"'{target.path}' is none of these")
 
 

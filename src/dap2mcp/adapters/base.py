@@ -72,6 +72,9 @@ class Target:
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
     test: str | None = None
     """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
+    runner: str | None = None
+    """Mode `test`, where the profile chooses among test runners (Node's: node:test, mocha): the one chosen, by
+    `prepare`. Kept by the child sessions the run's processes are (mode `attach`), which stop where it fails a test."""
     not_run: tuple[str, ...] = ()
     """Mode `test`: what the runner would run besides the program debugged, in the agent's words (the other
     test binaries of a Cargo project with tests selected), found by `ready`."""
@@ -260,11 +263,17 @@ class FunctionFilter:
     filter: str
     label: str
     function: str
-    message: re.Pattern[str]
+    message: re.Pattern[str] | None = None
     """Finds what the runtime printed before calling `function`: the group `message` says why, `place` where."""
     again_from: re.Pattern[str] | None = None
     """A caller of `function` that reports the failure already stopped at once more (Go's `Fail` calling itself for
     the parent test): a stop with it below is gone on from."""
+    place: tuple[str, int] | None = None
+    """Where the adapter takes no function breakpoints (js-debug): a line of a file of dap2mcp's own that the program
+    is made to run where it fails that way (a test runner's failure, node_test_failure.cjs), breakpointed instead."""
+    report: str | None = None
+    """An expression evaluated at the stop (at `place`) whose value, JSON, says what failed instead of `message`:
+    `message`, and `frame` (`file`, `line`, `column`, `function`): where in the program's own code it failed."""
 
 
 @dataclass(frozen=True)
@@ -690,6 +699,10 @@ class AdapterProfile:
         """`target` with what the profile chooses for it once, before `plan` and `ready` (which may run at the same
         time) both read it: Python's interpreter. Cheap, since it runs before anything starts."""
         return target
+
+    def test_runner(self, target: Target) -> TestRunner | None:
+        """How `target`'s tests run (mode `test`): the profile's one runner, unless it chooses among several."""
+        return self.tests
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""

@@ -34,8 +34,8 @@ import psutil
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import js_lines, node_inspector
-from .base import AdapterProfile, AdapterStart, PathMapSpelling, Target, Tool
+from . import js_lines, node_inspector, node_tests
+from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling, Target, TestRunner, Tool
 
 JS_DEBUG_DIR = Path(__file__).resolve().parents[3] / "vendor" / "js-debug"
 SERVER = JS_DEBUG_DIR / "vsDebugServer.js"
@@ -125,6 +125,8 @@ class NodeProfile(AdapterProfile):
         node = NODE.require(self.name)
         version = node_version(node)
         shown = "v" + ".".join(map(str, version)) if version else "of unknown version"
+        if target.mode == "test":
+            return self._prepare_tests(target, shown)
         typescript = os.path.splitext(target.program or "")[1].lower() in TYPESCRIPT
         if typescript and (loader := tsx_loader(target.program or "")):
             return target, f"Node {shown} with tsx ({loader})"
@@ -153,7 +155,30 @@ class NodeProfile(AdapterProfile):
             "skipFiles": list(SKIPPED) if target.just_my_code else [],
             **compiled_files(project_root(program)),
         }
+        if (runner := node_tests.runner_of(target)) is not None:
+            tests = node_tests.launch(runner, target)
+            arguments.pop("program")
+            arguments.update({key: value for key, value in tests.items() if key != "options"},
+                             name=f"{runner.name} {target.path or '.'}")
+            arguments["runtimeArgs"] += tests["options"]
         return AdapterStart(argv, "launch", arguments, listen=LISTENING)
+
+    @staticmethod
+    def _prepare_tests(target: Target, shown: str) -> tuple[Target, str | None]:
+        """Mode `test`: the runner the tests' project names (node_tests.py), kept on the target for its processes."""
+        if target.stop_on_entry:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, "stopOnEntry is not taken by a Node test run (the runner's "
+                             "processes start before any test): set a breakpoint in the test instead")
+        runner = node_tests.choose(target.absolute(target.path or "."))
+        return replace(target, runner=runner.name), f"Node {shown}, {runner.name}"
+
+    def test_runner(self, target: Target) -> TestRunner | None:
+        runner = node_tests.runner_of(target)
+        return node_tests.test_runner(runner) if runner is not None else None
+
+    def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
+        runner = node_tests.runner_of(target)
+        return (node_tests.failure_filter(runner),) if runner is not None else ()
 
     def entry_place(self, target: Target) -> tuple[str, int] | None:
         """The first statement of the program's top level: of its source where a source map names one (the `.ts`

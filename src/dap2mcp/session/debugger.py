@@ -168,7 +168,7 @@ class Debugger:
         session_id = replacing.id if replacing is not None else self.sessions.new_id()
         session = new_session(target, adapter, carried, snapshots, session_id=session_id)
         if target.mode == "test" and carried is None:
-            breakpoints = testing.starting_breakpoints(session.profile, breakpoints)
+            breakpoints = testing.starting_breakpoints(session.profile, session.target, breakpoints)
         check_breakpoints(breakpoints, session.profile)
         check_path_mappings(target, session.profile)
         self._wire(session)

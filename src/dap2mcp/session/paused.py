@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..adapters.base import FunctionFilter
 from ..dap import AdapterRefused
@@ -17,6 +19,7 @@ from .models import Context, ExceptionDetails, Location, Returned, StopInfo, Thr
 from .preview import preview_view
 from .recorder import DEFAULT_FRAMES
 from .session import DebugSession
+from .source_lines import line_text
 
 
 async def context(session: DebugSession, *, thread_id: int | None = None, frame_id: int | None = None,
@@ -94,7 +97,12 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if any(bp.temporary and not bp.exception for bp in hit) or _at_temporary(session, ctx):
         ctx.description = "reached the `to` location of `continue`"
     caught = session.breakpoints.caught_by(info.hit_breakpoint_ids) if info.reason == "exception" else None
-    if caught is not None and thread == info.thread_id:
+    if caught is not None and thread == info.thread_id and caught.report is not None:
+        ctx.exception, failed_at = await _reported(session, caught, view.focus.id if view.focus else None)
+        ctx.location = failed_at or ctx.location
+        ctx.description = f"{caught.label}: {ctx.exception.message}" if ctx.exception.message else caught.label
+        hit = session.breakpoints.count_exception(cycle, None, None, caught)
+    elif caught is not None and thread == info.thread_id:
         ctx.exception = await _caught(session, caught)
         ctx.description = f"{caught.label}: {ctx.exception.message}" if ctx.exception.message else caught.label
         hit = session.breakpoints.count_exception(cycle, None, None, caught)
@@ -165,10 +173,36 @@ async def _caught(session: DebugSession, caught: FunctionFilter) -> ExceptionDet
     "thread 'main' panicked at src/main.rs:10:5:\nindex out of bounds: ..."); the adapter knows only
     that a breakpoint was hit."""
     await session.output.settle(0.5)
-    found = next(reversed(list(caught.message.finditer(session.output.read(0, 20_000).text))), None)  # this stop's
+    said = caught.message.finditer(session.output.read(0, 20_000).text) if caught.message is not None else ()
+    found = next(reversed(list(said)), None)  # this stop's
     message = clip(found.group("message").strip(), session.limits.value_chars * 4)[0] if found else None
     return ExceptionDetails(exceptionId=caught.filter, typeName=caught.label, message=message,
                             description=f"at {found.group('place')}" if found else None)
+
+
+async def _reported(session: DebugSession, caught: FunctionFilter, frame_id: int | None
+                    ) -> tuple[ExceptionDetails, Location | None]:
+    """What a function filter at a line of dap2mcp's own stopped at, as the code there put it (`FunctionFilter.report`):
+    the message, and the place in the program's own code it failed at, which the stop is shown at (a test runner
+    records a failure after the test's frame has returned: the frames listed are the runner's)."""
+    report: dict[str, Any] = {}
+    if frame_id is not None:
+        with contextlib.suppress(Failure, ValueError, TypeError):
+            body, _ = await session.own.evaluate(caught.report, frame_id, "clipboard")  # the whole string, quoted
+            said = json.loads(str(body.get("result")))
+            report = json.loads(said) if isinstance(said, str) else said
+    report = report if isinstance(report, dict) else {}
+    frame = report.get("frame") if isinstance(report.get("frame"), dict) else None
+    message = clip(str(report["message"]).strip(), session.limits.value_chars * 4)[0] if report.get("message") else None
+    if frame is None:
+        return ExceptionDetails(exceptionId=caught.filter, typeName=caught.label, message=message), None
+    place = f"{frame.get('file')}:{frame.get('line')}"
+    where = Location(file=frame.get("file"), line=frame.get("line"), column=frame.get("column"),
+                     function=frame.get("function"), text=line_text(frame.get("file"), frame.get("line")))
+    return ExceptionDetails(exceptionId=caught.filter, typeName=caught.label, message=message, description=(
+        f"{'in test ' + repr(report['test']) + ' ' if report.get('test') else ''}at {place}; the runner caught the "
+        "error, so the frame it was thrown in has returned: the frames listed are the runner's, and `error` in the "
+        "top one is what was thrown")), where
 
 
 async def focused_frame_id(session: DebugSession) -> int:

@@ -442,17 +442,19 @@ class BreakpointRegistry:
     async def _sync_stand_ins(self, request: Request, on: set[str]) -> None:
         """Function filters are function breakpoints of the registry's own, hidden as the `to` of `continue` is;
         an agent's breakpoint on such a filter stands for it (verified with its stand-in)."""
-        changed = False
+        changed: set[str | None] = set()
         for f in self._function_filters():
             bp = self._stand_ins.get(f.filter)
             if f.filter in on and bp is None:
-                self._stand_ins[f.filter] = self.new("function", temporary=True, function=f.function, exception=f.filter)
-                changed = True
+                self._stand_ins[f.filter] = self.new("line", temporary=True, file=f.place[0], line=f.place[1],
+                                                     exception=f.filter) if f.place else \
+                    self.new("function", temporary=True, function=f.function, exception=f.filter)
+                changed.add(f.place[0] if f.place else None)
             elif f.filter not in on and bp is not None:
                 self.discard(self._stand_ins.pop(f.filter))
-                changed = True
-        if changed:
-            await self._sync_functions(request)
+                changed.add(f.place[0] if f.place else None)
+        for file in changed:  # None: the function breakpoints
+            await (self._sync_functions(request) if file is None else self._sync_file(request, file))
         for bp in self._items.values():
             if bp.kind == "exception" and (stand_in := self._stand_ins.get(bp.exception or "")) is not None:
                 bp.verified, bp.message = stand_in.verified, stand_in.message

@@ -25,18 +25,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def runner(profile: AdapterProfile) -> TestRunner:
-    if profile.tests is None:
+def runner(profile: AdapterProfile, target: Target) -> TestRunner:
+    if (tests := profile.test_runner(target)) is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"mode 'test' is not available with the {profile.name} adapter "
-                         "(it runs pytest under debugpy, go test under delve and cargo test under lldb)")
-    return profile.tests
+                         "(it runs pytest under debugpy, go test under delve, cargo test under lldb, and node:test or "
+                         "mocha under js-debug)")
+    return tests
 
 
-def starting_breakpoints(profile: AdapterProfile, given: list[BreakpointSpec]) -> list[BreakpointSpec]:
+def starting_breakpoints(profile: AdapterProfile, target: Target, given: list[BreakpointSpec]) -> list[BreakpointSpec]:
     """The agent's breakpoints, and the runner's stops where the agent set none of the same: they are the
     agent's to see, change or clear like any other, and `restart` carries them as it carries those."""
     exceptions = {spec.exception for spec in given if spec.exception}
-    return [*given, *(BreakpointSpec(exception=name) for name in runner(profile).stop_filters if name not in exceptions)]
+    return [*given, *(BreakpointSpec(exception=name) for name in runner(profile, target).stop_filters
+                      if name not in exceptions)]
 
 
 def judged(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None) -> bool:
@@ -75,9 +77,9 @@ async def fails(profile: AdapterProfile, body: dict[str, Any], caught: FunctionF
 def at_end(target: Target, profile: AdapterProfile, exit_code: int | None, output: str) -> str | None:
     """What the end of a test run says beyond its exit code: that the filter selected no test, or, where they
     passed, the tests the runner would run next that this run did not (one session debugs one program)."""
-    if target.mode != "test" or profile.tests is None:
+    tests = profile.test_runner(target)
+    if target.mode != "test" or tests is None:
         return None
-    tests = profile.tests
     if target.not_run and exit_code == 0:
         return (f"only the first test binary with tests selected ran, and passed; {tests.runner} would go on to "
                 f"{len(target.not_run)} more with tests selected: {'; '.join(target.not_run)}. To debug one, `debug` "

@@ -1,0 +1,185 @@
+"""`debug` mode `test` for JavaScript and TypeScript: which test runner a path is run by, and how.
+
+A test file (`.js`, `.ts`, ...) or a directory is run by the runner its project names (its `package.json`'s
+dependencies or `scripts.test`), else by Node's own (node:test). Each runner is a `NodeTestRunner`: the runners
+differ only in this data. Every runner catches a failing test's error to report it, so the run stops where the
+runner records a failure: node_test_failure.cjs, preloaded into each of the run's processes, has each runner call a
+function of its own there, and a hidden breakpoint on it is the profile's `testFailure` filter (`FunctionFilter`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from .base import FunctionFilter, Target, TestRunner
+
+FAILURE_HOOK = Path(__file__).with_name("node_test_failure.cjs")
+"""Preloaded (`--require`) into a test run's processes: each runner calls its `failed` where a test fails."""
+STOP_MARK = "// dap2mcp: test failure stop"
+"""Marks the line of FAILURE_HOOK the hidden breakpoint is on, where its local `failure` says what failed."""
+
+SOURCES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
+"""Files a JavaScript test runner runs as tests."""
+TEST_FILE = re.compile(r"(?:^test(?:-.+)?|[._-]test|\.spec)\.[cm]?[jt]sx?$")
+"""node:test's default test file names (`*.test.js`, `*-test.js`, `*_test.js`, `test-*.js`, `test.js`), and `*.spec.js`."""
+
+
+@dataclass(frozen=True)
+class NodeTestRunner:
+    """A JavaScript test runner, as `debug` mode `test` runs it under js-debug."""
+
+    name: str
+    """In the agent's words, and as the project names it: its npm package (`mocha`), or `node:test`."""
+    script: str | None
+    """Its command-line script within its npm package (`bin/mocha.js`); None: Node runs the tests itself."""
+    node_options: tuple[str, ...]
+    """Options to Node before the script or tests (node:test: `--test`, and `--expose-internals` so that the
+    failure hook reaches its `Test` class)."""
+    name_filter: str
+    """The option `test` is given to: the runner's filter of tests by name."""
+    no_tests: re.Pattern[str]
+    """What the runner prints at the end of a run that selected no test."""
+    command: re.Pattern[str]
+    """How a `package.json`'s `scripts.test` names the runner."""
+    supported: bool = True
+    """Recognised but not yet run under the debugger: refused with words, not run by another runner."""
+
+
+NODE_TEST = NodeTestRunner(
+    "node:test", None, ("--expose-internals", "--test"), "--test-name-pattern",
+    # the TAP reporter's summary (not a terminal), the spec reporter's; Node 20 counts the tests its filter left
+    # out as skipped, so none passed and none failed
+    re.compile(r"^(?:# |ℹ )(?:tests 0|pass 0\n(?:# |ℹ )fail 0)$", re.M),
+    re.compile(r"\bnode\b.*\s--test\b"))
+MOCHA = NodeTestRunner("mocha", "bin/mocha.js", (), "--grep", re.compile(r"^\s*0 passing\b", re.M),
+                       re.compile(r"(?:^|[\s/])mocha\b"))
+JEST = NodeTestRunner("jest", "bin/jest.js", (), "-t", re.compile(r"^Tests:\s+0 total|No tests found", re.M),
+                      re.compile(r"(?:^|[\s/])jest\b"), supported=False)
+VITEST = NodeTestRunner("vitest", "vitest.mjs", (), "-t", re.compile(r"No test files found|Tests\s+0\b", re.M),
+                        re.compile(r"(?:^|[\s/])vitest\b"), supported=False)
+RUNNERS = (MOCHA, JEST, VITEST, NODE_TEST)
+"""In the order a project's package.json is read for them: a project that lists mocha and runs `node --test` too
+is most likely run by mocha."""
+BY_NAME = {runner.name: runner for runner in RUNNERS}
+
+
+def project_of(path: str) -> Path | None:
+    """The folder of the nearest `package.json` at or above `path`."""
+    folder = Path(path).resolve()
+    folder = folder if folder.is_dir() else folder.parent
+    return next((f for f in (folder, *folder.parents) if (f / "package.json").is_file()), None)
+
+
+def named_runner(project: Path) -> NodeTestRunner | None:
+    """The runner `project`'s package.json names: among its dependencies, or in `scripts.test`."""
+    try:
+        package = json.loads((project / "package.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(package, dict):
+        return None
+    listed: set[str] = set()
+    for field in ("devDependencies", "dependencies"):
+        if isinstance(package.get(field), dict):
+            listed |= set(package[field])
+    scripts = package.get("scripts")
+    command = str(scripts.get("test") or "") if isinstance(scripts, dict) else ""
+    return next((r for r in RUNNERS if r.name in listed or r.command.search(command)), None)
+
+
+def has_js_tests(folder: str) -> bool:
+    """Whether `folder` holds JavaScript or TypeScript test files (node_modules left out), and no Python ones: a
+    directory node:test runs (its default test file names, or any file below a `test` folder)."""
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "node_modules" and not d.startswith(".")]
+        if any(name.endswith(".py") for name in files):
+            return False
+        below_test = "test" in Path(root).relative_to(folder).parts
+        if any(name.endswith(SOURCES) and (below_test or TEST_FILE.search(name)) for name in files):
+            return True
+    return False
+
+
+def runs_tests(path: str) -> bool:
+    """Whether mode `test` on `path` is a JavaScript runner's: a JavaScript or TypeScript file, or a directory whose
+    package.json names a runner, or that holds JavaScript tests and no Python."""
+    if os.path.isfile(path):
+        return path.endswith(SOURCES)
+    if not os.path.isdir(path):
+        return False
+    return named_runner(Path(path)) is not None if (Path(path) / "package.json").is_file() else has_js_tests(path)
+
+
+def choose(path: str) -> NodeTestRunner:
+    """The runner of the tests at `path`: the one its project names, else node:test; refused where it is one this
+    does not run yet."""
+    project = project_of(path)
+    found = (named_runner(project) if project is not None else None) or NODE_TEST
+    if not found.supported:
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{found.name} tests are not run under the debugger yet (node:test "
+                         f"and mocha are); `debug` the test file with mode 'source' and a breakpoint in it, or run "
+                         f"{found.name} with `node --inspect-brk` and mode 'connect'")
+    return found
+
+
+def runner_of(target: Target) -> NodeTestRunner | None:
+    """The runner of a test run's session (or of one of its processes'), chosen again before `prepare` chose it."""
+    if target.runner is not None:
+        return BY_NAME.get(target.runner)
+    return choose(target.absolute(target.path or ".")) if target.mode == "test" else None
+
+
+def test_runner(runner: NodeTestRunner) -> TestRunner:
+    return TestRunner(runner.name, nothing_selected_text=runner.no_tests)
+
+
+def script_of(runner: NodeTestRunner, tests: str) -> str:
+    """The runner's command-line script, from the `node_modules` nearest above `tests` that has the runner."""
+    folder = Path(tests).resolve()
+    for candidate in (folder if folder.is_dir() else folder.parent, *folder.parents):
+        if (script := candidate / "node_modules" / runner.name / str(runner.script)).is_file():
+            return str(script)
+    raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"the project of {tests} runs its tests with {runner.name}, which "
+                     f"is not installed in it: run `npm install` in {project_of(tests) or folder}")
+
+
+def launch(runner: NodeTestRunner, target: Target) -> dict[str, Any]:
+    """js-debug's `program`, `args`, `cwd` and the runner's Node options for the tests at `target.path`.
+
+    node:test is given a file to run, or, for a directory, none, run in that directory: it finds the test files
+    below it by their names (Node 22 takes no directory on its command line, only files and globs). A runner with a
+    script of its own runs from its project's folder (where its configuration is), given the tests' path."""
+    tests = target.absolute(target.path or ".")
+    chosen = [runner.name_filter, target.test] if target.test else []
+    hook = ["--require", str(FAILURE_HOOK)]
+    if runner.script is None:
+        is_dir = os.path.isdir(tests)
+        return {**({} if is_dir else {"program": tests}), "args": [*target.args],
+                "cwd": tests if is_dir else target.cwd or os.path.dirname(tests),
+                "options": [*runner.node_options, *hook, *chosen]}
+    project = project_of(tests)
+    home = target.cwd or str(project or (tests if os.path.isdir(tests) else os.path.dirname(tests)))
+    named = [] if project is not None and Path(tests) == project else [tests]
+    return {"program": script_of(runner, tests), "args": [*named, *chosen, *target.args], "cwd": home,
+            "options": [*runner.node_options, *hook]}
+
+
+@functools.cache
+def stop_line() -> int:
+    """The line of FAILURE_HOOK the failure stop is on."""
+    lines = FAILURE_HOOK.read_text().splitlines()
+    return next(number for number, text in enumerate(lines, 1) if STOP_MARK in text)
+
+
+def failure_filter(runner: NodeTestRunner) -> FunctionFilter:
+    """The `testFailure` filter of a run by `runner`: its stop is where the runner records a failed test, shown at
+    the place in the project's code the error's stack names (where the assertion failed)."""
+    return FunctionFilter("testFailure", f"{runner.name} test failure", "failed",
+                          place=(str(FAILURE_HOOK), stop_line()), report="failure")

@@ -4,6 +4,8 @@ expected throw (`assert.throws`) (tests/programs/node_tests, tests/programs/moch
 
 from __future__ import annotations
 
+import shutil
+
 from conftest import PROGRAMS, marker, stdio_tools
 
 NODE_TESTS = PROGRAMS / "node_tests"
@@ -53,3 +55,36 @@ async def test_passing_node_tests_run_to_the_end():
         ended = await tools.ok("debug", **run_tests(NODE_TESTS / "test" / "names.test.js"))
         assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
         assert "# pass 1" in ended["output"]["text"] and "hint" not in ended
+
+
+MOCHA_PROJECT = PROGRAMS / "mocha_project"
+NODE_MODULES = PROGRAMS.parent / "npm" / "node_modules"  # scripts/test.sh installs mocha there (tests/npm)
+
+
+def mocha_project(tmp_path):
+    """A copy of tests/programs/mocha_project with the tests' own npm packages as its node_modules."""
+    shutil.copytree(MOCHA_PROJECT, tmp_path / "project")
+    (tmp_path / "project" / "node_modules").symlink_to(NODE_MODULES)
+    return tmp_path / "project"
+
+
+async def test_a_mocha_project_stops_at_its_failing_assertion_and_grep_selects_tests(tmp_path):
+    project = mocha_project(tmp_path)
+    spec = project / "test" / "cart.spec.js"
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", **run_tests(project))
+        assert ctx["reason"] == "exception" and ctx["description"].startswith("mocha test failure: AssertionError"), ctx
+        assert ctx["location"]["file"].endswith("test/cart.spec.js")
+        assert ctx["location"]["line"] == marker(spec, "failing assertion")
+        assert "13 !== 22" in ctx["exception"]["message"]
+        assert "in test 'cart totals its items'" in ctx["exception"]["description"]
+        ended = await tools.ok("continue")  # the expected throw and the skipped test made no stop
+        assert ended["state"] == "terminated" and ended["exitCode"] == 1, ended
+        assert "2 passing" in ended["output"]["text"] and "1 failing" in ended["output"]["text"]
+
+        ended = await tools.ok("debug", **run_tests(spec, test="refuses"))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert "1 passing" in ended["output"]["text"]
+
+        ended = await tools.ok("debug", **run_tests(project, test="no such test"))
+        assert ended["exitCode"] == 0 and "no test ran: mocha found no test to run" in ended["hint"], ended

@@ -6,11 +6,11 @@
 // breakpoint on the line marked below is the stop, and what it reads there is `failure`: the error's message and
 // the test's own frame (the place in the error's stack that is not the runner's, Node's or a library's).
 //
-// A runner is recognised by the object that has its failure method, as it is loaded; each entry says how to
+// A runner is recognised by the object that has its failure method; each entry says how to
 // find the failed test's error among the method's arguments, and which calls fail no test of their own (node:test
 // fails a parent test again for its failed subtests, and a test its parent's failure cancelled).
 
-const Module = require('node:module');
+const { pathToFileURL } = require('node:url');
 
 const RUNNERS = [
   {
@@ -90,15 +90,15 @@ function recognise(exports) {
   }
 }
 
-const load = Module._load;
-Module._load = function (...args) {
-  const exports = load.apply(this, args);
-  recognise(exports);
-  return exports;
-};
-
-try {
-  recognise(require('internal/test_runner/test')); // node:test's, loaded by Node itself, not through Module._load
-} catch {
-  // Node without --expose-internals: another runner's run
+const runnerModule = process.env.DAP2MCP_TEST_RUNNER_MODULE;
+if (runnerModule) {
+  // the runner's file with its failure method, as its command line will load it (a module is loaded once, and
+  // mocha 12 is an ES module, out of reach of a require hook), patched before any test has run
+  import(pathToFileURL(runnerModule).href).then((exports) => Object.values(exports).forEach(recognise), () => {});
+} else {
+  try {
+    recognise(require('internal/test_runner/test')); // node:test's, with --expose-internals
+  } catch {
+    // Node without --expose-internals: not a test run of node:test
+  }
 }

@@ -22,6 +22,8 @@ from .base import FunctionFilter, Target, TestRunner
 
 FAILURE_HOOK = Path(__file__).with_name("node_test_failure.cjs")
 """Preloaded (`--require`) into a test run's processes: each runner calls its `failed` where a test fails."""
+RUNNER_MODULE = "DAP2MCP_TEST_RUNNER_MODULE"
+"""The environment variable that names `NodeTestRunner.module`'s file to the failure hook."""
 STOP_MARK = "// dap2mcp: test failure stop"
 """Marks the line of FAILURE_HOOK the hidden breakpoint is on, where its local `failure` says what failed."""
 
@@ -39,6 +41,9 @@ class NodeTestRunner:
     """In the agent's words, and as the project names it: its npm package (`mocha`), or `node:test`."""
     script: str | None
     """Its command-line script within its npm package (`bin/mocha.js`); None: Node runs the tests itself."""
+    module: str | None
+    """Its file within its npm package that exports the class with its failure method (mocha's `lib/runner.js`),
+    which the failure hook loads first; None: node:test's, which the hook reaches by itself."""
     node_options: tuple[str, ...]
     """Options to Node before the script or tests (node:test: `--test`, and `--expose-internals` so that the
     failure hook reaches its `Test` class)."""
@@ -53,16 +58,16 @@ class NodeTestRunner:
 
 
 NODE_TEST = NodeTestRunner(
-    "node:test", None, ("--expose-internals", "--test"), "--test-name-pattern",
+    "node:test", None, None, ("--expose-internals", "--test"), "--test-name-pattern",
     # the TAP reporter's summary (not a terminal), the spec reporter's; Node 20 counts the tests its filter left
     # out as skipped, so none passed and none failed
     re.compile(r"^(?:# |ℹ )(?:tests 0|pass 0\n(?:# |ℹ )fail 0)$", re.M),
     re.compile(r"\bnode\b.*\s--test\b"))
-MOCHA = NodeTestRunner("mocha", "bin/mocha.js", (), "--grep", re.compile(r"^\s*0 passing\b", re.M),
+MOCHA = NodeTestRunner("mocha", "bin/mocha.js", "lib/runner.js", (), "--grep", re.compile(r"^\s*0 passing\b", re.M),
                        re.compile(r"(?:^|[\s/])mocha\b"))
-JEST = NodeTestRunner("jest", "bin/jest.js", (), "-t", re.compile(r"^Tests:\s+0 total|No tests found", re.M),
+JEST = NodeTestRunner("jest", "bin/jest.js", None, (), "-t", re.compile(r"^Tests:\s+0 total|No tests found", re.M),
                       re.compile(r"(?:^|[\s/])jest\b"), supported=False)
-VITEST = NodeTestRunner("vitest", "vitest.mjs", (), "-t", re.compile(r"No test files found|Tests\s+0\b", re.M),
+VITEST = NodeTestRunner("vitest", "vitest.mjs", None, (), "-t", re.compile(r"No test files found|Tests\s+0\b", re.M),
                         re.compile(r"(?:^|[\s/])vitest\b"), supported=False)
 RUNNERS = (MOCHA, JEST, VITEST, NODE_TEST)
 """In the order a project's package.json is read for them: a project that lists mocha and runs `node --test` too
@@ -140,12 +145,12 @@ def test_runner(runner: NodeTestRunner) -> TestRunner:
     return TestRunner(runner.name, nothing_selected_text=runner.no_tests)
 
 
-def script_of(runner: NodeTestRunner, tests: str) -> str:
-    """The runner's command-line script, from the `node_modules` nearest above `tests` that has the runner."""
+def installed(runner: NodeTestRunner, tests: str) -> Path:
+    """The runner's npm package, from the `node_modules` nearest above `tests` that has it."""
     folder = Path(tests).resolve()
     for candidate in (folder if folder.is_dir() else folder.parent, *folder.parents):
-        if (script := candidate / "node_modules" / runner.name / str(runner.script)).is_file():
-            return str(script)
+        if (package := candidate / "node_modules" / runner.name / "package.json").is_file():
+            return package.parent
     raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"the project of {tests} runs its tests with {runner.name}, which "
                      f"is not installed in it: run `npm install` in {project_of(tests) or folder}")
 
@@ -167,7 +172,9 @@ def launch(runner: NodeTestRunner, target: Target) -> dict[str, Any]:
     project = project_of(tests)
     home = target.cwd or str(project or (tests if os.path.isdir(tests) else os.path.dirname(tests)))
     named = [] if project is not None and Path(tests) == project else [tests]
-    return {"program": script_of(runner, tests), "args": [*named, *chosen, *target.args], "cwd": home,
+    package = installed(runner, tests)
+    return {"program": str(package / str(runner.script)), "args": [*named, *chosen, *target.args], "cwd": home,
+            "env": {**target.env, RUNNER_MODULE: str(package / str(runner.module))},
             "options": [*runner.node_options, *hook]}
 
 

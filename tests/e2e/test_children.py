@@ -155,7 +155,10 @@ async def test_a_seventeenth_child_running_beside_sixteen_runs_undebugged():
                       if line.startswith("passed ")]
             return debugged, passed
 
-        debugged, passed = await wait_until(seen, lambda both: len(both[0]) + len(both[1]) >= 17, guard=180,
+        def settled(both: tuple[list[dict[str, object]], list[str]]) -> bool:  # every child ran past or is held
+            return len(both[0]) + len(both[1]) >= 17 and all(s["state"] == "paused" for s in both[0])
+
+        debugged, passed = await wait_until(seen, settled, guard=180,
                                             normal="10 to 20 s for 17 children on two busy cores", every=0.5)
         assert len(debugged) == 16 and len(passed) == 1, (debugged, passed)
         assert all(s["state"] == "paused" for s in debugged), debugged

@@ -80,8 +80,9 @@ async def test_only_referenced_files_are_served(mode: str, app: Path):
         literal = app / "a%41.py"  # `{+file}` passes `%41` through: the literal name is found as given
         assert (await tools.ok("breakpoint", file=str(literal), line=1))["verified"] is True
         assert (await client.read_resource(uri(str(literal)))).contents[0].text == "PERCENT = True\n"
-        # ... but only in a source file of the program's language: debugpy verifies one anywhere.
-        assert (await tools.ok("breakpoint", file="/etc/passwd", line=1))["verified"] is True
+        # ... but only in a source file of the program's language: a file that is not Python (no template engine
+        # armed) takes no breakpoint, and is not served either
+        assert "is not Python" in await tools.error("breakpoint", "NOT_SUPPORTED", file="/etc/passwd", line=1)
         assert "not referenced" in await refused(client, "/etc/passwd")
 
         program.rename(app / "moved.py")

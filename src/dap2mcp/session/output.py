@@ -188,3 +188,23 @@ class TracebackCutter:
                 self._in_traceback = self._in_traceback and line.startswith(" ")
             kept.append(line)
         return "".join(kept)
+
+
+class OwnPrintHolder:
+    """Holds back the unfinished last line of a stream while it may be one of dap2mcp's own prints (`OWN_PRINT`):
+    lldb-dap forwards lldb's stdout in chunks of its own size, so a memory read's long line of hex came in two
+    output events and its second half, no longer marked, was taken for the program's output."""
+
+    def __init__(self, mark: str) -> None:
+        self._mark = mark
+        self._held: dict[str, str] = {}
+
+    def join(self, category: str, text: str) -> str:
+        """`text` after what was held of `category`, less an unfinished last line that starts like a mark."""
+        text = self._held.pop(category, "") + text
+        start = text.rfind("\n") + 1
+        tail = text[start:]
+        if tail and (tail.startswith(self._mark) or self._mark.startswith(tail)):
+            self._held[category] = tail
+            return text[:start]
+        return text

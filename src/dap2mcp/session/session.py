@@ -34,7 +34,7 @@ import psutil
 
 from .. import reaper
 from ..adapters import AdapterProfile, AdapterStart, Target
-from ..adapters.base import FunctionFilter, FunctionPlace
+from ..adapters.base import OWN_PRINT, FunctionFilter, FunctionPlace
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
@@ -48,7 +48,7 @@ from .inspect import Limits, is_own
 from .link import Link
 from .marks import Marks
 from .models import Frame, State, StopInfo, WatchReport
-from .output import OutputBuffer, TracebackCutter
+from .output import OutputBuffer, OwnPrintHolder, TracebackCutter
 from .owed import StillOwed
 from .own_evaluations import OwnEvaluations
 from .program import ProgramProcesses
@@ -128,6 +128,7 @@ class DebugSession:
         """The stop count, the output's size and the program's count of bytes written when a mark last showed
         the output all in (`output_marked`)."""
         self._tracebacks = TracebackCutter(profile.launcher_frames)
+        self._own_prints = OwnPrintHolder(OWN_PRINT)
         self.watch_report: WatchReport | None = None
         """What the watches said about the latest stop (`watches.after_stop`)."""
         self._recent_output = ""
@@ -299,7 +300,7 @@ class DebugSession:
                 and category in ("stdout", "stderr"):
             pass  # a copy of what the program wrote to the pipes its launcher reads (js-debug reports console calls)
         elif tracepoint is not None or profile.programs(category, self.target.mode == "connect"):
-            text, own = profile.own_lines(text)
+            text, own = profile.own_lines(self._own_prints.join(category, text))
             self.output.append(category, text)
             self._adapter_said(category, own)
         else:
@@ -409,7 +410,7 @@ class DebugSession:
         self.run.notify()
 
     def _program_text(self, category: str, text: str) -> None:
-        text, own = self.profile.own_lines(text)
+        text, own = self.profile.own_lines(self._own_prints.join(category, text))
         self.output.append(category, text)
         self._adapter_said(category, own)
 

@@ -494,6 +494,9 @@ class AdapterProfile:
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    default_exception_filters: frozenset[str] = frozenset()
+    """Filters of the adapter's that are on by default although it marks them off (js-debug's `uncaught`): a
+    program stops where an error no code catches is thrown, as under debugpy, instead of ending with it."""
     function_answers_unordered: bool = False
     """The adapter answers `setFunctionBreakpoints` in an order of its own, not the request's (lldb-dap 19
     keeps the names in a hash map), so the answers are matched by id (see `Registry._sync_functions`)."""

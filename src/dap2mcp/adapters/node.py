@@ -316,6 +316,7 @@ NODE_PROFILE = NodeProfile(
     tools=(JS_DEBUG, NODE),
     follows_children=True,
     program_in_child=True,
+    default_exception_filters=frozenset({"uncaught"}),  # js-debug marks both its filters off
     binds_as_scripts_load=True,
     ends_program=False,
     program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's

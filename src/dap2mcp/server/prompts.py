@@ -9,10 +9,13 @@ cannot leave a prompt behind.
 from __future__ import annotations
 
 import json
+import os
 from typing import Annotated, Any
 
 from mcp.server.mcpserver.prompts import Prompt
 from pydantic import Field
+
+from ..adapters import PROFILES
 
 
 class Hole:
@@ -67,17 +70,25 @@ def debug_failing_test(
     )
 
 
+def is_source(program: str) -> bool:
+    """`program` is a file an adapter runs or builds from source (a `.py`, `.js`, `.c`, `.go`...), run with mode
+    `source`; anything else is taken for an executable. The adapters' own extensions decide, so a language added
+    to them is not run as a binary here."""
+    ext = os.path.splitext(program)[1].lower()
+    return bool(ext) and any(ext in profile.extensions for profile in PROFILES.values())
+
+
 def diagnose_crash(
-    program: Annotated[str, Field(max_length=4096, description="The program that crashes: a .py script, a .c/.cpp/.rs source, a Go file or package, or an executable.")],
+    program: Annotated[str, Field(max_length=4096, description="The program that crashes: a .py script, a .js/.ts file, a .c/.cpp/.rs source, a Go file or package, or an executable.")],
     args: Annotated[str, Field(max_length=4096, description="Its command-line arguments, separated by spaces.")] = "",
 ) -> str:
     """Diagnose a crash (an uncaught exception, a segmentation fault, a panic, an abort): run the program to it
     and read the stack, the variables of each frame and, in native code, the memory involved."""
-    mode = "binary" if not program.endswith((".py", ".c", ".cc", ".cpp", ".cxx", ".rs", ".go")) else "source"
+    mode = "source" if is_source(program) else "binary"
     return _steps(
         f"Find why {program} crashes.",
-        "Run it until it crashes (a Python program stops at an uncaught exception, a native one at the signal, "
-        "a Go one at the panic): " + call("debug", mode=mode, path=program, args=args.split()) + ".",
+        "Run it until it crashes (a Python or JavaScript program stops at an uncaught exception or an unhandled "
+        "rejection, a native one at the signal, a Go one at the panic): " + call("debug", mode=mode, path=program, args=args.split()) + ".",
         "The result is the stop: `reason`, `exception` and `frames` (innermost first). Read the variables of "
         "the frame that holds the program's own code with " + call("context", frameId=Hole("its frameId"),
                                                                     maxFrames=50) + ".",

@@ -119,8 +119,15 @@ class BreakpointRegistry:
 
     def filters(self) -> list[dict[str, Any]]:
         """The exception filters an agent can set: the adapter's, and those made of function breakpoints."""
-        return [*(self._capabilities().get("exceptionBreakpointFilters") or []),
+        return [*self._adapter_filters(),
                 *({"filter": f.filter, "label": f.label, "default": True} for f in self._function_filters())]
+
+    def _adapter_filters(self) -> list[dict[str, Any]]:
+        """The adapter's exception filters, those the profile turns on by default marked `default`; empty where
+        the adapter has none."""
+        on = self._profile.default_exception_filters
+        return [{**f, "default": True} if f.get("filter") in on else f
+                for f in self._capabilities().get("exceptionBreakpointFilters") or []]
 
     def default_filters(self) -> list[str]:
         """The exception filters that are on by default and not also set by the agent (an agent's breakpoint on
@@ -415,10 +422,9 @@ class BreakpointRegistry:
         if own and not self._filters_silenced:
             await self._sync_stand_ins(request, (own - off) | {bp.exception or "" for bp in bps})
         bps = [bp for bp in bps if bp.exception not in own]  # the adapter does not know them
-        filters = self._capabilities().get("exceptionBreakpointFilters")
-        if filters is None:
+        if self._capabilities().get("exceptionBreakpointFilters") is None:
             return
-        defaults = [f["filter"] for f in filters if f.get("default") and f["filter"] not in off]
+        defaults = [f["filter"] for f in self._adapter_filters() if f.get("default") and f["filter"] not in off]
         arguments: dict[str, Any]
         if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
             modes, root = dict(self._profile.exception_modes), [{"names": [self._profile.exception_category]}]

@@ -64,8 +64,10 @@ class Family:
             log.warning("a child process of session %s names no address to debug it at", parent.id)
             return
         sessions = self._sessions
+        root = sessions.tree(parent)[0] if sessions.holds(parent) else parent
+        await asyncio.to_thread(parent.profile.before_child, root.link.started_processes)
+        # read after the wait: children that asked at the same moment were added meanwhile, and count
         tree = sessions.tree(parent) if sessions.holds(parent) else []
-        await asyncio.to_thread(parent.profile.before_child, (tree[0] if tree else parent).link.started_processes)
         forgotten = self._forget_ended(tree[1:])
         running = [s for s in tree[1:] if s.state != "terminated"]
         debugged = bool(tree) and (children.is_program(parent) or parent.target.children

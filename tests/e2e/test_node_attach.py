@@ -103,3 +103,18 @@ async def test_connect_to_an_inspector_with_a_path_mapping(tmp_path: Path) -> No
             stopped = await tools.ok("stop")
             assert stopped["description"].startswith("detached"), stopped
         assert proc.poll() is None, "detaching must leave the program running"
+
+
+async def test_an_attach_with_no_breakpoint_answers_for_the_programs_session_which_pauses() -> None:
+    """An attach with nothing to stop at answered for js-debug's launcher session, which `pause {}` could not pause
+    ("no threads"): the program's own session answers, is current, and pauses in the program (issue 35 point 6)."""
+    port = free_port()
+    with running(["node", f"--inspect-port={port}", str(TICKER)]) as proc:
+        async with stdio_tools() as tools:
+            attached = await tools.ok("debug", mode="attach", processId=proc.pid, timeout=30)
+            assert attached["state"] == "running" and attached.get("parentId") == "s1", attached
+            assert attached["hint"].startswith("attached"), attached
+            paused = await tools.ok("pause")
+            assert paused["sessionId"] == attached["sessionId"] and paused["location"]["file"].endswith("ticker.js")
+            assert (await tools.ok("stop"))["description"].startswith("detached")
+        assert proc.poll() is None, "detaching must leave the program running"

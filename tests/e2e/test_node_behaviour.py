@@ -11,6 +11,7 @@ import re
 from conftest import PROGRAMS, stdio_tools
 
 REJECTIONS = PROGRAMS / "rejections.js"
+TERMINATES = PROGRAMS / "terminates.js"
 CALL = re.compile(r"`([a-z_-]+) (\{[^`<>]*\})`")  # a prompt's call with nothing left for the agent to fill in
 
 
@@ -56,4 +57,30 @@ async def test_the_default_uncaught_filter_is_turned_off_by_a_disabled_breakpoin
                              breakpoints=[{"exception": "uncaught", "enabled": False}])
         assert end["state"] == "terminated" and end["exitCode"] == 1, end
         assert "Error: no record 3" in end["output"]["text"]
+        await tools.ok("stop", all=True)
+
+
+async def test_stop_with_a_signal_runs_the_programs_handler():
+    """`stop {signal}` was refused for a Node program dap2mcp launched ("not launched by this session": the program
+    runs in the session js-debug announces, not the launcher's)."""
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(TERMINATES),
+                              breakpoints=[{"file": str(TERMINATES), "line": line_of(TERMINATES, "tick")}])
+        assert stop["state"] == "paused" and stop["parentId"] == "s1", stop
+        ended = await tools.ok("stop", signal="SIGTERM", timeout=10)
+        assert ended["state"] == "terminated" and ended["exitCode"] == 3, ended
+        assert ended["output"].startswith("cleaned up after "), ended  # the handler ran, past the breakpoint
+
+
+async def test_the_programs_session_is_current_after_a_debug_that_did_not_stop():
+    """After a `debug` whose timeout passed, the launcher's session was current and `pause {}` answered "the
+    program has no threads to pause": the program's own session answers, is current, and pauses."""
+    async with stdio_tools() as tools:
+        running = await tools.ok("debug", mode="source", path=str(TERMINATES), timeout=1)
+        assert running["state"] == "running" and running["parentId"] == "s1", running
+        paused = await tools.ok("pause")
+        assert paused["state"] == "paused" and paused["sessionId"] == running["sessionId"], paused
+        assert paused["location"]["file"].endswith("terminates.js"), paused
+        listed = (await tools.ok("info", type="sessions"))["items"]
+        assert [s["sessionId"] for s in listed if s.get("current")] == [running["sessionId"]], listed
         await tools.ok("stop", all=True)

@@ -50,6 +50,9 @@ OUTPUT_SETTLES = 1.0
 MARKS_BACK = 3.0
 """How long an evaluation's answer waits for the marks written after it (see marks.py): output known to be
 still on its way is worth a longer wait than a pause that may be its end."""
+PROGRAM_ANNOUNCED_WITHIN = 5.0
+"""How long `debug` waits for the program's own session, where the launcher's adapter announces it as a child
+(js-debug attaching to the Node process it started): it comes within a second once Node runs."""
 TEST_END_CHARS = 4000
 """How much of the end of a test run's output is read for the runner's word that no test ran."""
 
@@ -220,7 +223,14 @@ class Debugger:
                 return _started(await self._result(stopped, timed_out=False), session)
         if session.state == "terminated":
             await session.let_go_of_entry()
-        ctx = await self._result(session, timed_out=waits and session.state == "running")
+        answering = session
+        # the program runs in the session its launcher's adapter announces: that one is current, and answers
+        # (its start is part of the program's, not cut short by `timeout`)
+        if session.profile.program_in_child and session.state != "terminated" \
+                and (program := await self.family.program_of(session, PROGRAM_ANNOUNCED_WITHIN)) is not None:
+            self.sessions.make_current(program)
+            answering = program
+        ctx = await self._result(answering, timed_out=waits and answering.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
             ctx.hint = hints.ATTACHED
         elif ctx.state == "running" and started_in >= timeout:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import DebugError, ErrorCode, Failure
 from ..processes import killing_signal
+from . import children
 
 if TYPE_CHECKING:
     from .session import DebugSession
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
 async def let_end(session: DebugSession, signal_name: str, limit: float) -> str:
     """Send the signal to the program and let it run (past any stop: a breakpoint in its handler, the adapter
     reporting the signal) until it ends or `limit` seconds pass. Returns what happened, in words."""
-    if session.target.mode in ("attach", "connect") or not session.launched:
+    starter = children.launcher_of(session)  # js-debug's program is attached to by the session that launched it
+    if starter.target.mode in ("attach", "connect") or not starter.launched:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "the program was not launched by this session: `stop` detaches "
                          "from it and leaves it running; signal it yourself if it should end")
     if session.state == "terminated":

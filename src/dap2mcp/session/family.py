@@ -9,6 +9,7 @@ every stop in the family that the agent has not been shown (`Sessions.unshown_st
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -107,6 +108,21 @@ class Family:
         for session in forgotten:
             self._sessions.remove(session, "it ended, and was forgotten as its program started more children")
         return forgotten
+
+    async def program_of(self, launcher: DebugSession, within: float) -> DebugSession | None:
+        """The session of the program `launcher` started (`AdapterProfile.program_in_child`), waiting up to `within`
+        seconds for its adapter to announce it and for it to start; None where there is none (yet), or where the
+        program ended."""
+        deadline = asyncio.get_running_loop().time() + within
+        while True:
+            found = next((s for s in self._sessions.below(launcher) if s.launcher is launcher), None)
+            left = deadline - asyncio.get_running_loop().time()
+            if found is not None and found.state != "starting" or left <= 0 or launcher.state == "terminated":
+                return found
+            if self._stirred is None or self._stirred.done():
+                self._stirred = asyncio.get_running_loop().create_future()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._stirred), left)
 
     # -- waiting for a stop anywhere in a program's processes ---------------------------------
 

@@ -162,9 +162,10 @@ async def test_restart_from_the_programs_session_runs_the_program_again_under_th
         first = await tools.ok("debug", mode="source", path=str(LEDGER_JS), breakpoints=[at(LEDGER_JS, "loop")])
         old_pid = (await sessions(tools))["s2"]["pid"]
         again = await tools.ok("restart")  # the current session is the program's (s2): its launcher is restarted
-        assert again["state"] == "paused" and again["parentId"] == "s1" and again["sessionId"] not in ("s1", "s2"), again
+        # the program's new session keeps the handle s2 the agent holds (issue 35 point 10: it was s3, s2 gone)
+        assert again["state"] == "paused" and again["parentId"] == "s1" and again["sessionId"] == "s2", again
         assert again["location"] == first["location"] and locals_of(again)["total"] == "0"
         listed = await sessions(tools)
-        assert set(listed) == {"s1", again["sessionId"]} and listed[again["sessionId"]]["pid"] != old_pid
+        assert set(listed) == {"s1", "s2"} and listed["s2"]["pid"] != old_pid
         assert not psutil.pid_exists(old_pid) or psutil.Process(old_pid).status() == psutil.STATUS_ZOMBIE
         await tools.ok("stop", all=True)

@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import PROGRAMS, stdio_tools
+from conftest import PROGRAMS, ROOT, stdio_tools
 
 REJECTIONS = PROGRAMS / "rejections.js"
 TERMINATES = PROGRAMS / "terminates.js"
+WORKER_NOTES = PROGRAMS / "worker_notes.js"
+WORKER_FILE = PROGRAMS / "worker_notes_worker.js"
 CALL = re.compile(r"`([a-z_-]+) (\{[^`<>]*\})`")  # a prompt's call with nothing left for the agent to fill in
 
 
@@ -83,4 +85,54 @@ async def test_the_programs_session_is_current_after_a_debug_that_did_not_stop()
         assert paused["location"]["file"].endswith("terminates.js"), paused
         listed = (await tools.ok("info", type="sessions"))["items"]
         assert [s["sessionId"] for s in listed if s.get("current")] == [running["sessionId"]], listed
+        await tools.ok("stop", all=True)
+
+
+async def test_breakpoint_notes_name_only_what_did_not_bind_in_words_and_condition_errors_are_js_debugs():
+    """js-debug's key `breakpoint.provisionalBreakpoint` was each breakpoint's note, bound or not: a logpoint that
+    fired and a breakpoint bound in a worker got it too (the launcher's session, which runs nothing, answered).
+    The note is for a breakpoint nothing bound, in words; a condition that throws is said in `adapterOutput`."""
+    async with stdio_tools() as tools:
+        end = await tools.ok("debug", mode="source", path=str(WORKER_NOTES), breakpoints=[
+            {"file": str(WORKER_NOTES), "line": line_of(WORKER_NOTES, "message"), "logMessage": "got {square}"},
+            {"file": str(WORKER_FILE), "line": line_of(WORKER_FILE, "square"), "logMessage": "i={i}"},
+            {"file": str(REJECTIONS), "line": line_of(REJECTIONS, "awaited")},  # a file the program never loads
+            {"file": str(WORKER_NOTES), "line": line_of(WORKER_NOTES, "message") + 1, "condition": "nosuch.x > 1"},
+        ])
+        assert end["state"] == "terminated" and end["exitCode"] == 0, end
+        assert "provisionalBreakpoint" not in json.dumps(end), end
+        [note] = end["breakpointNotes"]
+        assert note.startswith("breakpoint 3 (rejections.js:") and "not bound" in note, note
+        lines = end["output"]["text"].splitlines()  # the two threads' lines, each thread's in its order
+        assert [line for line in lines if line.startswith("i=")] == ["i=0", "i=1", "i=2"], lines
+        assert [line for line in lines if not line.startswith("i=")] == [
+            "got 0", "square 0", "got 1", "square 1", "got 4", "square 4"], lines
+        assert end["adapterOutput"]["text"].count("Breakpoint condition error: nosuch is not defined\n") == 3, end
+
+
+async def test_a_worker_thread_is_named_by_its_file_and_restart_keeps_the_programs_session_id():
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(WORKER_NOTES),
+                              breakpoints=[{"file": str(WORKER_FILE), "line": line_of(WORKER_FILE, "square")}])
+        assert stop["state"] == "paused" and stop["location"]["file"].endswith("worker_notes_worker.js"), stop
+        named = {s["sessionId"]: s["program"] for s in (await tools.ok("info", type="sessions"))["items"]}
+        assert named[stop["sessionId"]] == str(WORKER_FILE), named  # it was "process None"
+        program = stop["parentId"]  # the program's session, below the launcher's s1
+        assert named[program] == str(WORKER_NOTES) and program != "s1", named
+        again = await tools.ok("restart", sessionId=program)
+        assert again["state"] == "paused" and again["parentId"] == program, again  # s2 is s2 still
+        running = await tools.ok("continue", sessionId=program, timeout=1)
+        assert running["sessionId"] == program, running
+        await tools.ok("stop", all=True)
+
+
+async def test_a_long_string_is_cut_where_docs_limits_says():
+    limits = (ROOT / "docs" / "limits.md").read_text()
+    stated = re.search(r"`evaluate`'s and `set-variable`'s `value` \| ([\d,]+) characters \(`truncated: true`\)", limits)
+    assert stated, "docs/limits.md names the bound of an evaluation's value"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(REJECTIONS), args=["async"],
+                       breakpoints=[{"file": str(REJECTIONS), "line": line_of(REJECTIONS, "async throw")}])
+        got = await tools.ok("evaluate", expression="'ab'.repeat(3000)")
+        assert len(got["value"]) == int(stated.group(1).replace(",", "")) and got["truncated"] is True, got
         await tools.ok("stop", all=True)

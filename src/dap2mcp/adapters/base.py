@@ -494,6 +494,9 @@ class AdapterProfile:
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    unbound_messages: frozenset[str] = frozenset()
+    """Messages the adapter gives a breakpoint it has not bound yet that say no more than that (js-debug's
+    untranslated key `breakpoint.provisionalBreakpoint`): dap2mcp's own words on a pending breakpoint stand instead."""
     default_exception_filters: frozenset[str] = frozenset()
     """Filters of the adapter's that are on by default although it marks them off (js-debug's `uncaught`): a
     program stops where an error no code catches is thrown, as under debugpy, instead of ending with it."""

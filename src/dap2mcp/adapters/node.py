@@ -320,7 +320,10 @@ NODE_PROFILE = NodeProfile(
     binds_as_scripts_load=True,
     ends_program=False,
     program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's
-    own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.)\n", re.MULTILINE),
+    # js-debug's words on the program's stderr: its attach, its wait to detach, a breakpoint condition that threw
+    own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|"
+                             r"Breakpoint condition error: [^\n]*)\n", re.MULTILINE),
+    unbound_messages=frozenset({"breakpoint.provisionalBreakpoint"}),  # its untranslated key for "not bound yet"
     bottom_files=(INTERNALS,),
     log_tag="\x1f",  # js-debug cuts a worker's logpoint to latin-1: a control character passes
     logs_in_program_output=True,  # a logpoint is the program's console.log (launched; attach reads events)

@@ -97,6 +97,8 @@ def program(session: DebugSession) -> str:
     if name and not name.startswith("-"):
         return name
     pid = session.run.process.get("systemProcessId") or session.target.process_id
+    if pid is None and session.sources.first_loaded is not None:  # a worker thread (js-debug: `[worker 1]`)
+        return f"{session.sources.first_loaded} {name}".strip()
     with contextlib.suppress(psutil.Error, TypeError, ValueError):
         return _command(int(pid))
     return name or f"process {pid}"

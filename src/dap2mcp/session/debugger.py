@@ -223,19 +223,23 @@ class Debugger:
                 return _started(await self._result(stopped, timed_out=False), session)
         if session.state == "terminated":
             await session.let_go_of_entry()
-        answering = session
         # the program runs in the session its launcher's adapter announces: that one is current, and answers
-        # (its start is part of the program's, not cut short by `timeout`)
-        if session.profile.program_in_child and session.state != "terminated" \
-                and (program := await self.family.program_of(session, PROGRAM_ANNOUNCED_WITHIN)) is not None:
-            self.sessions.make_current(program)
-            answering = program
+        # (its start is part of the program's, not cut short by `timeout`); its breakpoints are those that bind
+        answering = bound_in = session
+        if session.profile.program_in_child and (program := await self.family.program_of(
+                session, PROGRAM_ANNOUNCED_WITHIN if session.state != "terminated" else 0.0)) is not None:
+            bound_in = program
+            if session.state != "terminated":
+                self.sessions.make_current(program)
+                answering = program
         ctx = await self._result(answering, timed_out=waits and answering.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
             ctx.hint = hints.ATTACHED
         elif ctx.state == "running" and started_in >= timeout:
             ctx.hint = hints.started_past(started_in, timeout, ctx.hint)
-        ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.notes()] or None
+        bound = {bp.id for other in self.sessions.tree(session) if other is not bound_in
+                 for bp in other.breakpoints.all() if bp.verified} if self.sessions.holds(session) else set()
+        ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *bound_in.breakpoints.notes(bound_elsewhere=bound)] or None
         return _started(ctx, session)
 
     async def stop(self, signal_name: str | None = None, grace: float = 5.0,

@@ -73,8 +73,9 @@ class Family:
         running = [s for s in tree[1:] if s.state != "terminated"]
         debugged = bool(tree) and (children.is_program(parent) or parent.target.children
                                    and len(running) < children.MAX_CHILDREN)
-        child = children.session(parent, reach, sessions.new_id(child=True) if debugged else f"{parent.id}-free",
-                                 debugged=debugged)
+        program_of = parent if children.is_program(parent) else None  # its handle kept across a `restart`
+        child_id = sessions.new_id(child=True, program_of=program_of) if debugged else f"{parent.id}-free"
+        child = children.session(parent, reach, child_id, debugged=debugged)
         if debugged:
             self._wire(child)
             sessions.add(child, current=False)

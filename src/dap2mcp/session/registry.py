@@ -12,7 +12,7 @@ import itertools
 import os
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -109,13 +109,14 @@ class BreakpointRegistry:
     def views(self) -> list[BreakpointView]:
         return [bp.view() for bp in self._items.values() if not bp.temporary]
 
-    def notes(self, *, edited: bool = False) -> list[str]:
+    def notes(self, *, edited: bool = False, bound_elsewhere: Collection[int] = ()) -> list[str]:
         """One line for each breakpoint that moved or is not bound: a start's result says so, since a
         program that runs to its end past a breakpoint that never bound looks like no bug at all. `edited`:
-        only those an edit of their file moved or took away (a child process that runs the edited files)."""
+        only those an edit of their file moved or took away (a child process that runs the edited files);
+        `bound_elsewhere`: breakpoints another process of the program bound (a worker's file), not said unbound."""
         return [f"breakpoint {bp.id} ({bp.describe()}): {note}" for bp in self._items.values()
                 if not bp.temporary and bp.kind != "exception" and bp.enabled and (note := bp.note)
-                and (bp.edited or not edited)]
+                and (bp.edited or not edited) and not (bp.state == "pending" and bp.id in bound_elsewhere)]
 
     def filters(self) -> list[dict[str, Any]]:
         """The exception filters an agent can set: the adapter's, and those made of function breakpoints."""
@@ -474,7 +475,7 @@ class BreakpointRegistry:
     def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
         for bp, answer in zip(bps, answers, strict=False):
             bp.verified = bool(answer.get("verified"))
-            bp.message = answer.get("message")
+            bp.message = self._message(answer, None)
             bp.adapter_id = answer.get("id")
             bp.actual_line = answer.get("line") or bp.actual_line
             if self._profile.refused_condition_kept and bp.kind == "line" and bp.condition and bp.message \
@@ -484,6 +485,11 @@ class BreakpointRegistry:
                               f"breakpoint without it, so it stops at every hit; fix the condition with `breakpoint` "
                               f"and id {bp.id}")
 
+    def _message(self, answer: dict[str, Any], before: str | None) -> str | None:
+        """The adapter's message on a breakpoint, unless it only says that the breakpoint is not bound yet."""
+        message = answer.get("message", before)
+        return None if message in self._profile.unbound_messages else message
+
     def on_event(self, body: dict[str, Any]) -> None:
         """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""
         answer = body.get("breakpoint") or {}
@@ -492,7 +498,7 @@ class BreakpointRegistry:
         for bp in self._items.values():
             if bp.adapter_id == answer["id"]:
                 bp.verified = bool(answer.get("verified", bp.verified))
-                bp.message = answer.get("message", bp.message)
+                bp.message = self._message(answer, bp.message)
                 bp.actual_line = answer.get("line") or bp.actual_line
 
     def _extras(self, bp: Breakpoint) -> dict[str, Any]:

@@ -55,7 +55,7 @@ from .program import ProgramProcesses
 from .recorder import StopRecorder
 from .registry import BreakpointRegistry
 from .run import FrameTable, Run
-from .sources import SourceAllowList
+from .sources import TOOLING, SourceAllowList
 from .specs import BreakpointChange, BreakpointSpec
 from .stops import Stops
 from .tracepoint_lines import TracepointLines
@@ -69,8 +69,6 @@ _TAGGING: weakref.WeakValueDictionary[str, DebugSession] = weakref.WeakValueDict
 """Every live session by its breakpoints' tag nonce: a tracepoint's message printed into the program's output
 (`AdapterProfile.logs_in_program_output`) names the session that logged it, a worker thread's or the program's,
 while the launcher reads it from the pipes."""
-_TOOLING = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-"""dap2mcp's own files, which a program may load (Node's console preload): not the program's."""
 MARK_TIMEOUT = 1.0
 """How long the evaluation that writes an output mark may take (it never blocks on a full pipe): past it, the
 answer judges its output by pauses."""
@@ -857,7 +855,7 @@ class DebugSession:
     def library_file(self, path: object) -> bool:
         """Whether a loaded file is not the program's own: the runtime's (`<node_internals>`, GOROOT), a library's
         (`AdapterProfile.library_files`), or no file here at all."""
-        if not isinstance(path, str) or not os.path.isfile(path) or path.startswith((*self.target.library, _TOOLING)):
+        if not isinstance(path, str) or not os.path.isfile(path) or path.startswith((*self.target.library, TOOLING)):
             return True
         return self.profile.library_files is not None and bool(self.profile.library_files.search(path))
 

@@ -29,6 +29,9 @@ class Sessions:
         self._shown: dict[str, int] = {}
         """Per session, the stop last shown to the agent: a later one is a stop a call of its program returns."""
         self._started = 0
+        self._program_ids: dict[str, str] = {}
+        """A launcher's handle → its program's (js-debug's, see `AdapterProfile.program_in_child`): after a
+        `restart` the program's new session answers to the handle the agent holds."""
 
     def __iter__(self) -> Iterator[DebugSession]:
         return iter(list(self._open.values()))
@@ -60,11 +63,17 @@ class Sessions:
                 forgotten.append(session)
         return forgotten
 
-    def new_id(self, *, child: bool = False) -> str:
-        """A handle for the next session (see `check_room`)."""
+    def new_id(self, *, child: bool = False, program_of: DebugSession | None = None) -> str:
+        """A handle for the next session (see `check_room`); for the program `program_of` launched, the handle
+        its program had before a `restart`."""
+        if program_of is not None and (kept := self._program_ids.get(program_of.id)) is not None \
+                and kept not in self._open:
+            return kept
         if not child:
             self.check_room()
         self._started += 1
+        if program_of is not None:
+            self._program_ids[program_of.id] = f"s{self._started}"
         return f"s{self._started}"
 
     def find(self, session_id: str | None) -> DebugSession | None:
@@ -96,6 +105,7 @@ class Sessions:
         """`session` under its handle, current (a child process's is not, until its stop is returned); a
         `restart`'s new session replaces the old under the same one."""
         self._open[session.id] = session
+        self._ended.pop(session.id, None)
         if current:
             self._current = session.id
 
@@ -126,6 +136,7 @@ class Sessions:
             return False
         del self._open[session.id]
         self._ended[session.id] = how
+        self._program_ids.pop(session.id, None)
         self._shown.pop(session.id, None)
         if self._current == session.id:
             parent = session.parent_id

@@ -20,6 +20,8 @@ from typing import Any
 from ..errors import DebugError, ErrorCode
 
 MAX_BYTES = 4 * 1024 * 1024
+TOOLING = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+"""dap2mcp's own files, which a program may load (Node's console preload): not the program's."""
 
 
 def canonical(path: str) -> str | None:
@@ -33,6 +35,8 @@ class SourceAllowList:
         self._files: set[str] = set()
         self._added: set[str] = set()  # as given: every stop names the same files again
         self._breakpoint_suffixes = tuple(s.lower() for s in breakpoint_suffixes)
+        self.first_loaded: str | None = None
+        """The first file the adapter said the program loaded: a worker thread's script, which names it."""
 
     def __contains__(self, path: str) -> bool:
         return self.resolve(path) is not None
@@ -79,6 +83,10 @@ class SourceAllowList:
     def note_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "loadedSource" and body.get("reason") != "removed":
             self._add_source(body.get("source"))
+            path = (body.get("source") or {}).get("path")
+            if self.first_loaded is None and isinstance(path, str) and os.path.isabs(path) \
+                    and not path.startswith(TOOLING):
+                self.first_loaded = path
         elif event == "module" and body.get("reason") != "removed":
             self._note_module(body.get("module") or {})
         elif event == "breakpoint" and (body.get("breakpoint") or {}).get("verified"):

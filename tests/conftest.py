@@ -184,7 +184,7 @@ def http_server(*options: str, env: dict[str, str] | None = None) -> Iterator[st
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
                                 env={**os.environ, **(env or {})})
         try:
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 20  # a hang guard: it listens within a second (its imports)
             while True:
                 if proc.poll() is not None:
                     errors.seek(0)

@@ -15,6 +15,8 @@ from conftest import INVOICE, PROGRAMS, connect_when_listening, free_port, local
 
 TICKER_C = PROGRAMS / "ticker.c"
 TICKER_GO = PROGRAMS / "ticker_go"
+ENDS = 60
+"""A hang guard for a listening program's end once the session lets it go: it ends within a second."""
 
 
 def _build_c(tmp_path: Path) -> str:
@@ -79,7 +81,7 @@ async def test_connect_to_debugpy_listening_on_a_port() -> None:
             assert end["reason"] == "exception" and end["exception"]["typeName"] == "SystemExit"  # sys.exit(1)
             end = await tools.ok("continue")
             assert end["state"] == "terminated"
-        assert listener.wait(timeout=20) == 1  # the program ran to its end (the bug makes it exit 1)
+        assert listener.wait(timeout=ENDS) == 1  # the program ran to its end (the bug makes it exit 1)
     finally:
         listener.kill()
         listener.wait()
@@ -102,7 +104,7 @@ async def test_connect_shows_what_the_remote_python_program_prints_and_says_its_
             assert ctx.get("exitCode") is None and "exit code is not known" in ctx["description"], ctx
             text = (await tools.ok("output"))["text"]
             assert text == "line 0\nline 1\nline 2\nline 3\n", text
-        assert listener.wait(timeout=20) == 4
+        assert listener.wait(timeout=ENDS) == 4
     finally:
         listener.kill()
         listener.wait()
@@ -140,7 +142,7 @@ async def test_connect_to_a_listening_delve_and_launch_there() -> None:
             lines = end["output"]["text"].splitlines()  # stdout and stderr, in whichever order Delve read them
             assert "invoice total: 24.39" in lines and "expected:      27.00" in lines, end
             await tools.ok("stop")
-        assert listener.wait(timeout=20) == 0  # a single-use `dlv dap` ends with its session
+        assert listener.wait(timeout=ENDS) == 0  # a single-use `dlv dap` ends with its session
     finally:
         listener.kill()
         listener.wait()

@@ -5,8 +5,6 @@ in them, `childProcesses: false`. Through the real server over stdio, real debug
 
 from __future__ import annotations
 
-import asyncio
-
 import psutil
 
 from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools, wait_until
@@ -241,11 +239,11 @@ async def test_a_child_still_ending_has_its_exit_code_waited_for_or_called_not_y
                 assert ended["exitCode"] == 3 and "not yet known" not in ended["hint"], ended
             else:
                 assert "exitCode" not in ended and "exit code is not yet known" in ended["hint"], ended
-            for _ in range(100):
-                listed = {s["sessionId"]: s for s in await sessions(tools)}
-                if listed[child].get("exitCode") is not None:
-                    break
-                await asyncio.sleep(0.1)
+            async def listed_now() -> dict:
+                return {s["sessionId"]: s for s in await sessions(tools)}
+
+            listed = await wait_until(listed_now, lambda listed, child=child: listed[child].get("exitCode") is not None, guard=30,
+                                      normal="known within a second of the child's end", every=0.1)
             assert listed[child]["exitCode"] == 3, listed
             last = await tools.ok("wait")
             assert last["sessionId"] == parent and last["exitCode"] == 0, last

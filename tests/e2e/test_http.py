@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import socket
 import subprocess
@@ -17,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import LoggingMessageNotificationParams
 
-from conftest import PROGRAMS, Tools, cmdline_of, connect, free_port, http_server, marker
+from conftest import PROGRAMS, Tools, cmdline_of, connect, free_port, http_server, marker, wait_until
 
 COUNTER = PROGRAMS / "counter.py"
 MODES = ["legacy", "2026-07-28"]
@@ -175,10 +174,10 @@ async def test_a_log_level_is_each_clients_own_and_hits_reach_the_client_that_as
             await tools.ok("debug", mode="source", path=str(COUNTER), args=["3"], stopOnEntry=True)
             await tools.ok("breakpoint", file=str(COUNTER), line=marker(COUNTER, "loop"), logMessage="i={i}")
             assert (await tools.ok("continue"))["state"] == "terminated"
-            for _ in range(50):
-                if len(received["watcher"]) == 3:
-                    break
-                await asyncio.sleep(0.05)
+            async def logged() -> list:
+                return list(received["watcher"])
+
+            await wait_until(logged, lambda got: len(got) >= 3, guard=30, normal="the hits arrive with the end", every=0.05)
             await tools.ok("stop")
     assert [d["message"] for d in received["watcher"]] == ["i=1", "i=2", "i=3"], received
     assert received["driver"] == []

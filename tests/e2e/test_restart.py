@@ -72,7 +72,7 @@ async def test_a_restart_overtaken_by_stop_starts_nothing(tmp_path: Path) -> Non
         restarting = asyncio.create_task(tools("restart", timeout=120))
         await asyncio.sleep(0.3)
         assert (await tools.ok("stop"))["state"] == "terminated"
-        answer = await asyncio.wait_for(restarting, 120)
+        answer = await asyncio.wait_for(restarting, 120)  # a hang guard: the stop ends the restart within a second
         assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
         assert "`stop`" in answer["error"]["message"] and "nothing was started" in answer["error"]["message"]
         await tools.error("context", "NO_SESSION")
@@ -114,7 +114,7 @@ async def test_an_evaluation_cut_short_by_restart_says_so() -> None:
         waiting = asyncio.create_task(tools("evaluate", expression="__import__('time').sleep(30)"))
         await asyncio.sleep(1)
         assert (await tools.ok("restart"))["state"] == "paused"
-        answer = await asyncio.wait_for(waiting, 20)
+        answer = await asyncio.wait_for(waiting, 25)  # a hang guard below the sleep's 30 s: answered with the restart
         assert not answer["success"] and answer["error"]["code"] == "TERMINATED", answer
         assert "`restart`" in answer["error"]["message"] and "'evaluate'" in answer["error"]["message"], answer
         assert (await tools.ok("evaluate", expression="discount_percent"))["value"] == "10"

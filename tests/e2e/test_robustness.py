@@ -79,7 +79,7 @@ async def test_clearing_breakpoints_while_continue_to_waits():
         cleared = await tools.ok("clear-breakpoints", all=True)
         assert cleared["removed"] == [], "the temporary `to` breakpoint is not the agent's to clear"
         paused = await tools.ok("pause")
-        result = await asyncio.wait_for(waiting, 10)
+        result = await asyncio.wait_for(waiting, 15)  # a hang guard below the continue's 20 s: 0.1 s after the pause
         assert result["success"] and result["state"] == "paused", result
         assert paused["state"] == "paused"
         bp = await tools.ok("breakpoint", file=str(SPIN), line=spin_tick)

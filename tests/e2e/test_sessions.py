@@ -4,12 +4,11 @@ sessions. Through the real server over stdio, real debugpy and real programs."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import psutil
 
-from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools
+from conftest import PROGRAMS, Tools, locals_of, marker, stdio_tools, wait_until
 
 SERVES = PROGRAMS / "serves.py"
 FETCHES = PROGRAMS / "fetches.py"
@@ -20,12 +19,10 @@ MAX_SESSIONS = 8  # README: "at most 8 sessions at once"
 
 async def listening_port(tools: Tools, session_id: str) -> int:
     """The port serves.py printed (`Serving HTTP on 127.0.0.1 port N`), read from its session's output."""
-    for _ in range(100):
-        page = await tools.ok("output", sessionId=session_id)
-        if found := re.search(r"port (\d+)", page["text"]):
-            return int(found.group(1))
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"serves.py printed no port: {page}")
+    page = await wait_until(lambda: tools.ok("output", sessionId=session_id),
+                            lambda page: re.search(r"port (\d+)", page["text"]) is not None, guard=60,
+                            normal="printed within a second of the start", every=0.1)
+    return int(re.search(r"port (\d+)", page["text"]).group(1))
 
 
 async def test_a_server_and_its_client_are_debugged_together_each_by_its_session_id():

@@ -39,6 +39,10 @@ def _answers(stdout: bytes) -> dict[int, dict]:
 
 SERVE = [sys.executable, "-m", "dap2mcp", "serve"]
 PROGRAMS = Path(__file__).parents[1] / "programs"
+SERVER_ENDS = 30
+"""A hang guard for the server's end: it ends within a second of its input's end or a signal."""
+STARTS = 90
+"""A hang guard for a program's start under the server: 1 to 5 s (a C or Go build first, cached after)."""
 
 
 def _debug(program: str, timeout: float, request_id: int = 4) -> dict:
@@ -48,8 +52,9 @@ def _debug(program: str, timeout: float, request_id: int = 4) -> dict:
                                                       "timeout": timeout}}}
 
 
-def _outliving(family: list[psutil.Process], within: float = 5.0) -> list[psutil.Process]:
-    """Those of `family` still running after `within` seconds."""
+def _outliving(family: list[psutil.Process], within: float = 30.0) -> list[psutil.Process]:
+    """Those of `family` still running after `within` seconds (a hang guard: they end within 2 s, the orphan
+    guard's round after a SIGKILL of the server)."""
     deadline = time.monotonic() + within
     while (alive := [p for p in family if processes._running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -71,7 +76,7 @@ def test_bad_lines_on_the_pipe_are_answered_and_the_server_goes_on():
         server.stdin.write(_lines(LIST, CALL))
         server.stdin.close()  # at once: what was asked is still answered
         out = first + server.stdout.read()
-        server.wait(timeout=30)
+        server.wait(timeout=SERVER_ENDS)
     finally:
         server.kill()
     answers = _answers(out)
@@ -87,7 +92,7 @@ def test_files_as_stdin_and_stdout_get_every_answer(tmp_path):
     requests.write_bytes(_lines(INIT, INITIALIZED, LIST, CALL))
     with requests.open("rb") as stdin, replies.open("wb") as stdout:
         done = subprocess.run(SERVE, stdin=stdin, stdout=stdout,
-                              stderr=subprocess.PIPE, timeout=60)
+                              stderr=subprocess.PIPE, timeout=SERVER_ENDS * 2)  # imports, then answers at once
     assert done.returncode == 0, done.stderr[-2000:]
     answers = _answers(replies.read_bytes())
     assert len(answers[2]["result"]["tools"]) >= 13
@@ -102,7 +107,7 @@ def test_end_of_input_waits_for_a_slow_call_then_ends_everything():
         server.stdin.write(_lines(INIT, INITIALIZED, debug))
         server.stdin.close()  # the debug call has barely begun
         out = server.stdout.read()
-        server.wait(timeout=30)
+        server.wait(timeout=SERVER_ENDS)
         family = psutil.Process().children(recursive=True)
     finally:
         server.kill()
@@ -124,13 +129,13 @@ def test_a_signal_mid_call_ends_the_server_and_everything_it_ran(program, sig):
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, debug, wait))
         server.stdin.flush()
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + STARTS
         while len(family := psutil.Process(server.pid).children(recursive=True)) < 2:  # adapter and program
             assert time.monotonic() < deadline, "the program never started"
             time.sleep(0.2)
         time.sleep(1.5)  # `continue` is waiting now
         server.send_signal(sig)
-        assert server.wait(timeout=30) == (-signal.SIGKILL if sig == signal.SIGKILL else 0)
+        assert server.wait(timeout=SERVER_ENDS) == (-signal.SIGKILL if sig == signal.SIGKILL else 0)
     finally:
         server.kill()
     assert not (alive := _outliving(family)), f"left behind: {alive}"
@@ -146,14 +151,14 @@ def test_what_the_program_starts_later_dies_with_a_killed_server_too():
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, debug))
         server.stdin.flush()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + STARTS
         while not (late := [p for p in psutil.Process(server.pid).children(recursive=True)
                             if cmdline_of(p) == ["sleep", "301"]]):
             assert time.monotonic() < deadline, "the program never started its child"
             time.sleep(0.2)
         time.sleep(2 * reaper.GUARD_EVERY + 1)  # the session has looked again since, even on a busy machine
         server.kill()
-        server.wait(timeout=10)
+        server.wait(timeout=SERVER_ENDS)
     finally:
         server.kill()
     alive = _outliving(late)
@@ -174,11 +179,11 @@ def test_a_request_cancelled_by_a_string_id_is_not_waited_for(cancelled_as):
     try:
         server.stdin.write(_lines(INIT, INITIALIZED, slow))
         server.stdin.flush()
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + STARTS
         while len(family := psutil.Process(server.pid).children(recursive=True)) < 2:  # the call is under way
             assert time.monotonic() < deadline, "the program never started"
             time.sleep(0.2)
-        out, _ = server.communicate(_lines(LIST, cancel), timeout=60)  # then the end of input
+        out, _ = server.communicate(_lines(LIST, cancel), timeout=SERVER_ENDS * 2)  # then the end of input
         assert server.returncode == 0
     finally:
         server.kill()
@@ -212,7 +217,7 @@ def test_a_client_that_stops_reading_ends_the_server_and_its_session(tmp_path):
             time.sleep(1)  # `continue` is waiting now
             family = psutil.Process(server.pid).children(recursive=True)
             assert len(family) >= 2, family  # the adapter and the program
-        assert server.wait(timeout=30) == 0  # stdin is still open
+        assert server.wait(timeout=SERVER_ENDS) == 0  # stdin is still open
         err = errors.read_text()
     finally:
         server.kill()
@@ -233,7 +238,7 @@ def test_one_socket_as_stdin_and_stdout_is_served():
         out = b""
         while chunk := ours.recv(1 << 16):
             out += chunk
-        assert server.wait(timeout=30) == 0
+        assert server.wait(timeout=SERVER_ENDS) == 0
     finally:
         server.kill()
         ours.close()
@@ -253,7 +258,7 @@ def test_answers_buffered_at_the_end_reach_a_client_that_reads_late():
         server.stdin.close()
         time.sleep(3)
         out = server.stdout.read()
-        assert server.wait(timeout=30) == 0
+        assert server.wait(timeout=SERVER_ENDS) == 0
     finally:
         server.kill()
     assert len(out) > 65536, "the answers must outgrow a pipe's buffer for this test to mean anything"
@@ -267,7 +272,7 @@ def test_a_write_that_fails_not_because_the_client_left_is_an_error(tmp_path):
     requests.write_bytes(_lines(INIT, INITIALIZED, LIST))
     with requests.open("rb") as stdin, open("/dev/full", "wb") as full:
         done = subprocess.run(SERVE, stdin=stdin, stdout=full,
-                              stderr=subprocess.PIPE, timeout=60)
+                              stderr=subprocess.PIPE, timeout=SERVER_ENDS * 2)  # imports, then answers at once
     assert done.returncode == 1
     assert b"cannot write to the client" in done.stderr and b"Traceback" not in done.stderr, done.stderr[-2000:]
 
@@ -285,7 +290,7 @@ def test_a_terminal_as_stdin_does_not_keep_the_server_once_the_client_is_gone():
         with os.fdopen(replies, "rb") as reading:
             assert json.loads(reading.readline())["id"] == 1
             time.sleep(1)  # the server waits for the next line from the terminal
-        assert server.wait(timeout=5) == 0  # nobody typed anything more
+        assert server.wait(timeout=SERVER_ENDS) == 0  # nobody typed anything more
     finally:
         server.kill()
         os.close(terminal)

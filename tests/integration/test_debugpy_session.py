@@ -69,7 +69,7 @@ async def test_run_in_terminal_reverse_request_with_real_debugpy():
             await asyncio.sleep(0.01)
         await client.request("configurationDone")
         await client.wait("launch", launched, 30)
-        await asyncio.wait_for(terminated.wait(), 30)
+        await asyncio.wait_for(terminated.wait(), 30)  # a hang guard: the program runs for a second
         assert client.terminal.processes, "debugpy did not send runInTerminal"
         assert "invoice total: 30.00" in "".join(printed)
     finally:

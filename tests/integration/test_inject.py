@@ -18,6 +18,8 @@ from dap2mcp.adapters import inject
 
 PROGRAMS = Path(__file__).parent.parent / "programs"
 INTERPRETERS = [sys.executable, "/usr/bin/python3"]
+GUARD = 20
+"""A hang guard for each wait below (a program's start, the injected code's run): each takes under 0.2 s."""
 
 
 @pytest.fixture(params=INTERPRETERS, ids=["shared-libpython", "debian-executable"])
@@ -30,7 +32,7 @@ def started(argv: list[str], ready: Path, **popen: Any) -> Iterator[subprocess.P
     """The program, once it has written `ready`; killed afterwards, whatever the test did."""
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, **popen)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + GUARD
         while not (ready.exists() and ready.read_text().strip()):
             assert proc.poll() is None and time.monotonic() < deadline, "the program did not get going"
             time.sleep(0.02)
@@ -51,7 +53,7 @@ def in_a_sleep(pid: int) -> bool:
 
 
 def ran_at(out: Path) -> float:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + GUARD
     while not (out.exists() and out.read_text()):
         assert time.monotonic() < deadline, "the injected code never ran"
         time.sleep(0.01)
@@ -69,7 +71,7 @@ def test_code_for_a_thread_inside_c_code_runs_between_bytecodes_not_in_the_middl
         code = f"import time; open({str(out)!r}, 'w').write(repr(time.monotonic()))"
         assert inject.run_python(proc.pid, code) is False, "queued, not run on the spot"
         moment = ran_at(out)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + GUARD
         calls = logged_calls(log)
         while not any(began > moment for began, _ in calls):
             assert proc.poll() is None, "the process survives"
@@ -85,7 +87,7 @@ def test_code_for_a_thread_blocked_in_a_sleep_runs_at_once_and_the_sleep_goes_on
     ready, out = tmp_path / "ready", tmp_path / "ran"
     sleeper = f"import time\nopen({str(ready)!r}, 'w').write('up')\nwhile True:\n    time.sleep(3600)\n"
     with started([python, "-c", sleeper], ready) as proc:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + GUARD
         while not in_a_sleep(proc.pid):
             assert time.monotonic() < deadline, "the program never went to sleep"
             time.sleep(0.02)
@@ -144,7 +146,7 @@ def test_a_process_with_a_tmp_of_its_own_reports_back(program: str, tmp_path: Pa
     proc = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", private],
                             stdin=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + GUARD
         while not Path(f"/proc/{proc.pid}/exe").resolve().name.startswith("python"):
             assert proc.poll() is None and time.monotonic() < deadline, "the program did not start"
             time.sleep(0.02)

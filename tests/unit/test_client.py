@@ -102,7 +102,7 @@ async def wire() -> AsyncIterator[tuple[DapClient, Peer]]:
     try:
         yield client, peer
     finally:
-        await asyncio.wait_for(client.close(), 5)
+        await asyncio.wait_for(client.close(), BOUND)
         peer_writer.close()
 
 
@@ -648,7 +648,7 @@ async def test_a_trace_numbers_each_connection_and_says_why_it_closed(tmp_path, 
     clients[1][1].feed_eof()
     await asyncio.wait_for(clients[1][0].wait_closed(), BOUND)
     for client, _, peer_sock in clients:
-        await asyncio.wait_for(client.close(), 5)
+        await asyncio.wait_for(client.close(), BOUND)
         peer_sock.close()
     lines = [json.loads(line) for line in trace.read_text().splitlines()]
     first, second = sorted({line["link"] for line in lines})

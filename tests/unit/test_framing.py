@@ -81,7 +81,7 @@ async def test_message_split_into_single_bytes() -> None:
         await asyncio.sleep(0)
         assert not task.done(), f"returned after only {i} of {len(data)} bytes"
         reader.feed_data(data[i : i + 1])
-    assert await asyncio.wait_for(task, 1) == message
+    assert await asyncio.wait_for(task, 10) == message  # a hang guard: the last byte completes it at once
 
 
 async def test_two_messages_in_one_read() -> None:
@@ -188,7 +188,7 @@ async def test_a_peer_that_is_not_a_debug_adapter_is_caught_at_its_first_line() 
     reader = asyncio.StreamReader()
     reader.feed_data(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")  # and nothing more, no end of stream
     with pytest.raises(FramingError, match="is the peer a debug adapter"):
-        await asyncio.wait_for(read_message(reader), 2)
+        await asyncio.wait_for(read_message(reader), 10)  # a hang guard: refused at the first line, at once
 
 
 # -- bad bodies ----------------------------------------------------------------------------------

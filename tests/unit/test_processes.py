@@ -102,7 +102,7 @@ def test_what_waits_unread_in_a_processs_pipes_and_whether_it_has_children_are_r
                               stdout=subprocess.PIPE)
     try:
         assert writer.stdout is not None
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 10  # a hang guard: the child starts in 20 ms
         while processes.unread_in_pipes(writer.pid) != 100 or not processes.has_children(writer.pid):
             assert time.monotonic() < deadline, (processes.unread_in_pipes(writer.pid), processes.has_children(writer.pid))
             time.sleep(0.05)

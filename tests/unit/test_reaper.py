@@ -28,6 +28,6 @@ async def test_the_guard_is_told_what_started_what_ended_and_a_reused_pid(monkey
         return scans.pop(0)
 
     monkeypatch.setattr(reaper, "launched", launched)
-    await asyncio.wait_for(reaper.keep_guarding(adapter, guarded, lambda: not session.closed), 5)  # type: ignore[arg-type]
+    await asyncio.wait_for(reaper.keep_guarding(adapter, guarded, lambda: not session.closed), 10)  # type: ignore[arg-type]  # a hang guard: two scans, milliseconds
     assert sent == ["- 2\n", "+ 3 300\n", "- 3\n", "+ 3 350\n"]
     assert guarded == {1: "100", 3: "350"}

@@ -315,13 +315,16 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
             "List the threads from this place in the program's list on (50 at a time; `threadsNext` gives the "
             "next page's offset)."))] = 0,
+        libraryFrames: Annotated[bool, Field(description=(
+            "List the frames below the program's own too (a test harness's, the runtime's start), which answers "
+            "fold into `framesFolded`."))] = False,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
         """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
         `frames`, default the top one), exception details, threads. Execution tools already return this; use it
         to look at another frame or thread, or at the scopes a stop only names (`scopes`)."""
         return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes, threadsOffset,
-                                                                 debugger.resolve(sessionId)))
+                                                                 debugger.resolve(sessionId), libraryFrames))
 
     @tool("evaluate", destructive=True)
     async def evaluate(

@@ -538,7 +538,8 @@ class Debugger:
     # -- inspection and change ---------------------------------------------------------------
 
     async def context(self, thread_id: int | None, frame_id: int | None, max_frames: int,
-                      scopes: list[str] | None = None, threads_from: int = 0, session_id: str | None = None) -> Context:
+                      scopes: list[str] | None = None, threads_from: int = 0, session_id: str | None = None,
+                      library_frames: bool = False) -> Context:
         session = self.pick(session_id)
         if session.state == "paused":
             self.sessions.shown(session)  # no call of its program returns it again
@@ -547,7 +548,8 @@ class Debugger:
         if thread_id is not None and frame_id is None and (stack := await threads.not_held(session, thread_id, max_frames)):
             return threads.thread_context(session, stack)
         return await paused.context(session, thread_id=thread_id, frame_id=frame_id, max_frames=max_frames,
-                                    scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from)
+                                    scopes=frozenset(name.lower() for name in scopes or ()), threads_from=threads_from,
+                                    library_frames=library_frames)
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT, session_id: str | None = None,
                        depth: int = 0) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from typing import Any, Literal, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 from pydantic.json_schema import SkipJsonSchema
 
+from .short_names import NAME_CHARS, short_name
+
 T = TypeVar("T")
 Opt = Union[T, SkipJsonSchema[None]]  # noqa: UP007 - absent, never null: results leave None fields out
 
@@ -76,8 +78,9 @@ class _Placed(_Model):
         data = handler(self)
         if data.get("column") == 1:
             del data["column"]
-        if isinstance(function := data.get("function"), str) and len(function) > FUNCTION_CHARS:
-            data["function"] = function[: FUNCTION_CHARS - 1] + "…"
+        if isinstance(function := data.get("function"), str) and len(function) > NAME_CHARS:
+            function = short_name(function)
+            data["function"] = function if len(function) <= FUNCTION_CHARS else function[: FUNCTION_CHARS - 1] + "…"
         if isinstance(file := data.get("file"), str) and isinstance(info.context, dict):
             data["file"] = relative(file, info.context.get("base"))
         return data
@@ -246,6 +249,9 @@ class Context(_Model):
     frames: Opt[list[Frame]] = None
     totalFrames: Opt[int] = None
     framesTruncated: Opt[bool] = None
+    framesFolded: Opt[int] = None
+    """How many frames below the program's own were left out: a test harness's, the runtime's start
+    (`context {libraryFrames: true}` lists them)."""
     scopes: Opt[list[Scope]] = None
     exception: Opt[ExceptionDetails] = None
     breakpointIds: Opt[list[int]] = None

@@ -14,6 +14,7 @@ from ..adapters.base import FunctionFilter
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
 from . import watches
+from .folding import fold
 from .inspect import FrameView, ScopeChoice, clip, fetch_view, has_source, to_frame, view_context
 from .models import Context, ExceptionDetails, Location, Returned, StopInfo, Thread, WatchReport
 from .preview import preview_view
@@ -24,16 +25,17 @@ from .source_lines import line_text
 
 async def context(session: DebugSession, *, thread_id: int | None = None, frame_id: int | None = None,
                   max_frames: int = DEFAULT_FRAMES, consume_output: bool = False, with_threads: bool = True,
-                  scopes: frozenset[str] = frozenset(), threads_from: int = 0) -> Context:
+                  scopes: frozenset[str] = frozenset(), threads_from: int = 0, library_frames: bool = False) -> Context:
     """The session's context now: at a stop, the stop's (see `paused_context`); else its state, and how it
     ended. With the program's output since the last context (`consume_output`: taken, not just shown).
     `scopes`: names of scopes to list that a stop only names (Python's Globals, registers); `threads_from`:
-    the first thread listed, by its place in the program's list (a page past the first)."""
+    the first thread listed, by its place in the program's list (a page past the first); `library_frames`: the
+    frames below the program's own listed too, not folded (see folding.py)."""
     ctx = None
     if session.state == "paused" and session.stop_info is not None:
         try:
             ctx = await paused_context(session, session.stop_info, thread_id, frame_id, max_frames, with_threads,
-                                       scopes, threads_from)
+                                       scopes, threads_from, library_frames)
         except Failure:
             if session.state != "terminated":  # ended meanwhile (a `stop`): say so instead
                 raise
@@ -55,7 +57,7 @@ async def context(session: DebugSession, *, thread_id: int | None = None, frame_
 
 async def paused_context(session: DebugSession, info: StopInfo, thread_id: int | None, frame_id: int | None,
                          max_frames: int, with_threads: bool, wanted: frozenset[str] = frozenset(),
-                         threads_from: int = 0) -> Context:
+                         threads_from: int = 0, library_frames: bool = False) -> Context:
     """The context at the current stop: the view recorded with the stop's snapshot where it fits the
     request, else one fetched now; with what the breakpoint registry knows about the hit. `wanted`
     scopes (lower-cased names) are listed although a stop only names them."""
@@ -91,6 +93,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     ctx.changes = session.recorder.changes(cycle)
     _take_returned(ctx, session.profile.return_value, shown=reason == "step" and thread == info.thread_id)
     session.run.frames_handed_out(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
+    if not library_frames:
+        fold(ctx, session.own_code, view.focus.id if view.focus is not None else None)
     if view.focus is not None and view.focus_place is not None:  # below the frames listed: its id is valid too
         session.run.frames_handed_out(thread, [(view.focus.id, view.focus_place)])
     hit = session.breakpoints.hit(info.hit_breakpoint_ids)

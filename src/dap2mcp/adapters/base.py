@@ -296,6 +296,9 @@ class ValueShapes:
     children do not show the contents (cdt-gdb-adapter gives a C++ container no children although gdb's
     pretty printers know them). `{thread}`, `{frame}` (the frame's place in its stack) and `{expression}`
     (quoted) are filled in; the answer's `body.result.value` is the text."""
+    owner_print: re.Pattern[str] | None = None
+    """A print of the debugger's (`printer`) that gives only the address a smart pointer owns (gdb's
+    `std::unique_ptr<Point> = {get() = 0x…}`): what it points to is printed too, after ` -> `."""
     toolchain_globals: re.Pattern[str] | None = None
     """Names in a Globals scope that belong to the language's library, not the program (libstdc++'s
     `std::__detail::_Prime_rehash_policy::_S_growth_factor`, Rust's vtables): left out of a context."""

@@ -241,6 +241,8 @@ GDB_VALUES = ValueShapes(
     bare=re.compile(r"0x[0-9a-fA-F]+"),  # a pointer with children: to a struct, not to text or a function
     # cdt-gdb-adapter's request for one MI command (its own tests use it); gdb prints with its pretty printers
     printer=("cdt-gdb-tests/executeCommand", "-data-evaluate-expression --thread {thread} --frame {frame} {expression}"),
+    # libstdc++'s printers give a smart pointer's address alone; not an empty one's (`{get() = 0x0}`)
+    owner_print=re.compile(r"std::(unique_ptr|shared_ptr|weak_ptr)<.*= \{get\(\) = 0x(?!0+\})[0-9a-f]+\}"),
 )
 
 LLDB = NativeProfile(

@@ -101,7 +101,11 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
             if not expression or place is None or _MAY_ACT.search(expression):
                 return None, None
             # a pointer's address comes with what it points to
-            return await printed(client, f"*({expression})" if how == "append" else expression, shapes, place), None
+            text = await printed(client, f"*({expression})" if how == "append" else expression, shapes, place)
+            if text and shapes.owner_print is not None and shapes.owner_print.fullmatch(text):
+                pointee = await printed(client, f"*({expression})", shapes, place)  # a smart pointer's
+                text = _clip(f"{text} -> {pointee}", CHARS) if pointee else text
+            return text, None
         children = await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))

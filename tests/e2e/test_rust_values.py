@@ -22,8 +22,17 @@ SHOWN = {
     # no formatter of the toolchain's: a pair of data pointer and length, a struct of locks
     "boxed_text": '"boxed"', "boxed_slice": "size=2 [4, 5]", "guarded": "77 (locked)",
     # Rc<str> and Arc<[T]> read as their first element alone; a smart pointer or cell showed only its counts
-    "shared_text": '"pattern" (strong=1, weak=0)', "shared_slice": "size=3 (strong=1, weak=0)",
-    "shared": '"shared" (strong=2, weak=0)', "cell": "3", "cells": "size=2 (borrow=1)", "reading": "size=2 (borrow=1)",
+    "shared_text": '"pattern" (strong=1, weak=0)',
+    "shared": '"shared" (strong=2, weak=0)', "cell": "3",
+    # issue 36 point 6: a shared or borrowed container showed its count alone (`size=3 (strong=1, weak=0)`)
+    "shared_slice": "size=3 [7, 8, 9] (strong=1, weak=0)",
+    "cells": "size=2 [9, 8] (borrow=1)", "reading": "size=2 [9, 8] (borrow=1)",
+    "store": '{shared: size=3 [1, 2, 3] (strong=1, weak=0), names: size=2 ["a", "b"] (strong=1, weak=0), '
+             'lock: {count:4, label:"t"} (locked) (strong=1, weak=0)}',
+    "store.shared": "size=3 [1, 2, 3] (strong=1, weak=0)", "store.names": 'size=2 ["a", "b"] (strong=1, weak=0)',
+    "counter": '{count:5, label:"r"} (strong=1, weak=0)',
+    "tally": '{count:4, label:"t"} (locked)',  # a MutexGuard: the data it lends; was its `lock` and `poison`
+    "pair": "(1, Ok(12))",
     # raw B-tree nodes
     "names": 'size=2 ["a", "b"]',
     "queue": "size=3 [0, 1, 2]",  # its buffer wraps around
@@ -32,6 +41,16 @@ SHOWN = {
     "sku": 'std_values::Sku {code:"A-1", shelf:3}',
     "shared_sku": 'std_values::Sku {code:"B-2", shelf:4} (strong=1, weak=0)',
     "by_name": 'size=1 [("one", 1)]',
+}
+
+
+DEREFERENCED = {
+    # issue 36 point 6: `*x` of a value that is not a pointer to lldb failed ("indirection requires pointer operand")
+    "*store.shared": "size=3 [1, 2, 3]", "*store.lock": '{count:4, label:"t"} (locked)',
+    "*counter": '{count:5, label:"r"}', "*shared": '"shared"', "*reading": "size=2 [9, 8]",
+    "*tally": '{count: 4, label: "t"}', "tally.count": "4", "tally.label": '"t"',  # was tally.lock.data.value.count
+    "*sku": '{code: "A-1", shelf: 3}', "sku.code": '"A-1"',  # a Box<dyn Display>: its type's value
+    "*shared_sku": '{code: "B-2", shelf: 4}', "pair.1": "Ok(12)",
 }
 
 
@@ -60,4 +79,17 @@ async def test_the_standard_librarys_values_read_as_the_program_holds_them(tmp_p
         assert [child["value"] for child in nodes["names"]["children"]] == ['"a"', '"b"']
         assert [child["value"] for child in nodes["shared_slice"]["children"]] == ["7", "8", "9"]
         assert [child["name"] for child in nodes["sku"]["children"]] == ["code", "shelf"]
+        assert [child["name"] for child in nodes["tally"]["children"]] == ["count", "label"]
+        assert [(child["name"], child["value"]) for child in nodes["pair"]["children"]] == [("0", "1"), ("1", "Ok(12)")]
+        await tools.ok("stop")
+
+
+async def test_shared_locked_and_boxed_values_are_reached_through_a_star() -> None:
+    """`*x` of an `Rc`, `Arc`, `RefCell`'s `Ref`, `MutexGuard` or `Box<dyn Trait>` reads what it holds, and a guard's
+    fields are its own (issue 36 point 6): lldb's expression parser takes none of them for a pointer."""
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(VALUES),
+                       breakpoints=[{"file": str(VALUES), "line": marker(VALUES, "shown")}])
+        shown = {name: without_addresses((await tools.ok("evaluate", expression=name))["value"]) for name in DEREFERENCED}
+        assert shown == DEREFERENCED
         await tools.ok("stop")

@@ -12,6 +12,17 @@ struct Sku {
     shelf: u8,
 }
 
+struct Tally {
+    count: u32,
+    label: String,
+}
+
+struct Store {
+    shared: Rc<Vec<u32>>,
+    names: Arc<[&'static str]>,
+    lock: Arc<Mutex<Tally>>,
+}
+
 impl fmt::Display for Sku {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{} on shelf {}", self.code, self.shelf)
@@ -57,7 +68,16 @@ fn main() {
     let sku: Box<dyn fmt::Display> = Box::new(Sku { code: "A-1".into(), shelf: 3 });
     let shared_sku: Arc<dyn fmt::Display> = Arc::new(Sku { code: "B-2".into(), shelf: 4 });
     let by_name: HashMap<&str, u8> = [("one", 1)].into_iter().collect();
+    let store = Store {
+        shared: Rc::new(vec![1, 2, 3]),
+        names: Arc::from(vec!["a", "b"]),
+        lock: Arc::new(Mutex::new(Tally { count: 4, label: "t".into() })),
+    };
+    let counter = Rc::new(RefCell::new(Tally { count: 5, label: "r".into() }));
+    let pair: (u8, Result<u32, String>) = (1, Ok(12));
+    let tally = store.lock.lock().unwrap();
     println!("{byte} {offset} {letter} {bytes:?} {letters:?} {raw:?} {said} {first} {counts_ref:?} {maybe_ref:?} {found:?}"); // marker: shown
     println!("{boxed_text} {boxed_slice:?} {shared_text} {shared_slice:?} {also_shared} {cell:?} {reading:?} {held}");
     println!("{ordered:?} {names:?} {queue:?} {done:?} {sku} {shared_sku} {by_name:?}");
+    println!("{:?} {:?} {} {} {pair:?} {}", store.shared, store.names, tally.count, counter.borrow().count, tally.label);
 }

@@ -39,6 +39,11 @@ FAT_POINTER = "FatPointer"  # `Box<str>`, `Box<[T]>`, `*const [T]`: the two fiel
 DYN = "Dyn"  # `Box<dyn Trait>`, `&dyn Trait`: the value's address and the vtable of its type's `impl Trait`
 LOCK = "Lock"
 LOCK_NAME = re.compile(r"^std::sync::([a-z_]+::)*(Mutex|RwLock)<.+>$")
+GUARD = "Guard"  # `MutexGuard<T>`, `RwLockReadGuard<T>`, `RwLockWriteGuard<T>`: the data they lend
+GUARD_NAME = re.compile(r"^std::sync::([a-z_]+::)*(MutexGuard|RwLockReadGuard|RwLockWriteGuard)<.+>$")
+DEREFERENCE = "$$dereference$$"
+"""The child lldb's `*x` asks a value's provider for where `x` is not a pointer (`frame variable *x`, which lldb-dap
+tries before its expression parser): an `Rc`'s, `Ref`'s, `MutexGuard`'s or `Box<dyn Trait>`'s value."""
 STR_NAME = re.compile(r"(^|[\s&*<])str([\s,>]|$)")
 """The name of a fat pointer to text rather than to a slice: `&str`, `Box<str, Global>`, `*const RcInner<str>`."""
 
@@ -52,6 +57,7 @@ FORMATS = (
     'type summary add --category Rust -F lldb_lookup.summary_lookup -e -x -h "^alloc::boxed::Box<.+>$"',
     'type summary add --category Rust -F lldb_lookup.summary_lookup -e -x -h "^&(mut )?dyn .+$"',
     f'type summary add --category Rust -F lldb_lookup.summary_lookup -e -x -h "{LOCK_NAME.pattern}"',
+    f'type summary add --category Rust -F lldb_lookup.summary_lookup -e -x -h "{GUARD_NAME.pattern}"',
 )
 """lldb commands for the types the toolchain registers no formatter for (lldb 19 names `u8` `unsigned char`,
 `i8` `char` and `char` `char32_t`); within the Rust category, which only a Rust program loads."""
@@ -90,6 +96,8 @@ def kind_of(value_type):
             return DYN
         if LOCK_NAME.match(value_type.GetName() or ""):
             return LOCK
+        if GUARD_NAME.match(value_type.GetName() or ""):
+            return GUARD
     return kind
 
 
@@ -110,6 +118,8 @@ def text_of(value, limit=INNER_CHARS, through=2):
     shows what it points to (`Some(&3)`, not `Some(0x7ff…)`), `through` references deep."""
     value.SetPreferSyntheticValue(True)
     text = value.GetSummary()
+    if text and text.startswith("size=") and text[5:].isdigit():
+        text += " " + elements(value, limit)
     if not text and through and value.TypeIsPointerType() and value.GetValueAsUnsigned() \
             and not value.GetType().GetPointeeType().IsFunctionType():
         target = value.Dereference()
@@ -131,6 +141,20 @@ def text_of(value, limit=INNER_CHARS, through=2):
         brackets = "[{}]" if value.GetType().IsArrayType() else "{{{}}}" if named or not parts else "({})"
         text = brackets.format(", ".join(parts))
     return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+
+
+def elements(value, limit=INNER_CHARS):
+    """A container's first elements (`[1, 2, 3]`), shown after its count where it stands inside another value (an
+    `Rc<Vec<u32>>`'s summary read `size=3`); within `limit` characters."""
+    parts = []
+    for index in range(value.GetNumChildren()):
+        if len(parts) == ITEMS or limit is not None and sum(map(len, parts)) > limit:
+            parts.append("…")
+            break
+        child = value.GetChildAtIndex(index)
+        child.SetPreferSyntheticValue(True)
+        parts.append(child.GetSummary() or child.GetValue() or ("{…}" if child.MightHaveChildren() else "{}"))
+    return "[" + ", ".join(parts) + "]"
 
 
 # -- the lookups lldb calls -------------------------------------------------------------------------------------
@@ -157,6 +181,8 @@ def summary_lookup(valobj, _dict):
         return text_of(_member(valobj, "value", "value"))
     if kind == LOCK:
         return LockProvider(valobj, _dict).summary()
+    if kind == GUARD:
+        return GuardProvider(valobj, _dict).summary()
     if kind == DYN:
         return DynProvider(valobj, _dict).summary()
     if valobj.TypeIsPointerType():
@@ -184,6 +210,8 @@ def synthetic_lookup(valobj, _dict):
         return RefProvider(valobj, _dict, is_cell=kind == RustType.STD_REF_CELL)
     if kind == LOCK:
         return LockProvider(valobj, _dict)
+    if kind == GUARD:
+        return GuardProvider(valobj, _dict)
     if kind == DYN:
         return DynProvider(valobj, _dict)
     if kind == RustType.TUPLE:
@@ -405,7 +433,11 @@ class RcProvider:
         if self.is_text:
             return f"{text_at(self.valobj.GetProcess(), self.value.GetLoadAddress(), self.length)} {counts}"
         if self.length is not None:
-            return f"size={self.length} {counts}"
+            items = [text_of(self.get_child_at_index(index), 60) for index in range(min(self.length, ITEMS))]
+            while len(items) > 1 and sum(map(len, items)) > INNER_CHARS:
+                items.pop()
+            shown = ", ".join(items) + (", …" if len(items) < self.length else "")
+            return f"size={self.length} [{shown}] {counts}"
         if self.value is None:
             return f"{self.name or 'dyn'} {counts}"
         shown = text_of(self.value)
@@ -418,7 +450,7 @@ class RcProvider:
 
     def get_child_index(self, name):
         if self.length is None:
-            return 0 if name == "value" else -1
+            return 0 if name in ("value", DEREFERENCE) and self.num_children() else -1
         index = name.strip("[]")
         return int(index) if index.isdigit() else -1
 
@@ -444,7 +476,7 @@ class _OnlyChild:
         return 1
 
     def get_child_index(self, name):
-        return 0 if name == self.CHILD else -1
+        return 0 if name in (self.CHILD, DEREFERENCE) else -1
 
     def get_child_at_index(self, index):
         return getattr(self, self.CHILD) if index == 0 else None
@@ -513,6 +545,57 @@ class LockProvider(_OnlyChild):
 
 
 
+class GuardProvider:
+    """`MutexGuard<T>`, `RwLockWriteGuard<T>`, `RwLockReadGuard<T>`: the data they lend, whose fields are their
+    children (`guard.count`, which read `guard.lock.data.value.count`) and which `*guard` reaches; the summary is
+    the lock's (`{count:4} (locked)`)."""
+
+    def __init__(self, valobj, _dict):
+        self.valobj = valobj
+        self.update()
+
+    def update(self):
+        raw = self.valobj.GetNonSyntheticValue()
+        self.lock, self.value = None, None
+        lock = raw.GetChildMemberWithName("lock")
+        if lock.IsValid() and lock.GetValueAsUnsigned():  # &Mutex<T>, &RwLock<T>
+            self.lock = lock.Dereference()
+            data = _member(self.lock, "data", "value")
+            self.value = self.valobj.CreateValueFromAddress("data", data.GetLoadAddress(), data.GetType())
+        else:  # a read guard: NonNull<T>
+            pointer = lldb_providers.unwrap_unique_or_non_null(_member(raw, "data"))
+            if pointer.IsValid() and pointer.GetValueAsUnsigned():
+                self.value = self.valobj.CreateValueFromAddress("data", pointer.GetValueAsUnsigned(),
+                                                                pointer.GetType().GetPointeeType())
+        if self.value is not None:
+            self.value.SetPreferSyntheticValue(True)
+
+    def summary(self):
+        if self.lock is not None:
+            return LockProvider(self.lock.GetNonSyntheticValue(), None).summary()
+        return "" if self.value is None else text_of(self.value)
+
+    def num_children(self):
+        return 0 if self.value is None else self.value.GetNumChildren()
+
+    def get_child_index(self, name):
+        if self.value is None:
+            return -1
+        if name in (DEREFERENCE, "data"):  # the data itself, after its own children
+            return self.value.GetNumChildren()
+        return self.value.GetIndexOfChildWithName(name)
+
+    def get_child_at_index(self, index):
+        if self.value is None:
+            return None
+        if index == self.value.GetNumChildren():
+            return self.value
+        return self.value.GetChildAtIndex(index)
+
+    def has_children(self):
+        return self.value is not None and self.value.MightHaveChildren()
+
+
 # -- dyn Trait ---------------------------------------------------------------------------------------------------
 
 _vtables = {}
@@ -567,10 +650,18 @@ class DynProvider:
         return 0 if self.value is None else self.value.GetNumChildren()
 
     def get_child_index(self, name):
-        return -1 if self.value is None else self.value.GetIndexOfChildWithName(name)
+        if self.value is None:
+            return -1
+        if name == DEREFERENCE:  # the value itself, after its own children
+            return self.value.GetNumChildren()
+        return self.value.GetIndexOfChildWithName(name)
 
     def get_child_at_index(self, index):
-        return None if self.value is None else self.value.GetChildAtIndex(index)
+        if self.value is None:
+            return None
+        if index == self.value.GetNumChildren():
+            return self.value
+        return self.value.GetChildAtIndex(index)
 
     def has_children(self):
         return self.value is not None and self.value.MightHaveChildren()

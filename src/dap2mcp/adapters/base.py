@@ -276,6 +276,10 @@ class FunctionFilter:
     `message`, and `frame` (`file`, `line`, `column`, `function`): where in the program's own code it failed."""
 
 
+_ESCAPED_SYMBOL = re.compile(r"[\w.:$]*\$(?:LT|GT|RF|BP|SP|LP|RP|C|u[0-9a-f]{2})\$(?:[\w.:$]*[\w$])?")
+"""A symbol in an adapter's words that holds a legacy mangling escape (`$u7b$`), up to its last letter or `$`."""
+
+
 @dataclass(frozen=True)
 class ValueShapes:
     """How an adapter writes values that hide their contents, so that a context can show a value's first
@@ -820,6 +824,13 @@ class AdapterProfile:
             for escaped, plain in self.symbol_escapes:
                 name = name.replace(escaped, plain)
         return name
+
+    def readable_text(self, text: str) -> str:
+        """An adapter's words (an error) with each symbol in them made readable as `readable_symbol` does: lldb's
+        `clos::main::_$u7b$$u7b$closure$u7d$$u7d$::h25a5…` reads `clos::main::{{closure}}`."""
+        if not self.symbol_escapes or "$" not in text:
+            return text
+        return _ESCAPED_SYMBOL.sub(lambda found: self.readable_symbol(found.group(0)), text)
 
     def shown_output(self, category: str, text: str, starting: bool, connected: bool = False) -> str:
         """The part of an output event worth showing the agent. Over `connect` the program's output comes

@@ -575,6 +575,8 @@ class Debugger:
         except Failure as exc:
             if isinstance(exc, AdapterRefused):  # answered, interrupted or not: free for the next request
                 await _standing_limit(session, frame, timeout)
+            if isinstance(exc, AdapterRefused):  # lldb's words keep Rust's legacy escapes (`_$u7b$$u7b$closure`)
+                exc = AdapterRefused(exc.command, session.profile.readable_text(exc.message))
             raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
                                       ran_out=loop.time() - began >= timeout) from exc
         await _standing_limit(session, frame, timeout)

@@ -333,3 +333,18 @@ async def test_a_c_plus_plus_type_nearly_ten_thousand_characters_long_is_cut() -
         assert len(name) <= 300 and inside["frames"][0]["function"] == name, name
         assert answer_size(inside) < 5000, answer_size(inside)
         await tools.ok("stop")
+
+
+@pytest.mark.parametrize("adapter", ["lldb", "gdb"])
+async def test_a_struct_whose_first_field_is_long_shows_every_field(adapter) -> None:
+    """`*it` with a 250-character name first showed only the name under gdb (its own print, cut): each field
+    is bounded now, and the fields after it are shown (issue 36 point 7)."""
+    program = PROGRAMS / "long_field.c"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter=adapter,
+                       breakpoints=[{"file": str(program), "line": marker(program, "use")}])
+        for expression in ("*it", "it"):
+            value = (await tools.ok("evaluate", expression=expression))["value"]
+            assert "count" in value and "price" in value and "2.5" in value and '"tea"' in value, (expression, value)
+            assert len(value) <= 300, (expression, value)
+        await tools.ok("stop")

@@ -159,3 +159,22 @@ async def test_calls_behind_a_request_lldb_has_not_answered_are_refused_at_once_
         ctx = await tools.ok("context", maxFrames=30)
         assert locals_of(ctx)["count"] == "Ok(12)"
         await tools.ok("stop")
+
+
+async def test_a_breakpoint_on_a_println_line_stops_once_a_run_and_a_step_leaves_the_line():
+    """lldb binds a `println!` line at three places of its function: each `step` came back `reason: breakpoint` on
+    the same line, and each `continue` stopped there again in the same run of it (issue 36 point 7)."""
+    program = PROGRAMS / "printing.rs"
+    print_line = marker(program, "print")
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program), breakpoints=[{"file": str(program), "line": print_line}])
+        assert (stop["reason"], stop["location"]["line"], locals_of(stop)["i"]) == ("breakpoint", print_line, "0"), stop
+        stepped = await tools.ok("step", mode="over")
+        assert (stepped["reason"], stepped["location"]["line"]) == ("step", marker(program, "after")), stepped
+        assert stepped["output"]["text"] == "0 ada\n", stepped  # the whole line ran
+        again = await tools.ok("continue")  # the next run of the line, not another place of this one
+        assert (again["reason"], again["location"]["line"], locals_of(again)["i"]) == ("breakpoint", print_line, "1")
+        hit = await tools.ok("breakpoint", id=again["breakpointIds"][0])
+        ended = await tools.ok("continue")
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert hit["hitCount"] == 2, hit  # one a run of the line

@@ -300,6 +300,10 @@ class ValueShapes:
     children do not show the contents (cdt-gdb-adapter gives a C++ container no children although gdb's
     pretty printers know them). `{thread}`, `{frame}` (the frame's place in its stack) and `{expression}`
     (quoted) are filled in; the answer's `body.result.value` is the text."""
+    printed_struct: re.Pattern[str] | None = None
+    """How the debugger writes a struct in full (gdb: `{name = "…", count = 1}`): past a preview's length its first
+    long field took all of the text shown (`*it` with a 300-character name showed nothing else), so a preview of
+    its members, each bounded, stands instead."""
     owner_print: re.Pattern[str] | None = None
     """A print of the debugger's (`printer`) that gives only the address a smart pointer owns (gdb's
     `std::unique_ptr<Point> = {get() = 0x…}`): what it points to is printed too, after ` -> `."""
@@ -501,6 +505,9 @@ class AdapterProfile:
     """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
     exception_modes: tuple[tuple[str, str], ...] = ()
     """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    places_a_line: bool = False
+    """A line breakpoint may bind at several places of one function, each reached in one run of the line (lldb:
+    a Rust `println!` line at three): a stop at a later place of the line a move left is gone on from."""
     unbound_messages: frozenset[str] = frozenset()
     """Messages the adapter gives a breakpoint it has not bound yet that say no more than that (js-debug's
     untranslated key `breakpoint.provisionalBreakpoint`): dap2mcp's own words on a pending breakpoint stand instead."""

@@ -238,6 +238,7 @@ LLDB_VALUES = ValueShapes(
 GDB_VALUES = ValueShapes(
     opaque=re.compile(r"\{\.\.\.\}|\[\d+\]"),  # a struct or a C++ container; an array evaluated
     opaque_types=re.compile(r"\[\d+\]$"),  # a local array, written as its address
+    printed_struct=re.compile(r"\{[A-Za-z_]\w* = "),
     bare=re.compile(r"0x[0-9a-fA-F]+"),  # a pointer with children: to a struct, not to text or a function
     # cdt-gdb-adapter's request for one MI command (its own tests use it); gdb prints with its pretty printers
     printer=("cdt-gdb-tests/executeCommand", "-data-evaluate-expression --thread {thread} --frame {frame} {expression}"),
@@ -249,6 +250,7 @@ LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
     language="c/c++/rust",
+    places_a_line=True,
     extensions=NATIVE_EXTENSIONS,
     tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
                 version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),

@@ -55,7 +55,8 @@ class Place:
 
 
 def wanted(raw: dict[str, Any], shapes: ValueShapes) -> str | None:
-    """How `raw`'s contents can be shown: "replace" its text, "append" to it, or None (it shows them already)."""
+    """How `raw`'s contents can be shown: "replace" its text, "append" to it, "members" (replace it with a preview
+    of its members, where the debugger's own text is too long to show them), or None (it shows them already)."""
     value, kind = str(raw.get("value", "")), str(raw.get("type") or "")
     readable = bool(raw.get("variablesReference")) or shapes.printer is not None
     if not readable:
@@ -65,6 +66,8 @@ def wanted(raw: dict[str, Any], shapes: ValueShapes) -> str | None:
         return "replace"
     if shapes.bare is not None and shapes.bare.fullmatch(value) and raw.get("variablesReference"):
         return "append"
+    if raw.get("variablesReference") and _too_long_struct(value, shapes):
+        return "members"
     return None
 
 
@@ -77,7 +80,7 @@ async def preview(client: Requester, variables: Iterable[dict[str, Any]], shapes
     read = await asyncio.gather(*(_read(client, raw, how, shapes, place) for raw, how in chosen))
     for (raw, how), (text, members) in zip(chosen, read, strict=True):
         if text and not (how == "append" and text in ("{}", "[]")):  # `size=0` says it all
-            raw[PREVIEW] = text if how == "replace" else f"{raw.get('value')} {text}"
+            raw[PREVIEW] = text if how in ("replace", "members") else f"{raw.get('value')} {text}"
             if members is not None:
                 raw[PREVIEW_MEMBERS] = [m for m in members if (m.get("presentationHint") or {}).get("kind") != "method"]
 
@@ -96,7 +99,7 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
                 place: Place | None) -> tuple[str | None, list[dict[str, Any]] | None]:
     """The preview's text, and the members it was made of where they were read (not a debugger's print)."""
     try:
-        if shapes.printer is not None:
+        if shapes.printer is not None and how != "members":
             expression = str(raw.get("evaluateName") or raw.get("name") or "")
             if not expression or place is None or _MAY_ACT.search(expression):
                 return None, None
@@ -105,13 +108,19 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
             if text and shapes.owner_print is not None and shapes.owner_print.fullmatch(text):
                 pointee = await printed(client, f"*({expression})", shapes, place)  # a smart pointer's
                 text = _clip(f"{text} -> {pointee}", CHARS) if pointee else text
-            return text, None
+            if not (text and raw.get("variablesReference") and _too_long_struct(text, shapes)):
+                return text, None
         children = await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
         return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True))), children[:PAGE]
     except KEEPS_TEXT:
         return None, None  # the adapter's own text stays
+
+
+def _too_long_struct(text: str, shapes: ValueShapes) -> bool:
+    """Whether `text` is the debugger's own print of a struct too long to show whole (see `printed_struct`)."""
+    return shapes.printed_struct is not None and len(text) >= CHARS and shapes.printed_struct.match(text) is not None
 
 
 async def _inner(client: Requester, raw: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -151,6 +160,7 @@ def render(children: list[dict[str, Any]], shapes: ValueShapes,
                                           inner and render(inner, shapes, {}))))
         else:
             text = render(inner, shapes, {})
+        text = _clip(text, CHILD_CHARS)  # each member bounded: a long first one would leave no room for the rest
         part = text if elements else f"{child.get('name')}: {text}"
         if length + len(part) > CHARS - 3:
             parts.append("…")

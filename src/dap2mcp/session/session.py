@@ -225,7 +225,10 @@ class DebugSession:
             return
         self._judged_stop(body)
 
-    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False) -> None:
+    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False, line_judged: bool = False) -> None:
+        if not line_judged and self.has_client and self.stops.may_be_same_line(body):
+            asyncio.ensure_future(self._judge_line_stop(body))
+            return
         if not watches_judged and self.has_client and watch_frames.may_have_outlived(self.profile, self.breakpoints, body):
             asyncio.ensure_future(self._judge_watch_stop(body))
             return
@@ -234,6 +237,14 @@ class DebugSession:
             asyncio.ensure_future(self._judge_stop(body, caught))
             return
         self._stopped(body)
+
+    async def _judge_line_stop(self, body: dict[str, Any]) -> None:
+        """A breakpoint's later place on the line the move left, in the same run of it, is no stop: the move goes on."""
+        if await self.stops.same_run_of_line(body, self.link):
+            log.debug("going on past another place of the line the move left")
+            await self.tolerant_request(self.run.last_move, {"threadId": body["threadId"]})
+        elif self.state != "terminated":
+            self._judged_stop(body, line_judged=True)
 
     async def _judge_watch_stop(self, body: dict[str, Any]) -> None:
         """A watch's stop on the stack slot of a frame that has returned is no stop of the program's: gone on from."""
@@ -733,6 +744,7 @@ class DebugSession:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
         self.recorder.hold_new()
         await self.recorder.settle()
+        await self.stops.move_starts(self.link, arguments["threadId"])
         since = self.run.moving(command)
         try:
             await self.request(command, arguments)

@@ -9,6 +9,7 @@ reading them needs, the stand-in breakpoint for `stopOnEntry`.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Failure
@@ -36,6 +37,8 @@ class Stops:
         self._spent: Breakpoint | None = None
         self._step_from: dict[str, Any] | None = None
         """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
+        self._moved_from: _Place | None = None
+        """Where the last move started, where a line's breakpoint binds at several places (`places_a_line`)."""
 
     async def step_starts(self, adapter: Requester, thread_id: int) -> None:
         """Note the frame a step leaves, where the profile needs it to tell the step's own stops."""
@@ -43,6 +46,37 @@ class Stops:
         if self._profile.statement_lines is not None:
             with contextlib.suppress(Failure):
                 self._step_from = await _top_frame(adapter, thread_id)
+
+    async def move_starts(self, adapter: Requester, thread_id: int) -> None:
+        """Note where a move (a step or a `continue`) leaves from, where a stop at a later place of the same line
+        may be no stop of its own (see `same_run_of_line`)."""
+        self._moved_from = None
+        if self._profile.places_a_line:
+            with contextlib.suppress(Failure):
+                self._moved_from = await _place(adapter, thread_id)
+
+    def may_be_same_line(self, body: dict[str, Any]) -> bool:
+        """A stop at one of the agent's line breakpoints after a move noted by `move_starts` (lldb numbers its
+        watchpoints apart from its breakpoints, and names them in the description: such a stop is a watch's)."""
+        start = self._moved_from
+        return start is not None and body.get("reason") == "breakpoint" and body.get("threadId") == start.thread \
+            and "watchpoint" not in str(body.get("description") or "") \
+            and any(bp.kind == "line" for bp in self._registry.hit(body.get("hitBreakpointIds") or []))
+
+    async def same_run_of_line(self, body: dict[str, Any], adapter: Requester) -> bool:
+        """Whether a breakpoint stop is at a later place of the line the move left, in the same frame: lldb binds a
+        Rust `println!` line at three places of its function, and each step and `continue` stopped at the next
+        one, `reason: breakpoint` on the same line. The line's next run starts again at its first place."""
+        start = self._moved_from
+        try:
+            now = await _place(adapter, body["threadId"]) if start is not None else None
+        except Failure:
+            return False
+        if start is None or now is None or now.pc is None or start.pc is None \
+                or (now.path, now.line, now.depth) != (start.path, start.line, start.depth) or now.pc <= start.pc:
+            return False
+        self._moved_from = now  # the line may have a third place
+        return True
 
     def read(self, body: dict[str, Any]) -> StopInfo:
         """The stop a (complete) `stopped` event describes."""
@@ -168,6 +202,25 @@ class Stops:
         """The stand-in of a program that ended before its entry function ran: to be removed."""
         bp, self._entry = self._entry, None
         return bp
+
+
+@dataclass(frozen=True)
+class _Place:
+    """A thread's innermost frame: its line, how deep the stack is, and the address it is at."""
+
+    thread: int
+    path: str | None
+    line: int | None
+    depth: int | None
+    pc: int | None
+
+
+async def _place(adapter: Requester, thread_id: int) -> _Place:
+    stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
+    top = (stack.get("stackFrames") or [{}])[0]
+    reference = str(top.get("instructionPointerReference") or "")
+    return _Place(thread_id, (top.get("source") or {}).get("path"), top.get("line"), stack.get("totalFrames"),
+                  int(reference, 16) if reference.startswith("0x") else None)
 
 
 async def _top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:

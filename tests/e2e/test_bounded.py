@@ -327,7 +327,8 @@ async def test_a_c_plus_plus_type_nearly_ten_thousand_characters_long_is_cut() -
         assert len(evaluated["type"]) == 1200 and evaluated["type"].endswith("…")
         stepped = await tools.ok("step", mode="over")
         assert answer_size(stepped) < 5000, answer_size(stepped)
-        inside = await tools.ok("step", mode="in")  # into std::vector<...>::operator[], named in full by gdb
+        await tools.ok("breakpoint", function="operator[]")  # a step in passes over the C++ library
+        inside = await tools.ok("continue")  # in std::vector<...>::operator[], named in full by gdb
         name = inside["location"]["function"]  # its template arguments shown as … (docs/tools.md), not cut at 300
         assert name.startswith("std::vector<std::map<…>") and "::operator[]" in name, name
         assert len(name) <= 300 and inside["frames"][0]["function"] == name, name
@@ -347,4 +348,17 @@ async def test_a_struct_whose_first_field_is_long_shows_every_field(adapter) -> 
             value = (await tools.ok("evaluate", expression=expression))["value"]
             assert "count" in value and "price" in value and "2.5" in value and '"tea"' in value, (expression, value)
             assert len(value) <= 300, (expression, value)
+        await tools.ok("stop")
+
+
+async def test_a_char_pointer_to_unreadable_memory_says_so_under_lldb() -> None:
+    """lldb showed `(const char *)0x10` as `""`, as if it pointed to an empty string (gdb says it cannot access
+    the memory); it says it is unreadable, and a readable one still shows its text (issue 36 point 7)."""
+    program = PROGRAMS / "long_field.c"
+    async with stdio_tools() as tools:
+        stop = await tools.ok("debug", mode="source", path=str(program), adapter="lldb",
+                              breakpoints=[{"file": str(program), "line": marker(program, "use")}])
+        shown = {v["name"]: v["value"] for s in stop["scopes"] for v in s["variables"]}
+        assert shown["unreadable"].endswith("<unreadable: cannot read memory at 0x10>"), shown
+        assert (await tools.ok("evaluate", expression="it->label"))["value"].endswith(' "tea"')
         await tools.ok("stop")

@@ -3,7 +3,7 @@ for an expression it cannot evaluate, its console commands, and the program's ou
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, code_at, locals_of, marker, shown, stdio_tools
+from conftest import PROGRAMS, code_at, locals_of, marker, shown, stdio_tools, wait_until
 
 DEADLOCK = PROGRAMS / "go_deadlock" / "main.go"
 DEEP = PROGRAMS / "deep_crash.c"
@@ -118,3 +118,24 @@ async def test_delves_own_commands_pass_where_they_only_read() -> None:
         assert again["location"]["file"] == ctx["location"]["file"] == shown(DEADLOCK, ctx), again["location"]
         await tools.ok("stop")
 
+
+
+async def test_a_step_after_a_pause_in_time_sleep_goes_to_the_next_line_under_delve():
+    """A pause in time.Sleep is shown at the loop's Sleep line; the step first leaves the runtime's frames, and
+    Delve's return from Sleep already lands on the next line's first instruction: stepping over from there too
+    skipped the Println line (issue 36 point 7)."""
+    program = PROGRAMS / "sleeper.go"
+    async with stdio_tools() as tools:
+        assert (await tools.ok("debug", mode="source", path=str(program), timeout=2))["state"] == "running"
+
+        async def pause_in_the_sleep() -> dict:  # a pause may land in fmt.Println now and then: let it run on
+            paused = await tools.ok("pause")
+            if paused["location"].get("line") != marker(program, "sleep"):
+                await tools.ok("continue", timeout=0.3)
+            return paused
+
+        await wait_until(pause_in_the_sleep, lambda paused: paused["location"].get("line") == marker(program, "sleep"),
+                         guard=60, normal="the first pause: the loop sleeps nearly all the time")
+        stepped = await tools.ok("step", mode="over")
+        assert (stepped["reason"], stepped["location"]["line"]) == ("step", marker(program, "print")), stepped
+        await tools.ok("stop")

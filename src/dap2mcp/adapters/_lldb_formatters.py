@@ -10,16 +10,25 @@ they misread the C++ library on this machine (GCC 12's libstdc++) or leave its v
   `opt.value()` and `opt.value` reach by lldb's variable paths (lldb-dap tries those before its expression
   parser, which could not call an inlined `value()`, and which lldb 19 crashes in on any expression that lays out
   GCC 12's `std::string`). It is read from the optional's memory, so `set-variable opt.value` writes it.
+- A `char *` to memory the program cannot read (`(char *)0x10`, a freed page) read `""`, like an empty string; it
+  reads `<unreadable: cannot read memory at 0x10>`, as gdb says it. A readable one reads as lldb's own summary does.
 - `std::unique_ptr`, `shared_ptr` and `weak_ptr` read as an address, `element_type @ 0x…` or the pointee's bare
   summary; they read the address and what it points to (`0x… {x: 1, y: 2}`), a shared one with its counts.
 """
 
+import lldb  # type: ignore[import-not-found]
 from lldb.formatters.cpp.gnu_libstdcpp import StdUnorderedMapSynthProvider  # type: ignore[import-not-found]
 
 UNORDERED = "^std::unordered_(multi)?(map|set)<.+>$"
 OPTIONAL = "^std::optional<.+>(( )?&)?$"
 VARIANT = "^std::variant<.+>(( )?&)?$"
 SMART = "^std::(unique_ptr|shared_ptr|weak_ptr)<.+>(( )?&)?$"
+C_STRING = "^(const )?(unsigned |signed )?char( const)? ?[*]( const)?$"
+
+STRING_BYTES = 1024
+"""Bytes of a C string read for its summary at most, as lldb's own (`target.max-string-summary-length`)."""
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\"": '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b",
+            "\f": "\\f", "\v": "\\v", "\x1b": "\\e"}
 
 CHARS = 100
 """Characters of a contained or pointed-to value shown in its holder's summary at most."""
@@ -194,9 +203,45 @@ def smart_pointer_summary(valobj, inside):  # noqa: ANN001, ANN201
     return text + counts
 
 
+def c_string_summary(valobj, _internal) -> str | None:  # noqa: ANN001 - lldb's SBValue
+    """A `char *`'s text, quoted and escaped as lldb's own summary writes it, or why there is none to read."""
+    address = valobj.GetValueAsUnsigned(0)
+    if address == 0:
+        return None  # lldb's own: the address alone
+    error = lldb.SBError()
+    data = valobj.GetProcess().ReadMemory(address, 1, error)
+    if not error.Success() or not data:
+        return f"<unreadable: cannot read memory at {address:#x}>"
+    raw = b""
+    while len(raw) < STRING_BYTES:  # in pieces, then byte by byte where a piece runs past readable memory
+        piece = valobj.GetProcess().ReadMemory(address + len(raw), 64, error) if error.Success() else None
+        if not piece:
+            error = lldb.SBError()
+            piece = valobj.GetProcess().ReadMemory(address + len(raw), 1, error)
+            if not error.Success() or not piece:
+                break
+        end = piece.find(b"\0")
+        if end >= 0:
+            return f'"{_escaped(raw + piece[:end])}"'
+        raw += piece
+    return f'"{_escaped(raw[:STRING_BYTES])}"...'
+
+
+def _escaped(raw: bytes) -> str:
+    """UTF-8 text as it reads, control characters and bytes that are not UTF-8 as escapes."""
+    def shown(c: str) -> str:
+        code = ord(c)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, kept by surrogateescape
+            return f"\\x{code - 0xDC00:02x}"
+        return _ESCAPES.get(c) or (f"\\x{code:02x}" if code < 32 or code == 127 else c)
+
+    return "".join(shown(c) for c in raw.decode("utf-8", errors="surrogateescape"))
+
+
 def __lldb_init_module(debugger, _internal) -> None:  # noqa: ANN001 - lldb's own hook
     debugger.HandleCommand(f'type synthetic add -x "{UNORDERED}" -l {__name__}.UnorderedSynth')
     debugger.HandleCommand(f'type synthetic add -x "{OPTIONAL}" -l {__name__}.OptionalSynth')
     debugger.HandleCommand(f'type summary add -x "{OPTIONAL}" -F {__name__}.optional_summary')
     debugger.HandleCommand(f'type summary add -x "{VARIANT}" -F {__name__}.variant_summary')
     debugger.HandleCommand(f'type summary add -x "{SMART}" -F {__name__}.smart_pointer_summary')
+    debugger.HandleCommand(f'type summary add -x "{C_STRING}" -F {__name__}.c_string_summary')

@@ -49,6 +49,9 @@ STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 LLDB_MEMORY = ("`script error = lldb.SBError(); data = lldb.process.ReadMemory({address}, {count}, error); "
                f"print('{OWN_PRINT}{{address}}', data.hex() if error.Success() else 'error ' + str(error.GetCString()))")
 """lldb-dap 19 has no `readMemory`: lldb's own Python reads the bytes (see `AdapterProfile.memory_command`)."""
+STEP_AVOID = "settings set target.process.thread.step-avoid-regexp ^(std|__gnu_cxx)::"
+"""A `step in` passes over the C++ library's functions (lldb's default, `^std::`, let a range-for's step in enter
+libstdc++'s `__gnu_cxx::operator!=` in stl_iterator.h) and goes on to the program's own call."""
 FORMATTERS = f"command script import {os.path.join(os.path.dirname(__file__), '_lldb_formatters.py')}"
 """dap2mcp's fixes to lldb's C++ formatters (see `_lldb_formatters`)."""
 COMPILERS = {".c": C, ".cc": CXX, ".cpp": CXX, ".cxx": CXX, ".c++": CXX, ".rs": RUST}
@@ -266,6 +269,11 @@ LLDB = NativeProfile(
     watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
     watch_stopper_command=f"`script print('{OWN_PRINT}watch', hex(lldb.target.FindWatchpointByID("
                           "lldb.thread.GetStopReasonDataAtIndex(0)).GetWatchAddress()))",
+    # back by the trap's byte where that is where a line entry of the traced line starts (x86's int3 leaves the
+    # thread past it; where the trap leaves it on the instruction, pc - 1 starts no entry and nothing moves)
+    trap_rewind_command="`script e = lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1).GetLineEntry(); "
+                        "_ = e.GetLine() == {line} and e.GetStartAddress().GetLoadAddress(lldb.target) == "
+                        "lldb.frame.GetPC() - 1 and lldb.frame.SetPC(lldb.frame.GetPC() - 1)",  # prints nothing
     line_before_command=f"`script print('{OWN_PRINT}line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
                         ".GetLineEntry().GetLine())",
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
@@ -286,12 +294,12 @@ LLDB = NativeProfile(
     function_answers_unordered=True,
     hit_counts=((">=", "", 0), (">", "", 1)),  # lldb-dap 19 takes a bare N as "pass over N - 1 hits", no other form
     # else the program reads a terminal nobody types into, and waits
-    fixed={"initCommands": [STDIN_FROM_NULL, FORMATTERS]},
+    fixed={"initCommands": [STDIN_FROM_NULL, STEP_AVOID, FORMATTERS]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
                    f"command script import {RUST_MENDS}"),
     rust_filters=(RUST_PANIC,),
     tests=TestRunner("cargo test", nothing_selected_text=re.compile(r"^running 0 tests$", re.M)),
-    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|command (script import|source -s 1) .*)"
+    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|{re.escape(STEP_AVOID)}|command (script import|source -s 1) .*)"
                              r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
     # lldb-dap sends lldb's own stdout as "stdout" too: what dap2mcp's commands print, and lldb's note at a watch
     own_log_lines=re.compile(rf"^{OWN_PRINT}[^\n]*\n|^\n?Watchpoint \d+ hit:\n(?:old value: [^\n]*\n)?"
@@ -327,7 +335,9 @@ GDB = NativeProfile(
     # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
     # as on the terminal lldb gives it, what it printed before a stop is there at the stop; a char[64] reads as
     # its text, not its NULs
-    fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL", "set print null-stop on"]},
+    # a step in passes over the C++ library's functions, as lldb's does (STEP_AVOID)
+    fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL", "set print null-stop on",
+                                          "skip -rfunction ^(std|__gnu_cxx)::"]},
     stdin_redirect="< /dev/null",
     # gdb runs one command at a time: while a function an evaluation called runs (`sleep(25)`), nothing else is
     # answered, so each request behind it would wait out a timeout of its own

@@ -372,12 +372,18 @@ class Debugger:
             return max(0.0, deadline - asyncio.get_running_loop().time())
 
         above = paused.frames_above_focus(session, thread_id)
+        focused_line = paused.focus_line(session) if above else None
         thread = await paused.steppable_thread(session, thread_id)
         for _ in range(above):
             since = await session.step("out", thread)
             finished = await session.wait_for_stop(since, left())
             if not _stepped(session, finished):  # a breakpoint on the way out, the end: shown as it is
                 return await self._result(session, timed_out=not finished, look_for_children=not finished)
+        if above and mode == "over" and (now := await paused.top_line(session, thread)) is not None \
+                and now != focused_line:
+            # out of the library, already past the focused line (Delve returns from time.Sleep to the next line's
+            # first instruction): stepping over from there too would pass over that line
+            return await self._result(session, timed_out=False, look_for_children=False)
         if mode == "out" and above:
             ctx = await self._result(session, timed_out=False, look_for_children=False)
             ctx.hint = ctx.hint or hints.OUT_OF_LIBRARY

@@ -320,6 +320,19 @@ def frame_place(session: DebugSession, frame_id: int) -> int | None:
     return view.focus_index if view is not None and view.focus is not None and view.focus.id == frame_id else None
 
 
+def focus_line(session: DebugSession) -> int | None:
+    """The line of the frame the current stop's context focused on."""
+    view = _stop_view(session, session.require_paused())
+    return view.focus.line if view is not None and view.focus is not None else None
+
+
+async def top_line(session: DebugSession, thread_id: int) -> int | None:
+    """The line the paused thread's innermost frame is at."""
+    with contextlib.suppress(Failure, LookupError, TypeError, ValueError):
+        return to_frame((await session.stack(thread_id))[0]).line
+    return None
+
+
 def frames_above_focus(session: DebugSession, thread_id: int | None) -> int:
     """How many frames of library code sit above the frame the current stop's context focused on."""
     info = session.require_paused()

@@ -48,6 +48,7 @@ from .inspect import (
 )
 from .models import Changes, Frame
 from .preview import preview_view
+from .short_names import short_name
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ class StopRecorder:
 
     def _compare(self, old: Snapshot, new: Snapshot) -> Changes:
         if (old.function_name, old.thread_id, old.call) != (new.function_name, new.thread_id, new.call):
-            named = clip(old.function_name, NAMED_CHARS)[0]
+            named = clip(short_name(old.function_name, NAMED_CHARS), NAMED_CHARS)[0]
             where = f"another call of `{named}`" if old.function_name == new.function_name else f"`{named}`"
             return Changes(since=old.cycle, frameChanged=f"the previous stop was in {where} "
                            f"(thread {old.thread_id}); variables of different frames are not compared")

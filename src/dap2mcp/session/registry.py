@@ -297,6 +297,20 @@ class BreakpointRegistry:
                 text = text.replace(sent, given)
         return text
 
+    def may_be_spent_trace(self, body: dict[str, Any]) -> bool:
+        """Whether a stop may be a tracepoint's that had said enough (`maxNotifications`) and was being taken out
+        while the program ran: lldb reported the trap it hit meanwhile as `signal SIGTRAP`, or as a breakpoint stop."""
+        if not any(bp.exhausted and bp.log_message for bp in self._items.values()):
+            return False
+        hit = self.hit(body.get("hitBreakpointIds") or [])
+        return "SIGTRAP" in str(body.get("description") or "") or (
+            body.get("reason") == "breakpoint" and all(bp.exhausted and bp.log_message for bp in hit))
+
+    def spent_trace_at(self, path: str | None, line: int | None) -> bool:
+        """Whether a tracepoint that has said enough is at `path`:`line`."""
+        return any(bp.exhausted and bp.log_message and bp.file == path and line in (bp.line, bp.actual_line)
+                   for bp in self._items.values())
+
     def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
         wanted = set(adapter_ids)
         return [bp for bp in self._items.values() if bp.adapter_id in wanted]

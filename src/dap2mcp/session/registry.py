@@ -306,6 +306,14 @@ class BreakpointRegistry:
         return "SIGTRAP" in str(body.get("description") or "") or (
             body.get("reason") == "breakpoint" and all(bp.exhausted and bp.log_message for bp in hit))
 
+    def line_breakpoint_at(self, path: str | None, line: int | None) -> bool:
+        """Whether one of the agent's line breakpoints is at `path`:`line`."""
+        if not path:
+            return False
+        here = os.path.realpath(path)
+        return any(bp.kind == "line" and bp.file and line in (bp.line, bp.actual_line)
+                   and os.path.realpath(bp.file) == here for bp in self._items.values())
+
     def spent_trace_at(self, path: str | None, line: int | None) -> bool:
         """Whether a tracepoint that has said enough is at `path`:`line`."""
         return any(bp.exhausted and bp.log_message and bp.file == path and line in (bp.line, bp.actual_line)

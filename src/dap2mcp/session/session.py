@@ -764,7 +764,7 @@ class DebugSession:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
         self.recorder.hold_new()
         await self.recorder.settle()
-        await self.stops.move_starts(self.link, arguments["threadId"])
+        await self.stops.move_starts(self.link, arguments["threadId"], self._on_breakpoint_line())
         since = self.run.moving(command)
         try:
             await self.request(command, arguments)
@@ -773,6 +773,15 @@ class DebugSession:
                 self.recorder.allow_new()
             raise
         return since
+
+    def _on_breakpoint_line(self) -> bool:
+        """Whether the stop's innermost frame is on a line one of the agent's line breakpoints is on (True where
+        the stop's view is not at hand)."""
+        view = self.recorder.last_view
+        if view is None or not view.frames:
+            return True
+        top = view.frames[0]
+        return self.breakpoints.line_breakpoint_at(top.file, top.line)
 
     async def pause(self, thread_id: int | None) -> int:
         since = self.stop_count

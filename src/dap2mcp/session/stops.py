@@ -47,11 +47,11 @@ class Stops:
             with contextlib.suppress(Failure):
                 self._step_from = await _top_frame(adapter, thread_id)
 
-    async def move_starts(self, adapter: Requester, thread_id: int) -> None:
+    async def move_starts(self, adapter: Requester, thread_id: int, on_breakpoint_line: bool) -> None:
         """Note where a move (a step or a `continue`) leaves from, where a stop at a later place of the same line
-        may be no stop of its own (see `same_run_of_line`)."""
+        may be no stop of its own (see `same_run_of_line`): only from a line of a line breakpoint (one request)."""
         self._moved_from = None
-        if self._profile.places_a_line:
+        if self._profile.places_a_line and on_breakpoint_line:
             with contextlib.suppress(Failure):
                 self._moved_from = await _place(adapter, thread_id)
 

@@ -1,10 +1,15 @@
-"""`debug` mode `test` for JavaScript: node:test and mocha runs under real js-debug over stdio, stopping where the
-runner records a failed test, shown at the failing assertion in the test's file with its message, and never at an
-expected throw (`assert.throws`) (tests/programs/node_tests, tests/programs/mocha_project)."""
+"""`debug` mode `test` for JavaScript: node:test, mocha, Jest and Vitest runs under real js-debug over stdio,
+stopping where the runner records a failed test, shown at the failing assertion in the test's file with its
+message, and never at an expected throw (`assert.throws`, `expect(f).toThrow()`) (tests/programs/node_tests,
+tests/programs/mocha_project, jest_project, vitest_project)."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+
+import pytest
 
 from conftest import PROGRAMS, marker, stdio_tools
 
@@ -58,18 +63,18 @@ async def test_passing_node_tests_run_to_the_end():
 
 
 MOCHA_PROJECT = PROGRAMS / "mocha_project"
-NODE_MODULES = PROGRAMS.parent / "npm" / "node_modules"  # scripts/test.sh installs mocha there (tests/npm)
+NODE_MODULES = PROGRAMS.parent / "npm" / "node_modules"  # scripts/test.sh installs the runners there (tests/npm)
 
 
-def mocha_project(tmp_path):
-    """A copy of tests/programs/mocha_project with the tests' own npm packages as its node_modules."""
-    shutil.copytree(MOCHA_PROJECT, tmp_path / "project")
+def linked_project(tmp_path, project=MOCHA_PROJECT):
+    """A copy of one of tests/programs' projects with the tests' own npm packages as its node_modules."""
+    shutil.copytree(project, tmp_path / "project")
     (tmp_path / "project" / "node_modules").symlink_to(NODE_MODULES)
     return tmp_path / "project"
 
 
 async def test_a_mocha_project_stops_at_its_failing_assertion_and_grep_selects_tests(tmp_path):
-    project = mocha_project(tmp_path)
+    project = linked_project(tmp_path)
     spec = project / "test" / "cart.spec.js"
     async with stdio_tools() as tools:
         ctx = await tools.ok("debug", **run_tests(project))
@@ -88,3 +93,67 @@ async def test_a_mocha_project_stops_at_its_failing_assertion_and_grep_selects_t
 
         ended = await tools.ok("debug", **run_tests(project, test="no such test"))
         assert ended["exitCode"] == 0 and "no test ran: mocha found no test to run" in ended["hint"], ended
+
+
+async def stops_at_each_failure_of_the_invoice_project(tools, project, runner, assertion, actual, end):
+    """The run of jest_project or vitest_project: its failing assertion, where `actual` (an expression and its
+    value) reads what was thrown, then the throw in the code under test, then the end; the expected throw and the
+    passing tests make no stop. Both runners run the test files in worker
+    processes, child sessions of the program's (s2)."""
+    spec, invoice = project / "test" / "invoice.test.js", project / "invoice.js"
+    ctx = await tools.ok("debug", **run_tests(project))
+    assert ctx["reason"] == "exception" and ctx["description"].startswith(f"{runner} test failure: {assertion}"), ctx
+    assert ctx["location"]["file"] == str(spec) and ctx["location"]["line"] == marker(spec, "failing assertion")
+    assert "in test 'invoice totals its lines'" in ctx["exception"]["description"]
+    assert ctx["parentId"] not in (None, "s1"), ctx  # a worker's session stopped
+    read = await tools.ok("evaluate", expression=actual[0])
+    assert read["value"] == actual[1], read
+    ctx = await tools.ok("continue")
+    assert ctx["exception"]["message"] == "RangeError: not a quantity: ten", ctx
+    assert ctx["location"]["file"] == str(invoice) and ctx["location"]["line"] == marker(invoice, "refused")
+    ended = await tools.ok("continue")
+    if ended["sessionId"] != "s2":  # a worker's end (the runner ends them): the run goes on in s2, the program's
+        assert ended["state"] == "terminated" and "its parent, is the current session again" in ended["hint"], ended
+        ended = await tools.ok("wait", sessionId="s2", timeout=60)
+    assert ended["state"] == "terminated" and ended["sessionId"] == "s2" and ended["exitCode"] == 1, ended
+    assert end.search(re.sub(r"\x1b\[[0-9;]*m", "", ended["output"]["text"])), ended["output"]["text"]  # colours out
+    return ended
+
+
+async def test_a_jest_project_stops_in_its_worker_at_the_failing_assertion_and_t_selects_tests(tmp_path):
+    project = linked_project(tmp_path, PROGRAMS / "jest_project")  # its test files run in Jest's worker processes
+    async with stdio_tools() as tools:
+        await stops_at_each_failure_of_the_invoice_project(
+            tools, project, "jest", "Error: expect(received).toBe(expected)", ("error.matcherResult.actual", "13"),
+            re.compile(r"Tests:\s+2 failed, 3 passed"))
+
+        ended = await tools.ok("debug", **run_tests(project / "test" / "invoice.test.js", test="refuses"))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+        assert re.search(r"Tests:\s+3 skipped, 1 passed", ended["output"]["text"]), ended["output"]["text"]
+
+        ended = await tools.ok("debug", **run_tests(project, test="no such test"))
+        assert ended["exitCode"] == 0 and "no test ran: jest found no test to run" in ended["hint"], ended
+
+
+@pytest.fixture
+def node_22_first(monkeypatch):
+    """Node 22 first on PATH, for the server and the runs: Vitest 5 needs Node 22.12 or later."""
+    bin_folder = NODE_MODULES / ".bin"
+    assert (bin_folder / "node").exists(), f"{bin_folder / 'node'} is missing: run scripts/install.sh"
+    monkeypatch.setenv("PATH", f"{bin_folder}{os.pathsep}{os.environ['PATH']}")
+
+
+@pytest.mark.usefixtures("node_22_first")
+async def test_a_vitest_project_stops_in_its_worker_at_the_failing_assertion_and_t_selects_tests(tmp_path):
+    project = linked_project(tmp_path, PROGRAMS / "vitest_project")  # Vitest runs each test file in a forked worker
+    async with stdio_tools() as tools:
+        ended = await stops_at_each_failure_of_the_invoice_project(
+            tools, project, "vitest", "AssertionError: expected 13 to be 22", ("error.actual", "'13'"),  # made text
+            re.compile(r"Tests\s+2 failed \| 3 passed"))
+        assert "\x1b[" in ended["output"]["text"]  # colours, which the end's hint reads through
+
+        ended = await tools.ok("debug", **run_tests(project, test="refuses"))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
+
+        ended = await tools.ok("debug", **run_tests(project, test="no such test"))
+        assert ended["exitCode"] == 0 and "no test ran: vitest found no test to run" in ended["hint"], ended

@@ -367,6 +367,11 @@ class TestRunner:
     failure_check: str | None = None
     """An expression, evaluated in the stopped thread at an exception stop, that is `False` where the exception
     fails no test (a skip, an expected failure, one a `pytest.raises` caught): the run goes on."""
+    records_failures: bool = False
+    """The run stops where the runner records a test's failure (a function filter's: the JavaScript runners'
+    `testFailure`), so an exception stop in library code (`AdapterProfile.library_files`: the runner's own, as
+    jest-circus rejecting a failed test's promise before anything awaits it, which V8 takes for unhandled) fails no
+    test by itself: the run goes on to that stop."""
     nothing_selected_exit: int | None = None
     """The runner's exit code when its filter selected no test (pytest's 5)."""
     nothing_selected_text: re.Pattern[str] | None = None

@@ -1,10 +1,11 @@
 """`debug` mode `test` for JavaScript and TypeScript: which test runner a path is run by, and how.
 
 A test file (`.js`, `.ts`, ...) or a directory is run by the runner its project names (its `package.json`'s
-dependencies or `scripts.test`), else by Node's own (node:test). Each runner is a `NodeTestRunner`: the runners
-differ only in this data. Every runner catches a failing test's error to report it, so the run stops where the
-runner records a failure: node_test_failure.cjs, preloaded into each of the run's processes, has each runner call a
-function of its own there, and a hidden breakpoint on it is the profile's `testFailure` filter (`FunctionFilter`).
+dependencies or `scripts.test`: mocha, Jest, Vitest), else by Node's own (node:test). Each runner is a
+`NodeTestRunner`: the runners differ only in this data. Every runner catches a failing test's error to report it, so
+the run stops where the runner records a failure: node_test_failure.cjs, preloaded into each of the run's processes
+(the runner's workers too), has each runner call a function of its own there, and a hidden breakpoint on it is the
+profile's `testFailure` filter (`FunctionFilter`).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class NodeTestRunner:
     script: str | None
     """Its command-line script within its npm package (`bin/mocha.js`); None: Node runs the tests itself."""
     module: str | None
-    """Its file within its npm package that exports the class with its failure method (mocha's `lib/runner.js`),
-    which the failure hook loads first; None: node:test's, which the hook reaches by itself."""
+    """Its file within its npm package that exports the class with its failure method (mocha's `lib/runner.js`,
+    Vitest's `dist/index.js`), which the failure hook loads first; None: one the hook reaches by itself (node:test's
+    internal module; Jest's jest-circus, hooked as Node loads it)."""
     node_options: tuple[str, ...]
     """Options to Node before the script or tests (node:test: `--test`, and `--expose-internals` so that the
     failure hook reaches its `Test` class)."""
@@ -53,6 +55,13 @@ class NodeTestRunner:
     """What the runner prints at the end of a run that selected no test."""
     command: re.Pattern[str]
     """How a `package.json`'s `scripts.test` names the runner."""
+    subcommand: tuple[str, ...] = ()
+    """Before the tests' path on the script's command line: Vitest's `run` (no watching)."""
+    path_is_pattern: bool = False
+    """The script reads the tests' path as a regular expression (Jest's `testPathPatterns`): it is escaped."""
+    workers_by_environment: bool = False
+    """The runner starts its workers with Node options of its own (Vitest's `execArgv`), not its own process's: the
+    failure hook goes to them in `NODE_OPTIONS` (which js-debug's bootloader joins), not on the command line."""
     supported: bool = True
     """Recognised but not yet run under the debugger: refused with words, not run by another runner."""
 
@@ -65,10 +74,16 @@ NODE_TEST = NodeTestRunner(
     re.compile(r"\bnode\b.*\s--test\b"))
 MOCHA = NodeTestRunner("mocha", "bin/mocha.js", "lib/runner.js", (), "--grep", re.compile(r"^\s*0 passing\b", re.M),
                        re.compile(r"(?:^|[\s/])mocha\b"))
-JEST = NodeTestRunner("jest", "bin/jest.js", None, (), "-t", re.compile(r"^Tests:\s+0 total|No tests found", re.M),
-                      re.compile(r"(?:^|[\s/])jest\b"), supported=False)
-VITEST = NodeTestRunner("vitest", "vitest.mjs", None, (), "-t", re.compile(r"No test files found|Tests\s+0\b", re.M),
-                        re.compile(r"(?:^|[\s/])vitest\b"), supported=False)
+JEST = NodeTestRunner(
+    "jest", "bin/jest.js", None, (), "-t",
+    # a filter that selected nothing: 'Tests:       5 skipped, 5 total', no test passed or failed
+    re.compile(r"^Tests:(?!.*\b(?:passed|failed)\b).*\btotal$|^No tests found", re.M),
+    re.compile(r"(?:^|[\s/])jest\b"), path_is_pattern=True)
+VITEST = NodeTestRunner(
+    "vitest", "vitest.mjs", "dist/index.js", (), "-t",
+    # 'Tests  5 skipped (5)', no test passed or failed (its colours taken out)
+    re.compile(r"^\s*Tests\s+(?!.*\b(?:passed|failed)\b).*\(\d+\)$|^No test files found", re.M),
+    re.compile(r"(?:^|[\s/])vitest\b"), subcommand=("run",), workers_by_environment=True)
 RUNNERS = (MOCHA, JEST, VITEST, NODE_TEST)
 """In the order a project's package.json is read for them: a project that lists mocha and runs `node --test` too
 is most likely run by mocha."""
@@ -128,8 +143,9 @@ def choose(path: str) -> NodeTestRunner:
     project = project_of(path)
     found = (named_runner(project) if project is not None else None) or NODE_TEST
     if not found.supported:
-        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{found.name} tests are not run under the debugger yet (node:test "
-                         f"and mocha are); `debug` the test file with mode 'source' and a breakpoint in it, or run "
+        runs = ", ".join(r.name for r in RUNNERS if r.supported)
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{found.name} tests are not run under the debugger yet ({runs} "
+                         f"are); `debug` the test file with mode 'source' and a breakpoint in it, or run "
                          f"{found.name} with `node --inspect-brk` and mode 'connect'")
     return found
 
@@ -142,7 +158,7 @@ def runner_of(target: Target) -> NodeTestRunner | None:
 
 
 def test_runner(runner: NodeTestRunner) -> TestRunner:
-    return TestRunner(runner.name, nothing_selected_text=runner.no_tests)
+    return TestRunner(runner.name, records_failures=True, nothing_selected_text=runner.no_tests)
 
 
 def installed(runner: NodeTestRunner, tests: str) -> Path:
@@ -171,11 +187,21 @@ def launch(runner: NodeTestRunner, target: Target) -> dict[str, Any]:
                 "options": [*runner.node_options, *hook, *chosen]}
     project = project_of(tests)
     home = target.cwd or str(project or (tests if os.path.isdir(tests) else os.path.dirname(tests)))
-    named = [] if project is not None and Path(tests) == project else [tests]
+    named = [] if project is not None and Path(tests) == project else [pattern(tests) if runner.path_is_pattern
+                                                                         else tests]
     package = installed(runner, tests)
-    return {"program": str(package / str(runner.script)), "args": [*named, *chosen, *target.args], "cwd": home,
-            "env": {**target.env, RUNNER_MODULE: str(package / str(runner.module))},
-            "options": [*runner.node_options, *hook]}
+    env = {**target.env, **({RUNNER_MODULE: str(package / runner.module)} if runner.module else {})}
+    if runner.workers_by_environment:
+        env["NODE_OPTIONS"] = " ".join(filter(None, [target.env.get("NODE_OPTIONS", os.environ.get("NODE_OPTIONS")),
+                                                     f"--require {json.dumps(str(FAILURE_HOOK))}"]))
+        hook = []
+    return {"program": str(package / str(runner.script)), "args": [*runner.subcommand, *named, *chosen, *target.args],
+            "cwd": home, "env": env, "options": [*runner.node_options, *hook]}
+
+
+def pattern(path: str) -> str:
+    """`path` as a JavaScript regular expression that matches it (and the files below it)."""
+    return re.sub(r"[\\^$.*+?()[\]{}|]", lambda found: "\\" + found.group(), path)
 
 
 @functools.cache

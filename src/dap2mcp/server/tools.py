@@ -77,7 +77,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     async def debug(
         mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
             "'source' builds (C, C++, Rust; Go through Delve) and launches a program, 'binary' launches an "
-            "executable or script as is, 'test' runs a project's tests (pytest, go test, cargo test, node:test, mocha) and stops where the "
+            "executable or script as is, 'test' runs a project's tests (pytest, go test, cargo test, node:test, mocha, Jest, Vitest) and stops where the "
             "first failing test fails, 'attach' joins a running process, 'connect' reaches a debug adapter "
             "already listening at `address`."))],
         path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
@@ -86,7 +86,7 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
             "node id (tests/test_x.py::test_y), test file or directory, a Go package or a Cargo project directory, a JavaScript or TypeScript test file or project directory.") )] = None,
         test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Mode 'test': run only the tests this names, as the runner's filter takes it (pytest's `-k`, "
-            "go test's `-run` pattern, a Rust test name's part, node:test's `--test-name-pattern`, mocha's `--grep`)."))] = None,
+            "go test's `-run` pattern, a Rust test name's part, node:test's `--test-name-pattern`, mocha's `--grep`, Jest's and Vitest's `-t`)."))] = None,
         bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
             "Mode 'source' with a Cargo project directory: which binary to build and run (cargo's `--bin`); "
             "needed where the project has several."))] = None,

@@ -282,7 +282,7 @@ class DebugSession:
     async def _judge_stop(self, body: dict[str, Any], caught: FunctionFilter | None) -> None:
         """An exception in a test run that fails no test (a skip), or a failure reported again, is gone on from;
         one that fails a test is the stop."""
-        if not await testing.fails(self.profile, body, caught, self.link.request):
+        if not await testing.fails(self.target, self.profile, body, caught, self.link.request):
             log.debug("continuing past an exception that fails no test")
             await self.tolerant_request("continue", {"threadId": body["threadId"]})
         elif self.state != "terminated":

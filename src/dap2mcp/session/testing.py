@@ -12,6 +12,7 @@ the judging of an exception stop, and what the end of a run says.
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..adapters import AdapterProfile, Target
@@ -24,12 +25,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+"""A terminal colour in a runner's summary (Vitest colours it on a pipe too)."""
+
 
 def runner(profile: AdapterProfile, target: Target) -> TestRunner:
     if (tests := profile.test_runner(target)) is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"mode 'test' is not available with the {profile.name} adapter "
-                         "(it runs pytest under debugpy, go test under delve, cargo test under lldb, and node:test or "
-                         "mocha under js-debug)")
+                         "(it runs pytest under debugpy, go test under delve, cargo test under lldb, and node:test, "
+                         "mocha, Jest or Vitest under js-debug)")
     return tests
 
 
@@ -49,22 +53,33 @@ def judged(target: Target, profile: AdapterProfile, body: dict[str, Any], caught
         return False
     if caught is not None and caught.again_from is not None:
         return True
-    return target.mode == "test" and profile.tests is not None and profile.tests.failure_check is not None \
+    tests = _runner_of_run(profile, target)
+    return tests is not None and (tests.failure_check is not None or tests.records_failures) \
         and body.get("reason") == "exception"
 
 
-async def fails(profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None,
+def _runner_of_run(profile: AdapterProfile, target: Target) -> TestRunner | None:
+    """The runner of a test run, whose session `target` is or one of its processes' (a worker's, attached to)."""
+    return profile.test_runner(target) if target.mode == "test" or target.runner is not None else None
+
+
+async def fails(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None,
                 request: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]) -> bool:
     """Whether the stop is a failure of its own: not one a function filter's `again_from` reports once more, and
-    at an exception, one that fails a test by the runner's `failure_check` evaluated in the stopped thread.
+    at an exception, one that fails a test by the runner's `failure_check` evaluated in the stopped thread, and
+    not in library code where the runner records failures itself (`TestRunner.records_failures`).
     Where it cannot be told, it is: a stop too many beats a failure run past."""
     repeated = caught.again_from if caught is not None else None
-    check = profile.tests.failure_check if profile.tests is not None else None
+    tests = _runner_of_run(profile, target)
+    check = tests.failure_check if tests is not None else None
     try:
         stack = await request("stackTrace", {"threadId": body["threadId"], "levels": 2 if repeated else 1})
         frames = stack.get("stackFrames") or []
         if repeated is not None:
             return not (len(frames) > 1 and repeated.search(str(frames[1].get("name", ""))))
+        if frames and tests is not None and tests.records_failures and profile.library_files is not None \
+                and profile.library_files.search(str((frames[0].get("source") or {}).get("path") or "")):
+            return False
         if not frames or check is None:
             return True
         answer = await request("evaluate", {"expression": check, "frameId": frames[0]["id"], "context": "watch"})
@@ -85,7 +100,7 @@ def at_end(target: Target, profile: AdapterProfile, exit_code: int | None, outpu
                 f"{len(target.not_run)} more with tests selected: {'; '.join(target.not_run)}. To debug one, `debug` "
                 "again with `test` set to a name only its tests have")
     if (tests.nothing_selected_exit is not None and exit_code == tests.nothing_selected_exit) or (
-            tests.nothing_selected_text is not None and tests.nothing_selected_text.search(output)):
+            tests.nothing_selected_text is not None and tests.nothing_selected_text.search(_COLOUR.sub("", output))):
         chosen = f"`path` {target.path!r}" + (f" and `test` {target.test!r}" if target.test else "")
         return (f"no test ran: {tests.runner} found no test to run in {chosen}; check the names (and `cwd`, "
                 "which relative paths are read from)")

@@ -172,6 +172,6 @@ async def test_a_recursion_error_through_library_calls_stops_with_or_without_a_r
         assert last.startswith("RecursionError: maximum recursion depth exceeded"), end
         pages, offset = [], 0
         while not pages or offset < pages[-1]["end"]:
-            pages.append(await tools.ok("output", offset=offset, limit=100_000))
+            pages.append(await tools.ok("output", offset=offset, limit=30_000))
             offset = pages[-1]["nextOffset"]
         assert not any("pydevd" in page["text"] for page in pages)

@@ -40,7 +40,7 @@ async def test_a_flood_of_console_log_arrives_whole_and_in_order():
         assert end["state"] == "terminated" and end["exitCode"] == 0, end
         pages, offset = [], 0
         while True:
-            page = await tools.ok("output", sessionId=end["sessionId"], offset=offset, limit=100_000)
+            page = await tools.ok("output", sessionId=end["sessionId"], offset=offset, limit=30_000)
             pages.append(page)
             if page["nextOffset"] >= page["end"]:
                 break

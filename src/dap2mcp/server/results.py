@@ -171,6 +171,27 @@ def as_text(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
+ANSWER_BYTES = 32 * 1024
+"""The most text (UTF-8 bytes) one answer holds (issue 38 point 3): each tool that could answer more pages or
+cuts its own answer to fit, saying how to read the rest (`nextOffset`, `framesNext`, `truncated`)."""
+
+
+def text_bytes(payload: dict[str, Any]) -> int:
+    """The size of the text the model reads for `payload` (with `success`, as `ok` sends it)."""
+    return len(as_text({**payload, "success": True}).encode("utf-8"))
+
+
+def most_that_fit(size_with: Any, most: int, room: int = ANSWER_BYTES) -> int:
+    """The largest n <= `most` with `size_with(n) <= room` (0 where none fits): `size_with` grows with n."""
+    if size_with(most) <= room:
+        return most
+    low, high = 0, most  # size_with(low) fits (or low is 0), size_with(high) does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if size_with(middle) <= room else (low, middle)
+    return low
+
+
 def _result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
     # A lone surrogate (psutil reads a command line that is not UTF-8 with surrogate escapes) can be
     # written neither as TOON nor as the UTF-8 JSON of the wire: the whole answer failed with a JSON-RPC error.
@@ -240,7 +261,9 @@ class SnapshotDiffResult(Ok):
     truncated: Opt[bool] = None
     """True when a list in `diff` was cut (the summary still counts them all)."""
     omitted: Opt[dict[str, int]] = None
-    """How many entries of each cut list were left out."""
+    """How many entries of each list are left after this page."""
+    nextOffset: Opt[int] = None
+    """Where the next page starts: the `offset` of `snapshot_diff` that lists the entries left out."""
     warning: Opt[str] = None
     """Where the two snapshots cannot be compared whole (taken at different depths)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.tools import Tool
@@ -9,19 +10,22 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from ..session.debugger import Debugger
+from ..snapshots import diff
 from . import results as r
 from .tools import PATH_CHARS, SessionId, tool_decorator
 
 DIFF_ENTRIES = 1000
-DIFF_CHARS = 50_000
-"""About how much of `snapshot_diff`'s lists an answer holds (JSON characters); `omitted` counts the rest."""
-EXPORT_CHARS = 50_000
-"""The most of an exported snapshot's text one answer holds; a larger one is paged or written to `path`."""
+DIFF_CHARS = 24_000
+"""About how much of `snapshot_diff`'s lists one page holds (JSON characters; less where its text would pass
+`ANSWER_BYTES`); `omitted` counts the rest and `nextOffset` reads on."""
+EXPORT_CHARS = 24_000
+"""The most of an exported snapshot's text one answer holds (fewer characters where their text would pass
+`ANSWER_BYTES`: quotes are escaped); a larger one is paged or written to `path`."""
 
 # Free-text parameters are typed plain `str` (empty = absent): the SDK turns a JSON-looking string
 # into an object before validation unless the annotation is exactly `str`, and exported data is JSON.
 
-_REFS = "a snapshot id (`snap-…`), or a stop: `@t0` (the latest), `@t-1` (the one before), `@cN` (stop N)"
+_REFS = "a snapshot id, or a stop: `@t0` (the latest), `@t-1`, `@cN`"
 
 
 def _ref(role: str) -> Any:
@@ -40,8 +44,8 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         depth: Annotated[int, Field(ge=0, le=10, description="Levels of nested objects to expand (0 = top level only).")] = 0,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotResult]:
-        """Capture the current debug state (locals and arguments of a frame) as a named snapshot.
-        Must be called while the process is paused. Every stop is also recorded automatically as `@cN`."""
+        """Capture a paused frame's locals and arguments as a named snapshot (every stop is also recorded, as
+        `@cN`)."""
         sid = debugger.resolve(sessionId)
         snapshot, warning = await debugger.snapshot_create(label or None, thread_id, frame_index, depth, sid)
         return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=sid)
@@ -51,28 +55,29 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         snapshot_id_1: _ref("First snapshot (baseline)"),
         snapshot_id_2: _ref("Second snapshot (comparison)"),
         format: Annotated[Literal["variables", "pact"], Field(description=(
-            "'variables': added/removed/modified variables with before/after values and a summary; "
-            "'pact': {added: [ids], removed: [ids], changed: [{id, fields}]} plus inferred moves."))] = "variables",
+            "'variables': before/after values and a summary; 'pact': ids added, removed, changed, moved."))] = "variables",
         path_prefix: Annotated[str, Field(max_length=PATH_CHARS, description=(
-            "Only what lies at this path or below it, by whole steps: `order` gives `order` and "
-            "`order.items[0]`, not `orders`. Written as the diff writes paths."))] = "",
+            "Only this path and below (`order`: `order.items[0]`, not `orders`)."))] = "",
+        offset: Annotated[int, Field(ge=0, description=(
+            "The first entry listed (`nextOffset` of an earlier answer).")) ] = 0,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
-        """Compare two snapshots and return structured differences (added, removed, modified variables with
-        before/after values), one entry for each change: the element that changed, not also the containers
-        holding it; a subtree added or removed at its root. Paths name nested values: `order.customer.city`,
-        `items[3]`, `prices["tea"]`. Snapshot ids are unique across sessions: one session's snapshot can be
-        compared with another's (the broken and the fixed version at the same breakpoint); `@t`/`@c` addresses
-        are `sessionId`'s stops."""
+        """Compare two snapshots (of one session or of two): the variables added, removed and modified, one
+        entry per change, by paths such as `order.items[3]`. Pages by `offset`: `nextOffset`."""
         sid = debugger.resolve(sessionId)
-        body, omitted, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format,
-                                                              DIFF_ENTRIES, DIFF_CHARS, sid, path_prefix or None)
-        return r.ok(r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
-                                         warning=warning), session_id=sid)
+        whole, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, sid, path_prefix or None)
+        chars = DIFF_CHARS
+        while True:  # a page of values full of quotes or non-ASCII characters takes more text than characters
+            body, omitted, next_at = diff.page(copy.copy(whole), DIFF_ENTRIES, chars, offset)
+            answer = r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
+                                          nextOffset=next_at, warning=warning, sessionId=sid)
+            if chars < 1000 or r.text_bytes(answer.model_dump(mode="json", exclude_none=True)) <= r.ANSWER_BYTES:
+                return r.ok(answer, session_id=sid)
+            chars //= 2
 
     @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
     async def snapshot_list(sessionId: SessionId = None) -> Annotated[CallToolResult, r.SnapshotListResult]:
-        """List all snapshots in the current debug session with their metadata, and which stops are kept."""
+        """List the session's snapshots with their metadata, and which stops are kept."""
         sid = debugger.resolve(sessionId)
         saved, stops = await debugger.snapshot_list(sid)
         snapshots = [r.SnapshotMeta.of(s) for s in saved]
@@ -80,10 +85,10 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
 
     @tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
     async def snapshot_delete(
-        snapshot_id: Annotated[str | None, Field(max_length=200, description="Snapshot to delete. If omitted, deletes all snapshots.")] = None,
+        snapshot_id: Annotated[str | None, Field(max_length=200, description="Default: all.")] = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotDeleteResult]:
-        """Delete a specific snapshot by ID, or clear all snapshots if no ID is provided."""
+        """Delete a snapshot by its id, or all of the session's snapshots."""
         sid = debugger.resolve(sessionId)
         deleted, remaining = await debugger.snapshot_delete(snapshot_id, sid)
         return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining), session_id=sid)
@@ -92,18 +97,23 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
     async def snapshot_export(
         snapshot_id: _ref("Snapshot to export"),
         path: Annotated[str, Field(max_length=PATH_CHARS, description=(
-            "Write the data to this file (overwritten) instead of answering it: the answer is then the file's "
-            "`bytes` and `sha256`."))] = "",
+            "Write it to this file instead (answering `bytes`, `sha256`)."))] = "",
         offset: Annotated[int, Field(ge=0, description=(
-            "Character offset to answer `data` from, for a snapshot too large for one answer (then `nextOffset` "
-            "and `end` are given): join the pages for `snapshot_import`."))] = 0,
+            "Character to answer `data` from (`nextOffset`)."))] = 0,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
-        """Serialize a snapshot as canonical JSON (the same state always gives the same bytes), to keep it as a
-        baseline for a later run; `snapshot_import` reads it back. At most 50,000 characters of `data`
-        per answer: give `path` for a larger one, or read it in pages by `offset`."""
+        """Serialize a snapshot as canonical JSON, a baseline for a later run (`snapshot_import`). At most
+        24,000 characters of `data` an answer: pages by `offset`, joined for import, or `path`."""
         sid = debugger.resolve(sessionId)
-        exported = await debugger.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS, sid)
+        exported = {**await debugger.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS, sid),
+                    "sessionId": sid}
+        if "data" in exported:
+            data, begin = exported["data"], exported.get("offset", 0)
+            paged = {"offset": begin, "end": exported.get("end", begin + len(data)), "truncated": True}
+            kept = r.most_that_fit(lambda n: r.text_bytes({**exported, **paged, "data": data[:n],
+                                                           "nextOffset": begin + n}), len(data))
+            if kept < len(data):  # escaped quotes and non-ASCII characters take more than a byte of text each
+                exported.update(paged, data=data[:kept], nextOffset=begin + kept)
         return r.ok(r.SnapshotExportResult(**exported), session_id=sid)
 
     @tool("snapshot_import", "Import Snapshot")
@@ -112,8 +122,7 @@ def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
         path: Annotated[str, Field(max_length=PATH_CHARS, description="File holding exported snapshot text.")] = "",
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SnapshotResult]:
-        """Load an exported snapshot (give data or path) under a new id, e.g. a baseline from an earlier run to
-        diff against the live program. Tampered or malformed data is refused whole."""
+        """Load an exported snapshot (`data` or `path`) under a new id, e.g. to diff against the live program."""
         sid = debugger.resolve(sessionId)
         snapshot, warning = await debugger.snapshot_import(data or None, path or None, sid)
         return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=sid)

@@ -38,12 +38,16 @@ from ..session.specs import (
 )
 from . import results as r
 
-Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait for a stop before returning state 'running'.")]
-ThreadId = Annotated[int | None, Field(description="Thread id (default: the thread that stopped).")]
-FrameId = Annotated[int | None, Field(description="Frame id from `context` (default: top frame).")]
-SessionId = Annotated[str | None, Field(max_length=100, description=(
-    "The session to act on, as `debug` named it (default: the current one: the one last started, or whose "
-    "stop was last returned)."))]
+Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait, then state 'running'.")]
+ThreadId = Annotated[int | None, Field(description="Default: the thread that stopped.")]
+FrameId = Annotated[int | None, Field(description="A frame's id (default: the top one).")]
+SessionId = Annotated[str | None, Field(max_length=100, description="Default: the current session.")]
+CONTEXT_FRAMES = 200
+"""The most frames one `context` lists (`framesOffset` pages on); fewer where they pass `ANSWER_BYTES` of text."""
+OUTPUT_PAGE = 30_000
+"""The most characters one `output` page holds; fewer where their text passes `ANSWER_BYTES` (escapes, non-ASCII)."""
+INFO_ITEMS = 200
+"""The most items one `info` page lists; fewer where they pass `ANSWER_BYTES` of text (`nextOffset` goes on)."""
 
 
 def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
@@ -58,15 +62,44 @@ def tool_decorator(tools: list[Tool], name: str, title: str | None = None, **hin
     The output schema is published from the result model in the return annotation. The SDK would also
     check each result against that model, but every result is dumped from an instance of it (`results.ok`),
     so the check repeats pydantic's own work on every call; the model is taken off the tool's metadata,
-    which the SDK reads live, and the schema stays."""
+    which the SDK reads live, and the schema stays.
+
+    The input schema is published lean (`lean_input`): the arguments are still validated by the function's own
+    pydantic model, which the SDK builds apart from the schema it publishes."""
     def register(fn: Any) -> Any:
         description = " ".join((fn.__doc__ or "").split())
         tool = Tool.from_function(fn, name=name, title=title, description=description,
                                   annotations=annotations(**hints), structured_output=True)
         tool.fn_metadata.output_model = None
+        tool.parameters = lean_input(tool.parameters)
+        for spec in tool.parameters.get("$defs", {}).values():  # described once, where they are arguments:
+            spec.pop("description", None)  # a breakpoint's fields by `breakpoint`, a `to`'s too, pathMappings'
+            for field in spec.get("properties", {}).values():  # by the argument's own description
+                field.pop("description", None)
         tools.append(tool)
         return fn
     return register
+
+
+_NULL = {"type": "null"}
+
+
+def lean_input(node: Any) -> Any:
+    """An input schema as a model reads it (issue 38 point 6): without pydantic's titles, which repeat each
+    argument's name, and with an optional argument (`X | None = None`) written as X alone, absent meaning the
+    default. Half of what the descriptions and input schemas of tools/list held was these."""
+    if isinstance(node, list):
+        return [lean_input(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: {name: lean_input(value) for name, value in child.items()} if key in ("properties", "$defs")
+           else lean_input(child) for key, child in node.items() if key != "title"}
+    options = out.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and _NULL in options and "default" in out \
+            and out["default"] is None:
+        other = options[0] if options[1] == _NULL else options[1]
+        out = {**other, **{key: value for key, value in out.items() if key not in ("anyOf", "default")}}
+    return out
 
 
 def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
@@ -76,62 +109,46 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     @tool("debug", destructive=True)
     async def debug(
         mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
-            "'source' builds (C, C++, Rust; Go through Delve) and launches a program, 'binary' launches an "
-            "executable or script as is, 'test' runs a project's tests (pytest, go test, cargo test, node:test, mocha, Jest, Vitest) and stops where the "
-            "first failing test fails, 'attach' joins a running process, 'connect' reaches a debug adapter "
-            "already listening at `address`."))],
+            "See the description."))],
         path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-            "Program to debug: a .py script or '-m package.module', a .c/.cpp/.rs source file, a Go file or "
-            "package directory, a Cargo project directory, or an executable (mode 'binary'). Mode 'test': a pytest "
-            "node id (tests/test_x.py::test_y), test file or directory, a Go package or a Cargo project directory, a JavaScript or TypeScript test file or project directory.") )] = None,
+            "A script, source file, package, project or executable; for 'test': tests, a test file or "
+            "pytest node id."))] = None,
         test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "Mode 'test': run only the tests this names, as the runner's filter takes it (pytest's `-k`, "
-            "go test's `-run` pattern, a Rust test name's part, node:test's `--test-name-pattern`, mocha's `--grep`, Jest's and Vitest's `-t`)."))] = None,
+            "Mode 'test': only these tests, as the runner's filter (pytest -k, go test -run, mocha --grep, Jest's "
+            "and Vitest's -t, ...)."))] = None,
         bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "Mode 'source' with a Cargo project directory: which binary to build and run (cargo's `--bin`); "
-            "needed where the project has several."))] = None,
-        module: Annotated[str | None, Field(max_length=PATH_CHARS, description="Run this Python module like `python -m` instead of a path.")] = None,
+            "A Cargo project's binary to run (cargo --bin)."))] = None,
+        module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None,
         processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
         address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-            "host:port of a listening adapter (mode 'connect'), e.g. a `python -m debugpy --listen` or "
-            "`dlv dap --listen`; with adapter 'node', a Node inspector's (`node --inspect`)."))] = None,
+            "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None,
         args: Annotated[list[str] | None, Field(description=(
-            "Command-line arguments for the program (mode 'test': for the test runner, e.g. ['-x']).") )] = None,
+            "The program's arguments (mode 'test': the runner's).") )] = None,
         cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
         env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
         breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
-            "Initial breakpoints, each as the `breakpoint` tool takes one: {file, line} or {function} or "
-            "{exception, exceptionTypes}, with condition, hitCondition, logMessage, maxNotifications, enabled."))] = None,
-        stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`) instead of running to a breakpoint.")] = False,
+            "Initial breakpoints, each as the `breakpoint` tool takes one."))] = None,
+        stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False,
         python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-            "Interpreter for a Python program (default: the project's .venv or venv, found upward from cwd, else "
-            "$VIRTUAL_ENV's, else python3 on PATH; the first answer's `interpreter` says which)."))] = None,
+            "Python interpreter (default: the project's venv, else python3)."))] = None,
         adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve", "node"] | None, Field(description=(
-            "Debug adapter (default: chosen from the program: debugpy for Python, lldb for C/C++/Rust, delve for "
-            "Go, node for JavaScript/TypeScript; 'gdb' debugs C/C++ with gdb)."))] = None,
-        tcpNoDelay: Annotated[bool, Field(description="Apply the debugpy TCP_NODELAY latency fix.")] = True,
+            "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb)."))] = None,
+        tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True,
         justMyCode: Annotated[bool, Field(description=(
-            "Python: true (default) keeps `step` in the program's own code, passing over library code, and stops "
-            "on exceptions where they leave it; false steps into library code too. A breakpoint stops in any "
-            "file either way."))] = True,
+            "Python: steps pass over library code; false steps into it."))] = True,
         pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
-            "For a program that runs elsewhere (a container, another machine; modes attach, connect, or binary for "
-            "an executable built elsewhere): [{local, remote}], where `remote` is a directory as the program names "
-            "it and `local` the agent's copy of it. Breakpoints are given, and locations shown, by local paths."))] = None,
+            "A program running elsewhere: [{local, remote}] directories."))] = None,
         childProcesses: Annotated[bool, Field(description=(
-            "Python: debug the program's child processes (multiprocessing, subprocess running Python, os.fork) "
-            "as sessions of their own, with the same breakpoints; a stop in one is returned by the parent's "
-            "`continue`/`wait` with the child's sessionId and parentId. false lets them run undebugged."))] = True,
+            "Python: child processes become sessions too; false: undebugged."))] = True,
         timeout: Timeout = DEFAULT_WAIT,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Start debugging: launch a program in Python, C, C++, Rust or Go (modes source, binary), attach to a
-        running process (mode attach) or connect to a debug adapter listening elsewhere (mode connect), with
-        initial breakpoints. Call it first; each call starts a session beside those running (up to 8), named by
-        the result's `sessionId`, and makes it the current one. Returns the context at the first stop
-        (location, stack, variables, output so far), `state: running` if nothing stopped within `timeout`, or
-        the exit code and output if the program ended (in mode 'test': all selected tests passed, the runner's
-        summary in the output)."""
+        """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript). Mode `source`: a script or source
+        file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
+        cargo test, node:test, mocha, Jest, Vitest), stopping at the first failure; `attach`: a running process;
+        `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by
+        `sessionId`, and makes it current. Returns the context at the first stop, `state: running` after
+        `timeout`, or the exit code and output."""
         if test is not None and mode != "test":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
         if bin is not None and mode != "source":
@@ -167,15 +184,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     @tool("stop", destructive=True, idempotent=True)
     async def stop(
         signal: Annotated[Literal["SIGTERM", "SIGINT"] | None, Field(description=(
-            "End gracefully: send the launched program this signal first and let it run its handlers, `finally` "
-            "blocks and exit handlers (Python's atexit), for up to `timeout` seconds, before ending it."))] = None,
+            "Send this first and let the program run its handlers for up to `timeout` seconds."))] = None,
         timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
         sessionId: SessionId = None,
         all: Annotated[bool, Field(description="End every session (each listed in `stopped`).")] = False,
     ) -> Annotated[CallToolResult, r.StopResult]:
-        """End a debug session (the current one, or `sessionId`, or `all`): terminate the program (detach if
-        attached) and the debug adapter. Call it when done; with `signal`, the program may end by itself first.
-        Returns the exit code if the program ended by itself, and output not yet shown."""
+        """End a debug session (or `all`): terminate the program (detach if attached) and its adapter. Returns
+        the exit code if it ended by itself, and output not yet shown."""
         if all:
             if sessionId is not None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "give sessionId or all, not both")
@@ -187,16 +202,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     async def restart(
         args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
         pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
-            "For a program that runs elsewhere (a container, another machine; modes attach, connect, or binary for "
-            "an executable built elsewhere): [{local, remote}], where `remote` is a directory as the program names "
-            "it and `local` the agent's copy of it. Breakpoints are given, and locations shown, by local paths."))] = None,
+            "As `debug`'s."))] = None,
         timeout: Timeout = DEFAULT_WAIT,
         sessionId: SessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Run the program again from the start with the same breakpoints and saved snapshots, with new `args`
-        or the previous ones; use it to reproduce again after learning something. Returns the context at the
-        first stop, as `debug` does."""
+        """Run the program again from the start with the same breakpoints and snapshots, with new `args` or the
+        previous ones. Returns what `debug` does."""
         return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx),
                                                          session_id=debugger.resolve(sessionId)))
 
@@ -216,15 +228,13 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         maxNotifications: MaxNotifications = None,
         enabled: Enabled = None,
         id: Annotated[int | None, Field(description=(
-            "Change this existing breakpoint instead (enabled, condition, hitCondition, logMessage, ...).")
+            "Change this breakpoint instead (its options only).")
         )] = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.BreakpointResult]:
-        """Set a breakpoint at file+line (or file+text: the line whose code contains `text`), on a function, or on exceptions, optionally with a condition, a hit
-        condition or a log message (a tracepoint, which logs without stopping); or a watch (`watch`, a data
-        breakpoint: stop where the value an expression names is written, or read; set while paused where the
-        expression can be named); or change one by `id`. Returns its id, whether the adapter verified it, and
-        its hit count."""
+        """Set a breakpoint at file+line (or file+text), on a function or on exceptions, with a condition, hit
+        condition or log message (a tracepoint); or a watch (a data breakpoint, set while paused); or change one
+        by `id`. Returns its id, whether it is verified, and its hit count."""
         sid = debugger.resolve(sessionId)
         options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
                    "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
@@ -260,9 +270,8 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         timeout: Timeout = DEFAULT_WAIT,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Resume the paused program until it stops again (a breakpoint, an exception, or `to`: run to
-        {file, line} or {function}), ends, or `timeout` passes. Returns the context at the stop, the exit code and
-        final output at the end, or `state: running` (then `wait` or `pause`)."""
+        """Resume the paused program until it stops (a breakpoint, an exception, `to`), ends, or `timeout`
+        passes. Returns the context at the stop, the exit code and output at the end, or `state: running`."""
         return _context(debugger, await debugger.continue_(threadId, to, timeout, debugger.resolve(sessionId)))
 
     @tool("step")
@@ -272,27 +281,31 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
         timeout: Timeout = DEFAULT_WAIT,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Step the paused program: `over` runs the current line, `in` enters the call on it, `out` finishes the
-        current function. Returns the context at the new location, with `changes`: the variables that changed
-        since the previous stop."""
+        """Step the paused program. Returns the context at the new location, with `changes`: the variables
+        changed since the previous stop."""
         return _context(debugger, await debugger.step(mode, threadId, timeout, debugger.resolve(sessionId)))
 
     @tool("wait", read_only=True)
     async def wait(timeout: Timeout = DEFAULT_WAIT, sessionId: SessionId = None) -> Annotated[CallToolResult, r.ContextResult]:
-        """Wait for the running program's next stop without resuming it (after a call that timed out, or
-        while tracepoints log); returns the context at the stop, at the exit, or `running` after the timeout."""
+        """Wait for the running program's next stop without resuming it; returns the context at the stop, at
+        the exit, or `running` after `timeout`."""
         return _context(debugger, await debugger.wait(timeout, debugger.resolve(sessionId)))
 
     @tool("output", read_only=True, idempotent=True)
     async def output(
         offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
-        limit: Annotated[int, Field(ge=1, le=100_000, description="Most characters to return.")] = 8000,
+        limit: Annotated[int, Field(ge=1, le=OUTPUT_PAGE, description="Most characters to return.")] = 8000,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.OutputResult]:
-        """Read the program's whole output (stdout, stderr, tracepoint messages) in pages; `nextOffset` is where
-        the next page starts and `end` how much there is. The last 1,000,000 characters are kept."""
+        """Read the program's output (stdout, stderr, tracepoints) in pages: `nextOffset` is where the next
+        starts, `end` how much there is."""
         sid = debugger.resolve(sessionId)
-        return r.ok(r.OutputResult(**debugger.output(offset, limit, sid)), session_id=sid)
+        page: dict[str, Any] = {**debugger.output(offset, limit, sid), "sessionId": sid}
+        text, begin = page["text"], page["offset"]
+        kept = r.most_that_fit(lambda n: r.text_bytes({**page, "text": text[:n], "nextOffset": begin + n}), len(text))
+        if kept < len(text):  # quotes, escapes and non-ASCII characters take more than a byte of text each
+            page.update(text=text[:kept], nextOffset=begin + kept)
+        return r.ok(r.OutputResult(**page), session_id=sid)
 
     @tool("pause", idempotent=True)
     async def pause(
@@ -308,91 +321,84 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     async def context(
         threadId: ThreadId = None,
         frameId: FrameId = None,
-        maxFrames: Annotated[int, Field(ge=1, le=1000, description="Most stack frames to return.")] = 20,
+        maxFrames: Annotated[int, Field(ge=1, le=CONTEXT_FRAMES, description="Most stack frames to list.")] = 20,
+        framesOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
+            "List frames from this depth on (`framesNext` of an earlier answer).")) ] = 0,
         scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
-            "Also list these scopes, which stops only name (`expensive`): e.g. ['Globals'] for a Python module's "
-            "globals, ['Registers'] under lldb."))] = None,
+            "Also list these scopes a stop only names, e.g. ['Globals']."))] = None,
         threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
-            "List the threads from this place in the program's list on (50 at a time; `threadsNext` gives the "
-            "next page's offset)."))] = 0,
+            "List threads from this one on (`threadsNext`)."))] = 0,
         libraryFrames: Annotated[bool, Field(description=(
-            "List the frames below the program's own too (a test harness's, the runtime's start), which answers "
-            "fold into `framesFolded`."))] = False,
+            "List the frames `framesFolded` counts too."))] = False,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Read again where the paused program is: location, stack frames, variables of a frame (`frameId` from
-        `frames`, default the top one), exception details, threads. Execution tools already return this; use it
-        to look at another frame or thread, or at the scopes a stop only names (`scopes`)."""
-        return _context(debugger, await debugger.context(threadId, frameId, maxFrames, scopes, threadsOffset,
-                                                                 debugger.resolve(sessionId), libraryFrames))
+        """Read again where the paused program is: location, frames, a frame's variables, exception, threads;
+        to look at another frame or thread, or at more `scopes`."""
+        return _context(debugger, await debugger.context(threadId, frameId, framesOffset + maxFrames, scopes,
+                                                         threadsOffset, debugger.resolve(sessionId), libraryFrames),
+                        frames_from=framesOffset)
 
     @tool("evaluate", destructive=True)
     async def evaluate(
         expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
         frameId: FrameId = None,
         timeout: Annotated[float, Field(gt=0, le=3600, description=(
-            "Seconds the evaluation may run; past them it is interrupted where the adapter can (debugpy) and "
-            "the call answers TIMEOUT."))] = EVALUATE_TIMEOUT,
+            "Seconds the evaluation may run, then TIMEOUT."))] = EVALUATE_TIMEOUT,
         depth: Annotated[int, Field(ge=0, le=MAX_EVALUATE_DEPTH, description=(
-            "Levels of the value's members to list in `children` besides its text (0: the text alone). Parts "
-            "still cut are named in `leftOut`."))] = 0,
+            "Levels of members to list in `children` (0: none)."))] = 0,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.ValueResult]:
-        """Evaluate an expression in the paused program (top frame, or `frameId`), e.g. to inspect a value or
-        call a function; it may change program state. Returns the value (bounded, `truncated` if cut), its type,
-        and what the program printed meanwhile. Where the value's text leaves nested parts out (`[[...], [...]]`),
-        `leftOut` names them and `expand` says how to see them: a `depth`, or each part's own expression."""
+        """Evaluate an expression in the paused program (it may change its state). Returns the value
+        (`truncated` if cut), its type and what the program printed; `leftOut` names nested parts left out and
+        `expand` how to see them."""
         sid = debugger.resolve(sessionId)
         return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout, sid, depth)), session_id=sid)
 
     @tool("set-variable", destructive=True, idempotent=True)
     async def set_variable(
         name: Annotated[str, Field(min_length=1, max_length=TEXT_CHARS, description=(
-            "Variable name, or a path like obj.field, items[2] or ptr->field (a pointer's fields by . too).")
+            "A variable, or a path: obj.field, items[2], ptr->field.")
         )],
         value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
         frameId: FrameId = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.SetVariableResult]:
-        """Change a variable of the paused program (top frame, or `frameId`) to test a fix without restarting;
-        `value` is an expression. Returns the new value and type."""
+        """Change a variable of the paused program, e.g. to test a fix. Returns the new value and type."""
         sid = debugger.resolve(sessionId)
         return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId, sid)), session_id=sid)
 
     @tool("info", read_only=True, idempotent=True)
     async def info(
         type: Annotated[Literal["sources", "modules", "sessions", "threads"], Field(description=(
-            "'sources' (loaded source files), 'modules', 'sessions' (every debug session running), or 'threads' "
-            "(every thread of the program and where it is)."))],
+            "What to list."))],
         maxFrames: Annotated[int, Field(ge=1, le=100, description="Type 'threads': most frames shown per thread.")] = THREAD_FRAMES,
-        offset: Annotated[int, Field(ge=0, description="Types 'sources' and 'modules': the first item listed.")] = 0,
-        limit: Annotated[int, Field(ge=1, le=1000, description="Types 'sources' and 'modules': most items listed.")] = 200,
+        offset: Annotated[int, Field(ge=0, description="The first item listed (`nextOffset` of an earlier answer).")] = 0,
+        limit: Annotated[int, Field(ge=1, le=INFO_ITEMS, description="Most items listed.")] = 200,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.InfoResult]:
-        """List what the program has loaded: `sources` (files) or `modules`, e.g. to find a file's path for a
-        breakpoint (the program's own files first, then libraries' and the runtime's; `limit` items from `offset`,
-        200 by default, with the total); the debug `sessions` running: sessionId, parentId,
-        program, pid, adapter, state, and where each is paused; or the program's `threads`, each with its
-        innermost frames and its state: `stopped` (held by the debugger), `blocked` (inside a call into native
-        code such as a lock's acquire, which a pause cannot interrupt; `waitingIn` says on what) or `running`.
-        Python reads its threads from the process itself, so this works while the program runs too (a
-        deadlock); other adapters list them at a stop."""
+        """List the program's loaded `sources` or `modules` (its own first), the debug `sessions`, or its
+        `threads` with their innermost frames and state (Python's also while it runs). Pages: `nextOffset`."""
         if type == "sessions":
             return r.ok(r.InfoResult(**debugger.list_sessions()))
         sid = debugger.resolve(sessionId)
-        return r.ok(r.InfoResult(**await debugger.info(type, sid, maxFrames, offset, limit)), session_id=sid)
+        listed: dict[str, Any] = {**await debugger.info(type, sid, maxFrames, offset, limit), "sessionId": sid}
+        items = listed["items"]
+        kept = r.most_that_fit(lambda n: r.text_bytes({**listed, "items": items[:n], "truncated": True,
+                                                       "nextOffset": offset + n}), len(items))
+        if kept < len(items):  # long paths, or threads with deep frames: the rest on the next page
+            listed.update(items=items[:kept], truncated=True, nextOffset=offset + kept)
+        return r.ok(r.InfoResult(**listed), session_id=sid)
 
     @tool("disassemble", read_only=True, idempotent=True)
     async def disassemble(
         memoryReference: Annotated[str | None, Field(min_length=1, description=(
-            "Address to start at, e.g. a frame's instructionPointer (default: the current instruction)."))] = None,
+            "Address to start at (default: the current instruction)."))] = None,
         instructionOffset: Annotated[int, Field(ge=-100_000, le=100_000, description=(
             "Instructions to skip from the address (negative: before it)."))] = 0,
         instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.DisassembleResult]:
-        """Disassemble machine code at a memory reference, by default where the program is paused (C, C++, Rust
-        and Go; debugpy answers NOT_SUPPORTED)."""
+        """Disassemble machine code, by default where the program is paused (C, C++, Rust, Go)."""
         sid = debugger.resolve(sessionId)
         return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset,
                                                                       instructionCount, sid)), session_id=sid)
@@ -400,20 +406,17 @@ def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901
     @tool("memory", read_only=True, idempotent=True)
     async def memory(
         memoryReference: Annotated[str | None, Field(min_length=1, max_length=200, description=(
-            "Where to read: an address (0x…), such as a frame's `instructionPointer` or a row of an earlier "
-            "`memory` answer.")
+            "An address (0x…) to read at.")
         )] = None,
         expression: Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
-            "Instead: read where the value this expression names lies (a variable, a field, an array element; "
-            "`*p` for what p points at)."))] = None,
+            "Instead: read where what this names lies (`*p`: what p points at)."))] = None,
         offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
         count: Annotated[int, Field(ge=1, le=MEMORY_BYTES, description=f"Bytes to read (at most {MEMORY_BYTES}).")] = 256,
         frameId: FrameId = None,
         sessionId: SessionId = None,
     ) -> Annotated[CallToolResult, r.MemoryResult]:
-        """Read the paused program's raw memory (C, C++, Rust, Go): at a memory reference, or at the address of
-        what `expression` names (in `frameId`, default the focused frame). Returns rows of 16 bytes: address,
-        hex bytes and the printable characters. debugpy (Python) answers NOT_SUPPORTED."""
+        """Read the paused program's raw memory (C, C++, Rust, Go), in rows of 16 bytes: address, hex and
+        characters."""
         if (memoryReference is None) == (expression is None):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
         sid = debugger.resolve(sessionId)
@@ -434,8 +437,30 @@ def _progress(ctx: Context | None) -> Any:
     return report
 
 
-def _context(debugger: Debugger, ctx: Any) -> CallToolResult:
-    return r.ok(ctx, files_from=debugger.files_from(ctx.sessionId))  # a Context is a ContextResult but for `success`, which ok() adds
+def _context(debugger: Debugger, ctx: Any, frames_from: int = 0) -> CallToolResult:
+    """`frames_from`: the frames above it were read to reach the page asked for (`context {framesOffset}`), and
+    are left out. Frames that would take the answer's text past `ANSWER_BYTES` (long names, deep stacks) are
+    cut, and `framesNext` says where the next page starts."""
+    files_from = debugger.files_from(ctx.sessionId)
+    if ctx.frames is not None:
+        if frames_from:
+            ctx.frames = ctx.frames[frames_from:]
+        data = ctx.model_dump(mode="json", exclude_none=True, context={"base": files_from})
+        frames = data["frames"]
+        kept = r.most_that_fit(lambda n: r.text_bytes({**data, "frames": frames[:n], "framesTruncated": True,
+                                                       "framesNext": frames_from + n, "hint": FRAMES_CUT}),
+                               len(frames))
+        kept = max(kept, 1)  # an answer too long even without its frames (long values) keeps the top one
+        if kept < len(frames):
+            ctx.frames, ctx.framesTruncated = ctx.frames[:kept], True
+            ctx.hint = f"{ctx.hint} {FRAMES_CUT}" if ctx.hint else FRAMES_CUT
+        if ctx.framesTruncated and not ctx.framesFolded and ctx.frames:
+            ctx.framesNext = frames_from + len(ctx.frames)
+    return r.ok(ctx, files_from=files_from)  # a Context is a ContextResult but for `success`, which ok() adds
+
+
+FRAMES_CUT = (f"The frames were cut to keep this answer within {r.ANSWER_BYTES // 1024} KB of text: "
+              "`context {framesOffset: framesNext}` lists the next ones.")
 
 
 def split_module(path: str | None, module: str | None,

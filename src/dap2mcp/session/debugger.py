@@ -622,8 +622,11 @@ class Debugger:
         if kind == "threads":
             stacks, total = await threads.listing(session, max_frames)
             base = {"base": session.target.files_from}
-            return {"type": kind, "items": [s.model_dump(exclude_none=True, context=base) for s in stacks],
-                    "total": total, "truncated": total > len(stacks)}
+            listed = stacks[offset:offset + limit]
+            more = offset + len(listed) < len(stacks)
+            return {"type": kind, "items": [s.model_dump(exclude_none=True, context=base) for s in listed],
+                    "total": total, "truncated": more or total > len(stacks),
+                    **({"nextOffset": offset + len(listed)} if more else {})}
         if kind == "sources":
             if not session.capabilities.get("supportsLoadedSourcesRequest"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED,
@@ -699,15 +702,16 @@ class Debugger:
         return recorder.store
 
     async def snapshot_diff(self, ref_a: str, ref_b: str, form: Literal["variables", "pact"],
-                            entries: int, chars: int, session_id: str | None = None,
-                            under: str | None = None) -> tuple[dict[str, Any], dict[str, int], str | None]:
-        """`under`: only what lies at that path or below it."""
+                            session_id: str | None = None,
+                            under: str | None = None) -> tuple[dict[str, Any], str | None]:
+        """The whole diff, and a warning where the two cannot be compared whole; `under`: only what lies at that
+        path or below it. The caller pages it (`diff.page`)."""
         store = await self._snapshots(session_id)
         old, new = self._snapshot(store, ref_a), self._snapshot(store, ref_b)
         delta = diff.compare(old, new, under)
         body = diff.pact(delta) if form == "pact" else diff.variables(old, new, delta)
         warnings = [diff.depth_warning(old, new), diff.absent_warning(old, new, under)]
-        return *diff.bounded(body, entries, chars), "; ".join(w for w in warnings if w) or None
+        return body, "; ".join(w for w in warnings if w) or None
 
     def _snapshot(self, store: SnapshotStore, ref: str) -> Snapshot:
         """`ref` in `store`, or a snapshot id another session saved or recorded (the broken and the fixed

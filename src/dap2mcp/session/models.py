@@ -249,6 +249,8 @@ class Context(_Model):
     frames: Opt[list[Frame]] = None
     totalFrames: Opt[int] = None
     framesTruncated: Opt[bool] = None
+    framesNext: Opt[int] = None
+    """Where more frames follow those listed: the `framesOffset` of `context` that lists the next ones."""
     framesFolded: Opt[int] = None
     """How many frames below the program's own were left out: a test harness's, the runtime's start
     (`context {libraryFrames: true}` lists them)."""

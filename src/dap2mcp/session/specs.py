@@ -20,27 +20,25 @@ TEXT_CHARS = 10_000
 File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
 Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
 Text = Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
-    "With file: the line whose text (without its indent) contains this, instead of a line number, or the one "
-    "nearest to line where several do; e.g. 'total += price'."))]
+    "With file, instead of line: the line whose code contains this, e.g. 'total += price'."))]
 Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Function name (instead of file and line); in Python a library function with its module, e.g. json.loads."))]
+    "Function name, e.g. json.loads."))]
 ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Stop on exceptions: one of the adapter's filters (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
+    "Stop on exceptions: an adapter's filter (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
 ExceptionTypes = Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
-    "With exception: only these exception types (e.g. ['ValueError'])."))]
+    "With exception: only these types."))]
 Condition = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")]
 HitCondition = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Stop by hit count: 'N' or '== N' (the Nth hit), '>= N', '> N', '< N', '<= N', '% N' (every Nth)."))]
+    "Stop by hit count: 'N', '>= N', '% N' (every Nth), ..."))]
 LogMessage = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Make it a tracepoint: log this message ({expression} parts are evaluated) and do not stop."))]
+    "A tracepoint: log this ({expression} evaluated), do not stop."))]
 MaxNotifications = Annotated[int | None, Field(ge=1, description=(
-    "A tracepoint logs at most this many times, then turns itself off."))]
-Enabled = Annotated[bool | None, Field(description="false: keep the breakpoint but do not stop there.")]
+    "A tracepoint's most messages."))]
+Enabled = Annotated[bool | None, Field(description="false: do not stop there.")]
 Watch = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Make it a data breakpoint (a watch): stop when the value this expression names is written (a variable, a "
-    "field, an array element), resolved in the paused frame; C, C++, Rust under lldb and gdb."))]
+    "A watch: stop where what this expression names is written (C, C++, Rust)."))]
 Access = Annotated[Literal["write", "read", "readWrite"] | None, Field(description=(
-    "With watch: stop on 'write' (default), 'read', or 'readWrite'."))]
+    "With watch: 'write' (default), 'read', 'readWrite'."))]
 
 Kind = Literal["line", "function", "exception", "watch"]
 

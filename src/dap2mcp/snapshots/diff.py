@@ -214,3 +214,31 @@ def bounded(body: dict[str, Any], entries: int, chars: float = float("inf")) -> 
             omitted[key] = len(value) - kept
             body[key] = value[:kept]
     return body, omitted
+
+
+def page(body: dict[str, Any], entries: int, chars: float, start: int = 0) -> tuple[dict[str, Any], dict[str, int], int | None]:
+    """One page of `body`'s lists read as one sequence (what was added, then removed, then changed), from its
+    entry `start`: at most `entries` entries and about `chars` characters of their JSON (at least one entry).
+    Returns the page, how many entries of each list are left after it, and where the next page starts (None
+    at the end). The summary still counts everything."""
+    omitted: dict[str, int] = {}
+    spent, taken, position, next_at = 0, 0, 0, None
+    for key, value in body.items():
+        if not isinstance(value, list):
+            continue
+        first = min(max(start - position, 0), len(value))
+        kept: list[Any] = []
+        if next_at is None:
+            for item in value[first:]:
+                cost = len(json.dumps(item, separators=(",", ":"), ensure_ascii=False)) + 1
+                if taken >= entries or (taken and spent + cost > chars):
+                    break
+                spent, taken = spent + cost, taken + 1
+                kept.append(item)
+        if left := len(value) - first - len(kept):
+            omitted[key] = left
+            if next_at is None:
+                next_at = position + first + len(kept)
+        body[key] = kept
+        position += len(value)
+    return body, omitted, next_at

@@ -584,15 +584,3 @@ async def test_a_step_in_on_a_range_for_goes_to_the_programs_call_not_the_iterat
         assert places == [("range_for.cpp", marker(program, "call")), ("range_for.cpp", marker(program, "price"))], places
         await tools.ok("stop")
 
-
-async def test_a_tracepoint_that_has_said_enough_never_stops_the_program_under_lldb() -> None:
-    """A tracepoint with `maxNotifications: 3` in a tight loop is taken out while the program runs; a hit that came
-    meanwhile stopped the program as `signal SIGTRAP` (or a breakpoint) at its line, in 3 of 6 runs (issue 36
-    point 3). Eight runs: a stop that came in one of two would pass all of them once in 256."""
-    program = PROGRAMS / "traced_loop.c"
-    traced = {"file": str(program), "line": marker(program, "traced"), "logMessage": "i={i}", "maxNotifications": 3}
-    async with stdio_tools() as tools:
-        for run in range(8):
-            end = await tools.ok("debug", mode="source", path=str(program), adapter="lldb", breakpoints=[traced])
-            assert end["state"] == "terminated" and end["exitCode"] == 0, (run, end)
-            assert end["output"]["text"] == "i=0\ni=1\ni=2\n19999900000\n", (run, end["output"])

@@ -542,10 +542,6 @@ class AdapterProfile:
     `Hardware read watchpoint 3: total`, 3 being the id cdt-gdb-adapter gave in `setDataBreakpoints`)."""
     watch_conditions: bool = True
     """The adapter honours a data breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops them)."""
-    trap_rewind_command: str | None = None
-    """A debugger command (run in the `repl` context) that moves the paused thread back onto a trap instruction it
-    has just executed, where the breakpoint that put the trap at line `{line}` was taken out as the thread hit it
-    (lldb reports `signal SIGTRAP` with the thread one byte past the trap on x86, inside an instruction)."""
     line_before_command: str | None = None
     """A debugger command (run in the `repl` context) printing the source line of the instruction before the
     paused one, where `disassemble` names too few lines to find it (lldb-dap 19 names a line only where the

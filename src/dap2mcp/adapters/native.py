@@ -269,11 +269,6 @@ LLDB = NativeProfile(
     watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
     watch_stopper_command=f"`script print('{OWN_PRINT}watch', hex(lldb.target.FindWatchpointByID("
                           "lldb.thread.GetStopReasonDataAtIndex(0)).GetWatchAddress()))",
-    # back by the trap's byte where that is where a line entry of the traced line starts (x86's int3 leaves the
-    # thread past it; where the trap leaves it on the instruction, pc - 1 starts no entry and nothing moves)
-    trap_rewind_command="`script e = lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1).GetLineEntry(); "
-                        "_ = e.GetLine() == {line} and e.GetStartAddress().GetLoadAddress(lldb.target) == "
-                        "lldb.frame.GetPC() - 1 and lldb.frame.SetPC(lldb.frame.GetPC() - 1)",  # prints nothing
     line_before_command=f"`script print('{OWN_PRINT}line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
                         ".GetLineEntry().GetLine())",
     symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),

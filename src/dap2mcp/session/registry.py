@@ -297,15 +297,6 @@ class BreakpointRegistry:
                 text = text.replace(sent, given)
         return text
 
-    def may_be_spent_trace(self, body: dict[str, Any]) -> bool:
-        """Whether a stop may be a tracepoint's that had said enough (`maxNotifications`) and was being taken out
-        while the program ran: lldb reported the trap it hit meanwhile as `signal SIGTRAP`, or as a breakpoint stop."""
-        if not any(bp.exhausted and bp.log_message for bp in self._items.values()):
-            return False
-        hit = self.hit(body.get("hitBreakpointIds") or [])
-        return "SIGTRAP" in str(body.get("description") or "") or (
-            body.get("reason") == "breakpoint" and all(bp.exhausted and bp.log_message for bp in hit))
-
     def line_breakpoint_at(self, path: str | None, line: int | None) -> bool:
         """Whether one of the agent's line breakpoints is at `path`:`line`."""
         if not path:
@@ -313,11 +304,6 @@ class BreakpointRegistry:
         here = os.path.realpath(path)
         return any(bp.kind == "line" and bp.file and line in (bp.line, bp.actual_line)
                    and os.path.realpath(bp.file) == here for bp in self._items.values())
-
-    def spent_trace_at(self, path: str | None, line: int | None) -> bool:
-        """Whether a tracepoint that has said enough is at `path`:`line`."""
-        return any(bp.exhausted and bp.log_message and bp.file == path and line in (bp.line, bp.actual_line)
-                   for bp in self._items.values())
 
     def hit(self, adapter_ids: Iterable[int]) -> list[Breakpoint]:
         wanted = set(adapter_ids)

@@ -225,11 +225,7 @@ class DebugSession:
             return
         self._judged_stop(body)
 
-    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False, line_judged: bool = False,
-                     trace_judged: bool = False) -> None:
-        if not trace_judged and self.has_client and self.breakpoints.may_be_spent_trace(body):
-            asyncio.ensure_future(self._judge_trace_stop(body))
-            return
+    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False, line_judged: bool = False) -> None:
         if not line_judged and self.has_client and self.stops.may_be_same_line(body):
             asyncio.ensure_future(self._judge_line_stop(body))
             return
@@ -242,29 +238,13 @@ class DebugSession:
             return
         self._stopped(body)
 
-    async def _judge_trace_stop(self, body: dict[str, Any]) -> None:
-        """A trap at a tracepoint that had said enough, hit while it was being taken out, is no stop: gone on from."""
-        try:
-            top = (await self.stack(body["threadId"]))[0] if body.get("threadId") is not None else {}
-        except (Failure, IndexError):
-            top = {}
-        if self.breakpoints.spent_trace_at((top.get("source") or {}).get("path"), top.get("line")):
-            log.debug("continuing past the trap of a tracepoint that had said enough")
-            if "SIGTRAP" in str(body.get("description") or "") and self.profile.trap_rewind_command is not None:
-                with contextlib.suppress(Failure):  # onto the instruction the trap stood in for, before it runs
-                    await self.request("evaluate", {"expression": self.profile.trap_rewind_command.format(
-                        line=top.get("line")), "frameId": top.get("id"), "context": "repl"})
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
-        elif self.state != "terminated":
-            self._judged_stop(body, trace_judged=True)
-
     async def _judge_line_stop(self, body: dict[str, Any]) -> None:
         """A breakpoint's later place on the line the move left, in the same run of it, is no stop: the move goes on."""
         if await self.stops.same_run_of_line(body, self.link):
             log.debug("going on past another place of the line the move left")
             await self.tolerant_request(self.run.last_move, {"threadId": body["threadId"]})
         elif self.state != "terminated":
-            self._judged_stop(body, line_judged=True, trace_judged=True)
+            self._judged_stop(body, line_judged=True)
 
     async def _judge_watch_stop(self, body: dict[str, Any]) -> None:
         """A watch's stop on the stack slot of a frame that has returned is no stop of the program's: gone on from."""
@@ -277,7 +257,7 @@ class DebugSession:
             log.debug("continuing past a watch whose frame has returned")
             await self.tolerant_request("continue", {"threadId": body["threadId"]})
         elif self.state != "terminated":
-            self._judged_stop(body, watches_judged=True, line_judged=True, trace_judged=True)
+            self._judged_stop(body, watches_judged=True, line_judged=True)
 
     async def _judge_stop(self, body: dict[str, Any], caught: FunctionFilter | None) -> None:
         """An exception in a test run that fails no test (a skip), or a failure reported again, is gone on from;

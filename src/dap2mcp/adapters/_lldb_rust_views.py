@@ -513,7 +513,6 @@ class RefProvider(_OnlyChild):
         return text_of(self.value) + state
 
 
-
 class LockProvider(_OnlyChild):
     """`Mutex<T>` and `RwLock<T>`: the data as the only child; the summary says whether it is locked (Linux's futex
     locks) or poisoned."""
@@ -544,11 +543,40 @@ class LockProvider(_OnlyChild):
         return text_of(self.data) + (f" ({', '.join(states)})" if states else "")
 
 
+class _LendsChildren:
+    """A value that stands for another (`self.value`, None where there is none): its children are that value's,
+    and the value itself is reached after them by the names in `SELF_NAMES` (`*x`)."""
 
-class GuardProvider:
+    SELF_NAMES: tuple[str, ...] = (DEREFERENCE,)
+    value = None
+
+    def num_children(self):
+        return 0 if self.value is None else self.value.GetNumChildren()
+
+    def get_child_index(self, name):
+        if self.value is None:
+            return -1
+        if name in self.SELF_NAMES:
+            return self.value.GetNumChildren()
+        return self.value.GetIndexOfChildWithName(name)
+
+    def get_child_at_index(self, index):
+        if self.value is None:
+            return None
+        if index == self.value.GetNumChildren():
+            return self.value
+        return self.value.GetChildAtIndex(index)
+
+    def has_children(self):
+        return self.value is not None and self.value.MightHaveChildren()
+
+
+class GuardProvider(_LendsChildren):
     """`MutexGuard<T>`, `RwLockWriteGuard<T>`, `RwLockReadGuard<T>`: the data they lend, whose fields are their
     children (`guard.count`, which read `guard.lock.data.value.count`) and which `*guard` reaches; the summary is
     the lock's (`{count:4} (locked)`)."""
+
+    SELF_NAMES = (DEREFERENCE, "data")
 
     def __init__(self, valobj, _dict):
         self.valobj = valobj
@@ -574,26 +602,6 @@ class GuardProvider:
         if self.lock is not None:
             return LockProvider(self.lock.GetNonSyntheticValue(), None).summary()
         return "" if self.value is None else text_of(self.value)
-
-    def num_children(self):
-        return 0 if self.value is None else self.value.GetNumChildren()
-
-    def get_child_index(self, name):
-        if self.value is None:
-            return -1
-        if name in (DEREFERENCE, "data"):  # the data itself, after its own children
-            return self.value.GetNumChildren()
-        return self.value.GetIndexOfChildWithName(name)
-
-    def get_child_at_index(self, index):
-        if self.value is None:
-            return None
-        if index == self.value.GetNumChildren():
-            return self.value
-        return self.value.GetChildAtIndex(index)
-
-    def has_children(self):
-        return self.value is not None and self.value.MightHaveChildren()
 
 
 # -- dyn Trait ---------------------------------------------------------------------------------------------------
@@ -624,7 +632,7 @@ def implementor(valobj, vtable):
     return None, None
 
 
-class DynProvider:
+class DynProvider(_LendsChildren):
     """`Box<dyn Trait>`, `&dyn Trait`: the value of the type that implements it, found by its vtable; its children
     are that value's, as a `Box<T>`'s are T's. Its summary names the type (`stdt::Dog {name:"rex"}`)."""
 
@@ -645,26 +653,6 @@ class DynProvider:
         if self.value is None:
             return self.name or ""
         return f"{self.name} {text_of(self.value)}"
-
-    def num_children(self):
-        return 0 if self.value is None else self.value.GetNumChildren()
-
-    def get_child_index(self, name):
-        if self.value is None:
-            return -1
-        if name == DEREFERENCE:  # the value itself, after its own children
-            return self.value.GetNumChildren()
-        return self.value.GetIndexOfChildWithName(name)
-
-    def get_child_at_index(self, index):
-        if self.value is None:
-            return None
-        if index == self.value.GetNumChildren():
-            return self.value
-        return self.value.GetChildAtIndex(index)
-
-    def has_children(self):
-        return self.value is not None and self.value.MightHaveChildren()
 
 
 # -- BTreeMap, BTreeSet ---------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +59,20 @@ async def wait_until(read: Callable[[], Awaitable[T]], done: Callable[[T], bool]
         assert time.monotonic() < deadline, f"not done after {guard} s (normally {normal}); last seen: {seen!r}"
         await asyncio.sleep(every)
     return seen
+
+
+async def pause_on(tools: Tools, lines: Iterable[int], *, guard: float, normal: str, runs_on: float = 0.3) -> dict[str, Any]:
+    """A pause that lands on one of `lines`: one that lands elsewhere (a loop not reached yet on a loaded machine, a
+    call beside the one the test is about) lets the program run on `runs_on` seconds and pauses again."""
+    wanted = set(lines)
+
+    async def pause() -> dict[str, Any]:
+        paused = await tools.ok("pause")
+        if paused["location"].get("line") not in wanted:
+            await tools.ok("continue", timeout=runs_on)
+        return paused
+
+    return await wait_until(pause, lambda paused: paused["location"].get("line") in wanted, guard=guard, normal=normal)
 
 
 def wait_until_sync(read: Callable[[], T], done: Callable[[T], bool], *, guard: float, normal: str,

@@ -3,7 +3,7 @@ for an expression it cannot evaluate, its console commands, and the program's ou
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, code_at, locals_of, marker, shown, stdio_tools, wait_until
+from conftest import PROGRAMS, code_at, locals_of, marker, pause_on, shown, stdio_tools
 
 DEADLOCK = PROGRAMS / "go_deadlock" / "main.go"
 DEEP = PROGRAMS / "deep_crash.c"
@@ -129,15 +129,9 @@ async def test_a_step_after_a_pause_in_time_sleep_goes_to_the_next_line_under_de
     program = PROGRAMS / "sleeper.go"
     async with stdio_tools() as tools:
         assert (await tools.ok("debug", mode="source", path=str(program), timeout=2))["state"] == "running"
-
-        async def pause_in_the_sleep() -> dict:  # a pause may land in fmt.Println now and then: let it run on
-            paused = await tools.ok("pause")
-            if paused["location"].get("line") != marker(program, "sleep"):
-                await tools.ok("continue", timeout=0.3)
-            return paused
-
-        await wait_until(pause_in_the_sleep, lambda paused: paused["location"].get("line") == marker(program, "sleep"),
-                         guard=60, normal="the first pause: the loop sleeps nearly all the time")
+        # a pause may land in fmt.Println now and then
+        await pause_on(tools, [marker(program, "sleep")], guard=60,
+                       normal="the first pause: the loop sleeps nearly all the time")
         stepped = await tools.ok("step", mode="over")
         assert (stepped["reason"], stepped["location"]["line"]) == ("step", marker(program, "print")), stepped
         await tools.ok("stop")

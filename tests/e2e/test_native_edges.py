@@ -15,7 +15,7 @@ import pytest
 from dap2mcp.adapters.build import build
 from dap2mcp.adapters.native import COMPILERS
 
-from conftest import PROGRAMS, ROOT, code_at, locals_of, marker, server_processes, shown, stdio_tools, wait_until
+from conftest import PROGRAMS, ROOT, code_at, locals_of, marker, pause_on, server_processes, shown, stdio_tools
 
 INVOICE_C = ROOT / "examples" / "c" / "invoice.c"
 SEGV = PROGRAMS / "segv.c"
@@ -487,15 +487,8 @@ async def test_pauses_after_a_step_that_never_ends_all_stop_under_lldb() -> None
     program = PROGRAMS / "spin.c"
     async with stdio_tools() as tools:
         assert (await tools.ok("debug", mode="source", path=str(program), adapter="lldb", timeout=1))["state"] == "running"
-
-        async def pause_in_the_loop() -> dict:  # on a loaded machine the first pause may come before main's loop
-            paused = await tools.ok("pause")
-            if paused["location"].get("line") != marker(program, "spin"):
-                await tools.ok("continue", timeout=0.3)
-            return paused
-
-        await wait_until(pause_in_the_loop, lambda paused: paused["location"].get("line") == marker(program, "spin"),
-                         guard=60, normal="the first pause, main's loop begins at once")
+        # on a loaded machine the first pause may come before main's loop
+        await pause_on(tools, [marker(program, "spin")], guard=60, normal="the first pause, main's loop begins at once")
         assert (await tools.ok("step", mode="over", timeout=1))["state"] == "running"  # a step of the loop never ends
         for turn in range(6):
             paused = await tools.ok("pause", timeout=30)  # under a second normally; a pause that waits it out answers "running"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import venv
 
-from conftest import PROGRAMS, code_at, locals_of, marker, stdio_tools, wait_until
+from conftest import PROGRAMS, code_at, locals_of, marker, pause_on, stdio_tools
 
 SHOP = PROGRAMS / "pytest_shop"
 CART_TESTS = SHOP / "tests" / "test_cart.py"
@@ -127,16 +127,9 @@ async def test_a_hanging_test_is_met_by_timeout_and_pause_stops_in_its_frame():
     async with stdio_tools() as tools:
         running = await tools.ok("debug", **run_tests(path="bounded/test_hangs.py"), timeout=3)
         assert running["state"] == "running" and "pause" in running["hint"], running
-        loop = (marker(hangs, "hang loop"), marker(hangs, "hang loop") + 1)
-
-        async def pause_in_the_loop() -> dict:  # on a loaded machine pytest may not have reached the loop in 3 s
-            paused = await tools.ok("pause")
-            if paused["location"].get("line") not in loop:
-                await tools.ok("continue", timeout=0.5)
-            return paused
-
-        ctx = await wait_until(pause_in_the_loop, lambda paused: paused["location"].get("line") in loop, guard=90,
-                               normal="the first pause; pytest reaches the loop in 1 to 2 s")
+        # on a loaded machine pytest may not have reached the loop in 3 s
+        ctx = await pause_on(tools, (marker(hangs, "hang loop"), marker(hangs, "hang loop") + 1), guard=90,
+                             normal="the first pause; pytest reaches the loop in 1 to 2 s", runs_on=0.5)
         assert ctx["state"] == "paused" and ctx["reason"] == "pause", ctx
         assert ctx["location"]["function"] == "test_waits_for_a_delivery_that_never_comes", ctx["location"]
         assert ctx["location"]["file"] == "bounded/test_hangs.py"

@@ -40,6 +40,12 @@ class Family:
         if self._stirred is not None and not self._stirred.done():
             self._stirred.set_result(None)
 
+    def _stir_awaited(self) -> asyncio.Future[None]:
+        """Done at the next `stir` (shielded: a wait given up leaves it to the other waits)."""
+        if self._stirred is None or self._stirred.done():
+            self._stirred = asyncio.get_running_loop().create_future()
+        return asyncio.shield(self._stirred)
+
     async def close(self) -> None:
         """No child is started from now on, and those being started are given up (their connections closed)."""
         self._closing = True
@@ -120,10 +126,8 @@ class Family:
             left = deadline - asyncio.get_running_loop().time()
             if found is not None and found.state != "starting" or left <= 0 or launcher.state == "terminated":
                 return found
-            if self._stirred is None or self._stirred.done():
-                self._stirred = asyncio.get_running_loop().create_future()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._stirred), left)
+                await asyncio.wait_for(self._stir_awaited(), left)
 
     # -- waiting for a stop anywhere in a program's processes ---------------------------------
 
@@ -148,7 +152,5 @@ class Family:
 
     async def _stop_elsewhere(self, session: DebugSession) -> DebugSession:
         while (other := self._sessions.unshown_stop(session)) is None:
-            if self._stirred is None or self._stirred.done():
-                self._stirred = asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._stirred)
+            await self._stir_awaited()
         return other

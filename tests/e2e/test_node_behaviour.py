@@ -12,6 +12,7 @@ from conftest import PROGRAMS, ROOT, stdio_tools
 
 REJECTIONS = PROGRAMS / "rejections.js"
 TERMINATES = PROGRAMS / "terminates.js"
+PIPES_HELD = PROGRAMS / "pipes_held.js"
 WORKER_NOTES = PROGRAMS / "worker_notes.js"
 WORKER_FILE = PROGRAMS / "worker_notes_worker.js"
 CALL = re.compile(r"`([a-z_-]+) (\{[^`<>]*\})`")  # a prompt's call with nothing left for the agent to fill in
@@ -72,6 +73,19 @@ async def test_stop_with_a_signal_runs_the_programs_handler():
         ended = await tools.ok("stop", signal="SIGTERM", timeout=10)
         assert ended["state"] == "terminated" and ended["exitCode"] == 3, ended
         assert ended["output"].startswith("cleaned up after "), ended  # the handler ran, past the breakpoint
+
+
+async def test_the_exit_code_of_a_program_whose_end_js_debug_reports_first_is_in_the_answer():
+    """js-debug's launcher ends with the program's target, before the program's process has: the answer had no exit
+    code (a Jest run's verdict missing under load), as closing the launcher's connection dropped the wait for the
+    process's end; `info sessions` never learnt it either. The program's pipes held open make the gap sure."""
+    async with stdio_tools() as tools:
+        ended = await tools.ok("debug", mode="source", path=str(PIPES_HELD))
+        assert ended["state"] == "terminated" and ended["exitCode"] == 3, ended
+        assert ended["description"] == "the program exited with code 3", ended
+        assert "leaving with code 3" in ended["output"]["text"], ended
+        listed = (await tools.ok("info", type="sessions"))["items"]
+        assert [s.get("exitCode") for s in listed] == [3, 3], listed  # the launcher's and the program's
 
 
 async def test_the_programs_session_is_current_after_a_debug_that_did_not_stop():

@@ -15,6 +15,8 @@ from .. import processes
 
 OutputSink = Callable[[str, str], None]  # (category, text)
 ExitSink = Callable[[int, int], None]  # (pid, returncode: negative for a signal, as asyncio has it)
+TOLD_WITHIN = 1.5
+"""How long an ended program's end may take to be told: its last output first, for up to a second."""
 
 
 class TerminalRunner:
@@ -24,7 +26,10 @@ class TerminalRunner:
         """Told when a program started here ends, once its output is in: where the adapter sends no `exited`
         event (js-debug), its status is the program's exit code."""
         self.processes: list[asyncio.subprocess.Process] = []
+        self.ending: set[int] = set()
+        """The programs started here whose end is not told yet: the adapter may say it ended before they have."""
         self._pumps: list[asyncio.Task[None]] = []
+        self._watches: list[asyncio.Task[None]] = []
 
     async def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
         argv = arguments.get("args") or []
@@ -43,23 +48,33 @@ class TerminalRunner:
         except OSError as exc:
             raise OSError(f"runInTerminal failed: {exc}") from exc
         self.processes.append(proc)
+        self.ending.add(proc.pid)
         assert proc.stdout is not None and proc.stderr is not None
         pumps = [asyncio.create_task(self._pump(proc.stdout, "stdout")), asyncio.create_task(self._pump(proc.stderr, "stderr"))]
-        self._pumps += [*pumps, asyncio.create_task(self._watch(proc, pumps))]
+        self._pumps += pumps
+        self._watches.append(asyncio.create_task(self._watch(proc, pumps)))
         return {"processId": proc.pid}
 
     async def _watch(self, proc: asyncio.subprocess.Process, pumps: list[asyncio.Task[None]]) -> None:
         await proc.wait()
         await asyncio.wait(pumps, timeout=1.0)  # its last lines first (a process it started may hold its pipes)
         assert proc.returncode is not None
+        self.ending.discard(proc.pid)
         self.exited(proc.pid, proc.returncode)
 
     async def _pump(self, stream: asyncio.StreamReader, category: str) -> None:
         while chunk := await stream.read(65536):
             self.sink(category, chunk.decode("utf-8", "replace"))
 
+    async def ended(self, within: float) -> None:
+        """Wait up to `within` seconds for the programs started here to end by themselves, and their ends told."""
+        if self._watches:
+            await asyncio.wait(self._watches, timeout=within)
+
     async def close(self) -> None:
+        """The programs started here ended (killed where they run still), and their ends told all the same."""
         for proc in self.processes:
             await processes.kill_tree(proc)
-        for pump in self._pumps:
-            pump.cancel()
+        await self.ended(TOLD_WITHIN)
+        for task in (*self._watches, *self._pumps):
+            task.cancel()

@@ -463,7 +463,9 @@ class Debugger:
         ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.take_later_notes()] or None
         if ctx.state == "terminated":
             ran = testing.at_end(session.target, session.profile, ctx.exitCode, session.output.read(session.output.size - TEST_END_CHARS, TEST_END_CHARS).text)
-            ctx.hint = "; ".join(filter(None, (ctx.hint, ran))) or None
+            coming = hints.EXIT_COMING if ctx.exitCode is None and session.exit_coming and session.parent_id is None \
+                else None
+            ctx.hint = "; ".join(filter(None, (ctx.hint, ran, coming))) or None
         follows = session.profile.follows_children and session.target.children  # its children are sessions
         if look_for_children and not follows and ctx.state != "terminated" \
                 and (found := session.processes.new_children()):

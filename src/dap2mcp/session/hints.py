@@ -57,6 +57,9 @@ def children(found: list[str]) -> str:
             "`flask run --no-reload` or use_reloader=False; a worker's function called directly)")
 
 
+EXIT_COMING = "its exit code is not yet known: its process is still ending; `info sessions` shows it once it has"
+
+
 def child_ended(child: str, parent: str, state: str, exit_known: bool, exit_coming: bool = False,
                 reloader: str | None = None) -> str:
     """A child process's session ended: the agent's next call without sessionId acts on its parent's.
@@ -68,9 +71,8 @@ def child_ended(child: str, parent: str, state: str, exit_known: bool, exit_comi
                 f"{state}), its breakpoints moved with the edits (`breakpointNotes` at its first stop): `wait` "
                 "for its next stop")
     then = {"running": "`wait` for its next stop or its end", "terminated": "it has ended too"}.get(state, "`continue` it")
-    unknown = "" if exit_known else (
-        " (its exit code is not yet known: its process is still ending; `info sessions` shows it once it has)"
-        if exit_coming else " (its exit code could not be read: see docs/sessions.md)")
+    unknown = "" if exit_known else (f" ({EXIT_COMING})" if exit_coming
+                                     else " (its exit code could not be read: see docs/sessions.md)")
     return (f"the child process of session {child} ended{unknown}; session "
             f"{parent}, its parent, is the current session again ({state}): {then}")
 

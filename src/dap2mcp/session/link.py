@@ -123,6 +123,16 @@ class Link:
         adapter = self._client.transport.process
         return ([adapter.pid] if adapter is not None else []) + [p.pid for p in self._client.terminal.processes]
 
+    @property
+    def program_ending(self) -> bool:
+        """A program it had dap2mcp start (`runInTerminal`) is running still, or its end is not told yet."""
+        return self._client is not None and bool(self._client.terminal.ending)
+
+    async def programs_ended(self, within: float) -> None:
+        """Wait up to `within` seconds for the programs it had dap2mcp start to end by themselves."""
+        if self._client is not None:
+            await self._client.terminal.ended(within)
+
     async def wait_closed(self) -> None:
         if self._client is not None:
             await self._client.wait_closed()

@@ -72,6 +72,10 @@ while the launcher reads it from the pipes."""
 MARK_TIMEOUT = 1.0
 """How long the evaluation that writes an output mark may take (it never blocks on a full pipe): past it, the
 answer judges its output by pauses."""
+EXIT_CODE_WITHIN = 3.0
+"""How long an answer at a program's end waits for its exit code still on its way (a test run's verdict): the
+adapter may report the end while the process is still closing (Jest's workers); past it, the answer says the code
+is not yet known and `info sessions` shows it once it is."""
 
 
 class DebugSession:
@@ -460,7 +464,7 @@ class DebugSession:
         if self.exit_code is not None:
             return False
         watching = self._exit_watch is not None and not self._exit_watch.done()
-        return watching or (self.launcher is not None and not self._exit_known.is_set())
+        return watching or self.link.program_ending or (self.launcher is not None and not self._exit_known.is_set())
 
     async def _exit_of(self, pidfd: int, pid: int) -> None:
         loop = asyncio.get_running_loop()
@@ -633,19 +637,22 @@ class DebugSession:
         return startup.explained(exc, self.profile.build_failure_markers, self.output.read(0, 8000).text)
 
     async def ended(self, most: float = 1.0) -> None:
-        """Once the program has ended, wait (a little) until its last output is in."""
+        """Once the program has ended, wait (a little) until its last output is in, and (for up to
+        `EXIT_CODE_WITHIN` seconds) its exit code where it is still on its way."""
         if self._closing is not None and not self._closing.done():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._closing), most)
-        if (self.launcher is not None or self._exit_watch is not None) and self.state == "terminated":
-            # its launcher sees the program end, or its process's end is being watched for
+        if self.state == "terminated" and self.exit_coming:
+            # js-debug says a program ended before its process has (Jest's, its workers still closing)
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._exit_known.wait(), most)
+                await asyncio.wait_for(self._exit_known.wait(), EXIT_CODE_WITHIN)
 
     async def _release_adapter(self) -> None:
         """The debuggee is gone: let the adapter go too, once the output it still forwards is in."""
         if self.link.connected:
             await self.output.quiet(0.05, 1.0)
+        if self.link.program_ending:  # js-debug's launcher ends with its program's target, before its process
+            await self.link.programs_ended(EXIT_CODE_WITHIN)
         await self.link.disconnect(terminate=True, timeout=0.5)
         await self.link.close()
 

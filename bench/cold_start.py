@@ -44,8 +44,8 @@ from mcp.client.stdio import StdioServerParameters
 
 from dap2mcp.adapters import DEBUGPY, Target
 from dap2mcp.dap import DapClient
-from dap2mcp.session.link import CLIENT_CAPABILITIES, open_transport
-from dap2mcp.session.specs import BreakpointSpec
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
+from dap2mcp.session.program.link import CLIENT_CAPABILITIES, open_transport
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
 from wire_client import WireClient

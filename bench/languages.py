@@ -35,8 +35,8 @@ from mcp.client.stdio import StdioServerParameters
 from dap2mcp.adapters import PROFILES, AdapterProfile, Target
 from dap2mcp.dap import DapClient
 from dap2mcp.program_pipe import ProgramPipe
-from dap2mcp.session.inspect import unexpanded
-from dap2mcp.session.link import CLIENT_CAPABILITIES, open_transport
+from dap2mcp.session.program.link import CLIENT_CAPABILITIES, open_transport
+from dap2mcp.session.stop.inspect import unexpanded
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
 from wire_client import WireClient

@@ -43,7 +43,7 @@ from typing import Any
 
 from dap2mcp.adapters.node import JS_DEBUG_DIR, NODELAY_PRELOAD, SERVER, unstall_inspectors
 from dap2mcp.dap import DapClient, Transport, connect_tcp, spawn_listening
-from dap2mcp.session.link import CLIENT_CAPABILITIES
+from dap2mcp.session.program.link import CLIENT_CAPABILITIES
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
 from wire_client import WireClient

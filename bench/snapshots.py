@@ -43,8 +43,8 @@ from deepdiff import DeepDiff
 from dap2mcp import adapters
 from dap2mcp.adapters import Target
 from dap2mcp.server.snapshot_tools import DIFF_ENTRIES
-from dap2mcp.session.capture import CaptureLimits, capture
 from dap2mcp.session.session import DebugSession
+from dap2mcp.session.stop.capture import CaptureLimits, capture
 from dap2mcp.snapshots import diff
 from dap2mcp.snapshots.model import Node, Snapshot, child_path, roots_in_order
 

@@ -52,7 +52,7 @@ from dap2mcp.adapters import DEBUGPY, Target
 from dap2mcp.dap import DapClient, spawn_stdio
 from dap2mcp.server import build_server
 from dap2mcp.session.debugger import Debugger
-from dap2mcp.session.link import CLIENT_CAPABILITIES
+from dap2mcp.session.program.link import CLIENT_CAPABILITIES
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
 from wire_client import WireClient

@@ -81,7 +81,8 @@ def serve(stats_path: str) -> None:
     import anyio
 
     from dap2mcp.server import app, build_server, results, stdio
-    from dap2mcp.session import debugger, paused, recorder
+    from dap2mcp.session import debugger
+    from dap2mcp.session.stop import paused, recorder
     from dap2mcp.snapshots import store
 
     stamps: Stamps = {}

@@ -8,7 +8,7 @@ from typing import Any
 
 from dap2mcp.adapters import Target
 from dap2mcp.session import Debugger
-from dap2mcp.session.specs import BreakpointSpec
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
 
 from conftest import PROGRAMS, marker
 

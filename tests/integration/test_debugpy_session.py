@@ -8,7 +8,7 @@ from dap2mcp.adapters import Target
 from dap2mcp.adapters.python import DEBUGPY
 from dap2mcp.dap import DapClient, spawn_stdio
 from dap2mcp.session import Debugger
-from dap2mcp.session.specs import BreakpointSpec, Location
+from dap2mcp.session.breakpoints.specs import BreakpointSpec, Location
 
 from conftest import INVOICE, PROGRAMS, marker
 

@@ -12,7 +12,7 @@ import asyncio
 
 from dap2mcp.adapters import Target
 from dap2mcp.session import Debugger
-from dap2mcp.session.specs import BreakpointSpec
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
 
 from conftest import PROGRAMS, marker
 

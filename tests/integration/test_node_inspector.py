@@ -17,7 +17,7 @@ import psutil
 
 from dap2mcp.adapters.node import NODELAY_PRELOAD, SERVER, WATCHDOG, unstall_inspectors
 from dap2mcp.dap import DapClient, spawn_listening
-from dap2mcp.session.link import CLIENT_CAPABILITIES
+from dap2mcp.session.program.link import CLIENT_CAPABILITIES
 
 PROGRAM = Path(__file__).resolve().parents[1] / "programs" / "ledger.js"
 LISTENING = re.compile(r"listening at (?P<host>[\d.]+):(?P<port>\d+)")

@@ -16,9 +16,9 @@ import pytest
 from dap2mcp.adapters import Target
 from dap2mcp.dap.trace import TRACE_ENV
 from dap2mcp.session import Debugger
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
 from dap2mcp.session.models import Context
-from dap2mcp.session.recorder import DEFAULT_FRAMES
-from dap2mcp.session.specs import BreakpointSpec
+from dap2mcp.session.stop.recorder import DEFAULT_FRAMES
 
 from conftest import PROGRAMS, marker
 

@@ -8,7 +8,7 @@ import dataclasses
 from dap2mcp.adapters import Target
 from dap2mcp.errors import Failure
 from dap2mcp.session import Debugger
-from dap2mcp.session.specs import BreakpointSpec
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
 
 from conftest import PROGRAMS, marker
 

@@ -44,7 +44,7 @@ from dap2mcp.adapters.base import Tool
 from dap2mcp.dap import DapClient, Transport
 from dap2mcp.dap.framing import Message, encode, read_message
 from dap2mcp.dap.trace import TRACE_ENV
-from dap2mcp.session import link
+from dap2mcp.session.program import link
 from dap2mcp.session.session import DebugSession
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from dap2mcp.adapters.base import OWN_PRINT
 from dap2mcp.adapters.go import DELVE
 from dap2mcp.adapters.native import GDB, LLDB
 from dap2mcp.adapters.python import DEBUGPY
-from dap2mcp.session.output import OwnPrintHolder
+from dap2mcp.session.output.buffer import OwnPrintHolder
 
 
 def test_delves_log_lines_are_split_from_its_debuggees_output() -> None:

@@ -9,8 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from dap2mcp.adapters.python import DEBUGPY
-from dap2mcp.session.registry import BreakpointRegistry
-from dap2mcp.session.specs import BreakpointChange, BreakpointSpec, Location
+from dap2mcp.session.breakpoints.registry import BreakpointRegistry
+from dap2mcp.session.breakpoints.specs import BreakpointChange, BreakpointSpec, Location
 
 NOT_BOTH = "give either function, or file and line (or text), not both"
 NO_PLACE = "give file and line (or text, a part of the line), or function"

@@ -1,12 +1,12 @@
-"""Line breakpoints across an edit of their file (session/edits.py), on real files."""
+"""Line breakpoints across an edit of their file (session/breakpoints/edits.py), on real files."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from dap2mcp.session.breakpoints import Breakpoint
-from dap2mcp.session.edits import follow, read_lines
+from dap2mcp.session.breakpoints.breakpoint import Breakpoint
+from dap2mcp.session.breakpoints.edits import follow, read_lines
 
 BEFORE = ["def f(items):", "    total = 0", "    for item in items:", "        total += item", "    return total", ""]
 

@@ -11,7 +11,7 @@ import psutil
 
 from dap2mcp import processes
 from dap2mcp.adapters import PROFILES, Target
-from dap2mcp.session.marks import PREFIX, Marks
+from dap2mcp.session.output.marks import PREFIX, Marks
 from dap2mcp.session.session import DebugSession
 
 from conftest import wait_until_sync

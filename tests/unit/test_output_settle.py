@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from dap2mcp.session.output import SETTLE_PAUSE, OutputBuffer
+from dap2mcp.session.output.buffer import SETTLE_PAUSE, OutputBuffer
 
 
 async def test_a_pause_within_a_burst_lengthens_the_wait():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from dap2mcp.adapters.python import DEBUGPY
-from dap2mcp.session.registry import BreakpointRegistry
-from dap2mcp.session.specs import BreakpointSpec
+from dap2mcp.session.breakpoints.registry import BreakpointRegistry
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
 
 
 def own_files(sent: list[tuple[str, dict[str, Any]]]) -> list[str]:

@@ -16,8 +16,8 @@ import pytest
 from dap2mcp.dap import AdapterRefused, AdapterTimedOut
 from dap2mcp.errors import ErrorCode, Failure
 from dap2mcp.server.failures import coded
-from dap2mcp.session.inspect import FrameView, Guess, Limits, fetch_view
-from dap2mcp.session.recorder import GUESSED_THREADS, StopRecorder
+from dap2mcp.session.stop.inspect import FrameView, Guess, Limits, fetch_view
+from dap2mcp.session.stop.recorder import GUESSED_THREADS, StopRecorder
 
 FRAME, LOCALS, GLOBALS = 7, 11, 12
 

@@ -12,10 +12,10 @@ import asyncio
 
 from scripted_adapter import scripted_session
 
+from dap2mcp.session.breakpoints.specs import BreakpointSpec
 from dap2mcp.session.models import StopInfo
-from dap2mcp.session.run import Run
+from dap2mcp.session.program.run import Run
 from dap2mcp.session.session import DebugSession
-from dap2mcp.session.specs import BreakpointSpec
 
 from conftest import PROGRAMS, ROOT, marker
 
@@ -325,8 +325,8 @@ async def test_a_step_delve_could_not_carry_out_is_the_steps_failure_not_the_pro
     the agent after a panic that never was (found by an exploratory user). A panic of the program's own stays
     an exception."""
     from dap2mcp.adapters import PROFILES
-    from dap2mcp.session.registry import BreakpointRegistry
-    from dap2mcp.session.stops import Stops
+    from dap2mcp.session.breakpoints.registry import BreakpointRegistry
+    from dap2mcp.session.stop.stops import Stops
 
     profile = PROFILES["delve"]
     run = Run()

@@ -6,13 +6,7 @@ import random
 
 import pytest
 
-from dap2mcp.snapshots.model import (
-    Node,
-    child_path,
-    comparable,
-    format_delta,
-    sibling_key,
-)
+from dap2mcp.snapshots.model import Node, child_path, comparable, format_delta, sibling_key
 
 from snapshot_trees import build, make, v
 

@@ -4,7 +4,7 @@ it (a File line and its source came in two events on a real run); pure, on debug
 from __future__ import annotations
 
 from dap2mcp.adapters.python import DEBUGPY
-from dap2mcp.session.output import TracebackCutter
+from dap2mcp.session.output.buffer import TracebackCutter
 
 VENV = "/home/u/.venv/lib/python3.11/site-packages/debugpy"
 PRINTED = (

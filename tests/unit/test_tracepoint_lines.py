@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dap2mcp.session.tracepoint_lines import Piece, TracepointLines
+from dap2mcp.session.breakpoints.tracepoint_lines import Piece, TracepointLines
 
 M = "\x1f"
 TEXT = f"out 1\n{M}ab12cd:3{M}'main' i=0\nspans\nlines{M}\nout 2 {M}ab12cd:3{M} not at a line start\n{M}x\n"

@@ -13,8 +13,7 @@ from pydantic import Field
 
 from ..adapters import Target
 from ..errors import DebugError, ErrorCode
-from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MAX_EVALUATE_DEPTH, MEMORY_BYTES, THREAD_FRAMES, Debugger
-from ..session.specs import (
+from ..session.breakpoints.specs import (
     MAX_PATH_MAPPINGS,
     PATH_CHARS,
     TEXT_CHARS,
@@ -36,6 +35,7 @@ from ..session.specs import (
     Text,
     Watch,
 )
+from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MAX_EVALUATE_DEPTH, MEMORY_BYTES, THREAD_FRAMES, Debugger
 from . import results as r
 
 Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait, then state 'running'.")]

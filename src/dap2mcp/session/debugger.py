@@ -23,19 +23,23 @@ from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
-from . import assign, children, documents, ending, expand, hints, memory, paused, preview, testing, threads, watches
-from .breakpoints import Breakpoint
-from .checks import check_breakpoints, check_path_mappings, check_start
-from .console import console_command
-from .disassembly import instructions
+from . import documents, hints
+from .breakpoints import watches
+from .breakpoints.breakpoint import Breakpoint
+from .breakpoints.specs import BreakpointChange, BreakpointSpec, Location
 from .family import Family
-from .inspect import PREVIEW
+from .memory import contents
+from .memory.disassembly import instructions
 from .models import BreakpointView, Context, InterpreterView, Output, relative
+from .program import children, ending, testing
+from .program.checks import check_breakpoints, check_path_mappings, check_start
+from .program.startup import injections_finished
 from .session import DebugSession
 from .sessions import Sessions
-from .specs import BreakpointChange, BreakpointSpec, Location
-from .startup import injections_finished
-from .threads import THREAD_FRAMES
+from .stop import assign, expand, paused, preview, threads
+from .stop.console import console_command
+from .stop.inspect import PREVIEW
+from .stop.threads import THREAD_FRAMES
 
 DEFAULT_WAIT = 30.0
 EVALUATE_TIMEOUT = 10.0
@@ -65,7 +69,7 @@ DOCUMENTS = ("session", "breakpoints", "threads", "snapshots", "output")
 Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
 
-MEMORY_BYTES = memory.MAX_BYTES
+MEMORY_BYTES = contents.MAX_BYTES
 """The most bytes `memory` reads at once."""
 MAX_EVALUATE_DEPTH = expand.MAX_DEPTH
 """The most levels `evaluate` expands."""
@@ -672,7 +676,7 @@ class Debugger:
         session = self.pick(session_id)
         session.require_paused()
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
-        return await memory.read(session, reference, expression, offset, count, frame)
+        return await contents.read(session, reference, expression, offset, count, frame)
 
     # -- snapshots ---------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import Failure
-from . import children
+from .program import children
 from .session import DebugSession
 from .sessions import Sessions
 

@@ -9,7 +9,7 @@ from typing import Any, Literal, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 from pydantic.json_schema import SkipJsonSchema
 
-from .short_names import NAME_CHARS, short_name
+from .stop.short_names import NAME_CHARS, short_name
 
 T = TypeVar("T")
 Opt = Union[T, SkipJsonSchema[None]]  # noqa: UP007 - absent, never null: results leave None fields out

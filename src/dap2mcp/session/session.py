@@ -41,24 +41,25 @@ from ..errors import DebugError, ErrorCode, Failure
 from ..processes import bytes_written, exit_code, has_children, killed_by, open_pidfd, unread_in_pipes
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
-from . import startup, testing, watch_frames
-from .answers import Answers
-from .breakpoints import Breakpoint
-from .inspect import Limits, is_own
-from .link import Link
-from .marks import Marks
+from .breakpoints import watch_frames
+from .breakpoints.breakpoint import Breakpoint
+from .breakpoints.registry import BreakpointRegistry
+from .breakpoints.specs import BreakpointChange, BreakpointSpec
+from .breakpoints.tracepoint_lines import TracepointLines
 from .models import Frame, State, StopInfo, WatchReport
-from .output import OutputBuffer, OwnPrintHolder, TracebackCutter
-from .owed import StillOwed
-from .own_evaluations import OwnEvaluations
-from .program import ProgramProcesses
-from .recorder import StopRecorder
-from .registry import BreakpointRegistry
-from .run import FrameTable, Run
+from .output.buffer import OutputBuffer, OwnPrintHolder, TracebackCutter
+from .output.marks import Marks
+from .program import startup, testing
+from .program.link import Link
+from .program.owed import StillOwed
+from .program.program import ProgramProcesses
+from .program.run import FrameTable, Run
 from .sources import TOOLING, SourceAllowList
-from .specs import BreakpointChange, BreakpointSpec
-from .stops import Stops
-from .tracepoint_lines import TracepointLines
+from .stop.answers import Answers
+from .stop.inspect import Limits, is_own
+from .stop.own_evaluations import OwnEvaluations
+from .stop.recorder import StopRecorder
+from .stop.stops import Stops
 
 log = logging.getLogger(__name__)
 

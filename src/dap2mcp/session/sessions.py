@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
-from .children import program
+from .program.children import program
 from .session import DebugSession
 
 MAX_SESSIONS = 8

@@ -1,0 +1,1 @@
+"""A paused program's memory: its bytes and the instructions in it."""

@@ -1,0 +1,229 @@
+"""What an adapter's `stopped` event means, in the agent's terms: why the program stopped (a requested pause is
+`pause` whatever the adapter calls it, a panic hook's breakpoint is an exception), at which of the agent's
+breakpoints, and on which thread where the adapter leaves that out.
+
+The differences between adapters are data on the profile; this module holds the one piece of state that
+reading them needs, the stand-in breakpoint for `stopOnEntry`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...errors import Failure
+from ..breakpoints.specs import BreakpointSpec
+from ..models import StopInfo
+from ..program.run import Run
+
+if TYPE_CHECKING:
+    from ...adapters import AdapterProfile, Target
+    from ..breakpoints.breakpoint import Breakpoint
+    from ..breakpoints.registry import BreakpointRegistry
+    from .inspect import Requester
+
+
+_AS_ASKED = {"next": "step over", "stepIn": "step in", "stepOut": "step out"}
+"""DAP's moves in the words of the tools that ask for them."""
+
+
+class Stops:
+    def __init__(self, profile: AdapterProfile, registry: BreakpointRegistry, run: Run) -> None:
+        self._profile = profile
+        self._registry = registry
+        self._run = run
+        self._entry: Breakpoint | None = None
+        self._spent: Breakpoint | None = None
+        self._step_from: dict[str, Any] | None = None
+        """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
+        self._moved_from: _Place | None = None
+        """Where the last move started, where a line's breakpoint binds at several places (`places_a_line`)."""
+
+    async def step_starts(self, adapter: Requester, thread_id: int) -> None:
+        """Note the frame a step leaves, where the profile needs it to tell the step's own stops."""
+        self._step_from = None
+        if self._profile.statement_lines is not None:
+            with contextlib.suppress(Failure):
+                self._step_from = await _top_frame(adapter, thread_id)
+
+    async def move_starts(self, adapter: Requester, thread_id: int, on_breakpoint_line: bool) -> None:
+        """Note where a move (a step or a `continue`) leaves from, where a stop at a later place of the same line
+        may be no stop of its own (see `same_run_of_line`): only from a line of a line breakpoint (one request)."""
+        self._moved_from = None
+        if self._profile.places_a_line and on_breakpoint_line:
+            with contextlib.suppress(Failure):
+                self._moved_from = await _place(adapter, thread_id)
+
+    def may_be_same_line(self, body: dict[str, Any]) -> bool:
+        """A stop at one of the agent's line breakpoints after a move noted by `move_starts` (lldb numbers its
+        watchpoints apart from its breakpoints, and names them in the description: such a stop is a watch's)."""
+        start = self._moved_from
+        return start is not None and body.get("reason") == "breakpoint" and body.get("threadId") == start.thread \
+            and "watchpoint" not in str(body.get("description") or "") \
+            and any(bp.kind == "line" for bp in self._registry.hit(body.get("hitBreakpointIds") or []))
+
+    async def same_run_of_line(self, body: dict[str, Any], adapter: Requester) -> bool:
+        """Whether a breakpoint stop is at a later place of the line the move left, in the same frame: lldb binds a
+        Rust `println!` line at three places of its function, and each step and `continue` stopped at the next
+        one, `reason: breakpoint` on the same line. The line's next run starts again at its first place."""
+        start = self._moved_from
+        try:
+            now = await _place(adapter, body["threadId"]) if start is not None else None
+        except Failure:
+            return False
+        if start is None or now is None or now.pc is None or start.pc is None \
+                or (now.path, now.line, now.depth) != (start.path, start.line, start.depth) or now.pc <= start.pc:
+            return False
+        self._moved_from = now  # the line may have a third place
+        return True
+
+    def read(self, body: dict[str, Any]) -> StopInfo:
+        """The stop a (complete) `stopped` event describes."""
+        reason, description = self._reason(body)
+        if (caught := self._registry.caught_by(body.get("hitBreakpointIds") or [])) is not None:
+            reason, description = "exception", caught.label  # the message is read from the output, with the context
+        previous = self._run.stop_info
+        info = StopInfo(reason=reason, thread_id=body["threadId"] if body.get("threadId") is not None
+                        else previous.thread_id if previous else None,
+                        description=description, hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []))
+        if self._at_entry(info):
+            info.reason = "entry"
+            self._spent, self._entry = self._entry, None
+        return info
+
+    def _reason(self, body: dict[str, Any]) -> tuple[str, str | None]:
+        """The stop's reason and description in the agent's terms: a requested pause is `pause`, whatever
+        signal or exception the adapter calls it (lldb: SIGSTOP); gdb's signal names are exceptions."""
+        profile = self._profile
+        reason = str(body.get("reason", "unknown"))
+        description = body.get("description") or body.get("text")
+        if profile.stop_text_detail and body.get("description") and (text := body.get("text")):
+            description = f"{body['description']}: {str(text).strip(chr(34))}"  # Delve quotes the text
+        if profile.failed_command_stop is not None and body.get("description") == profile.failed_command_stop \
+                and reason == "exception":
+            self._run.take_pause()
+            move = _AS_ASKED.get(self._run.last_move, self._run.last_move or "command")
+            return ("step failed" if self._run.stepping else "continue failed"), (
+                f"{profile.name} could not carry out the `{move}`: {str(body.get('text') or '').strip(chr(34))} "
+                "(the thread may be in code without symbols, as where a pause lands in the vDSO); the program "
+                "is paused where this stop shows it: a breakpoint on the line after, then `continue`, gets past")
+        if description and profile.own_numbering is not None and profile.own_numbering.fullmatch(str(description)):
+            description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
+        if self._run.take_pause() and (reason in ("pause", "exception", "signal", "step") or reason.startswith("SIG") or (
+                reason == "breakpoint" and not self._registry.hit(body.get("hitBreakpointIds") or []))):
+            return "pause", description  # lldb, with a step under way: `step` ("trace") or its own breakpoint
+        if reason.startswith("SIG"):
+            return "exception", description or f"signal {reason}"
+        return reason, description
+
+    # -- stops the adapter under-describes ---------------------------------------------------------
+
+    def incomplete(self, body: dict[str, Any]) -> bool:
+        """Delve names no thread after a pause; cdt-gdb-adapter never names the breakpoint it stopped at."""
+        if body.get("threadId") is None:  # js-debug's one thread is 0
+            return True
+        if self._untold(body):
+            return True
+        if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint":
+            return True
+        return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
+                and bool(self._registry.all()))
+
+    async def complete(self, body: dict[str, Any], adapter: Requester) -> dict[str, Any]:
+        """What the stop left out, filled in with a request or two (as far as the adapter answers them)."""
+        body = dict(body)
+        try:
+            if body.get("threadId") is None:
+                threads = (await adapter.request("threads")).get("threads") or []
+                current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
+                body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
+            if body.get("threadId") is not None and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
+                top = await _top_frame(adapter, body["threadId"])
+                body["hitBreakpointIds"] = self._registry.adapter_ids_at(
+                    (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
+            if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint" \
+                    and body.get("threadId") is not None and self._same_statement(await _top_frame(adapter, body["threadId"])):
+                body["reason"], body["hitBreakpointIds"] = "step", []  # not a hit: the statement was stopped at
+            if (expression := self._untold(body)) is not None and body.get("threadId") is not None:
+                top = await _top_frame(adapter, body["threadId"])
+                said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
+                                                          "context": "watch"})
+                if str(said.get("type")) == "string" and said.get("result"):
+                    body["text"] = said["result"]
+        except Failure:
+            pass
+        return body
+
+    def _same_statement(self, top: dict[str, Any]) -> bool:
+        """Whether a stop's top frame is the frame the step left, on another line of the statement it was on."""
+        start, lines = self._step_from or {}, self._profile.statement_lines
+        path = (top.get("source") or {}).get("path")
+        if lines is None or not path or top.get("id") != start.get("id") or path != (start.get("source") or {}).get("path"):
+            return False
+        span = lines(path, int(start.get("line") or 0))
+        return span is not None and span[0] <= int(top.get("line") or 0) <= span[1]
+
+    def _untold(self, body: dict[str, Any]) -> str | None:
+        """The expression that tells a stop's text the adapter left out (`AdapterProfile.untold_texts`)."""
+        if body.get("text"):
+            return None
+        return dict(self._profile.untold_texts).get(str(body.get("description")))
+
+    # -- stopOnEntry -------------------------------------------------------------------------------
+
+    def hold_at_entry(self, target: Target) -> None:
+        """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
+        stop would be in the loader or the runtime, or on its top level's first statement, where the adapter's
+        would come later (`Target.entry_line`; once the adapter's capabilities are known)."""
+        if not target.stop_on_entry:
+            return
+        if target.main:
+            self._entry = self._registry.register(BreakpointSpec(function=target.main), target.cwd, temporary=True)
+        elif target.entry_line:
+            file, line = target.entry_line
+            self._entry = self._registry.register(BreakpointSpec(file=file, line=line), target.cwd, temporary=True)
+
+    def _at_entry(self, info: StopInfo) -> bool:
+        """The stop at the entry stand-in is the entry stop; the stand-in has done its work (`take_spent`)."""
+        bp = self._entry
+        if bp is None:
+            return False
+        if bp.adapter_id is None:  # lldb-dap keeps one breakpoint per name: an agent's on main took its place
+            return any(other.adapter_id in info.hit_breakpoint_ids for other in self._registry.sharing(bp))
+        return bp.adapter_id in info.hit_breakpoint_ids
+
+    def take_spent(self) -> Breakpoint | None:
+        """The stand-in whose stop came: to be removed from the registry and the adapter."""
+        bp, self._spent = self._spent, None
+        return bp
+
+    def give_up_entry(self) -> Breakpoint | None:
+        """The stand-in of a program that ended before its entry function ran: to be removed."""
+        bp, self._entry = self._entry, None
+        return bp
+
+
+@dataclass(frozen=True)
+class _Place:
+    """A thread's innermost frame: its line, how deep the stack is, and the address it is at."""
+
+    thread: int
+    path: str | None
+    line: int | None
+    depth: int | None
+    pc: int | None
+
+
+async def _place(adapter: Requester, thread_id: int) -> _Place:
+    stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
+    top = (stack.get("stackFrames") or [{}])[0]
+    reference = str(top.get("instructionPointerReference") or "")
+    return _Place(thread_id, (top.get("source") or {}).get("path"), top.get("line"), stack.get("totalFrames"),
+                  int(reference, 16) if reference.startswith("0x") else None)
+
+
+async def _top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:
+    """The stopped thread's innermost frame as the adapter lists it (`{}` where it lists none)."""
+    stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
+    return (stack.get("stackFrames") or [{}])[0]

@@ -170,7 +170,7 @@ async def timeline(rounds: int, python: str | None) -> None:
     from timeline import stamp_around, stamp_dap
 
     from dap2mcp.adapters import python as debugpy_profile
-    from dap2mcp.session import debugger, session
+    from dap2mcp.session import answer, debugger, session
 
     stamps: Stamps = {}
     stamp_dap(stamps)
@@ -178,7 +178,7 @@ async def timeline(rounds: int, python: str | None) -> None:
         (debugpy_profile.DebugpyProfile, "prepare", "prepare (interpreter check)", "prepared"),
         (session.DebugSession, "start", "session.start", "handshake done"),
         (session.DebugSession, "wait_for_stop", "waiting for the stop", "stopped: reading it"),
-        (debugger.Debugger, "_result", None, "context built"),
+        (answer, "result", None, "context built"),
     ]:
         stamp_around(owner, name, stamps, before, after)
     line = marked_line(PROGRAM, MARKER)

@@ -52,6 +52,7 @@ from dap2mcp.adapters import DEBUGPY, Target
 from dap2mcp.dap import DapClient, spawn_stdio
 from dap2mcp.server import build_server
 from dap2mcp.session.debugger import Debugger
+from dap2mcp.session.handle import SessionHandle
 from dap2mcp.session.program.link import CLIENT_CAPABILITIES
 
 from benchkit import kill_leftovers, machine, marked_line, write_json
@@ -331,7 +332,7 @@ class McpNode(McpVariant):
 
 class McpInProcess(McpVariant):
     """In this process, so it can be looked into: the DAP requests its session sends per step, and
-    the time spent in Debugger.step (DAP traffic plus building the Context) apart from the MCP layers."""
+    the time spent in SessionHandle.step (DAP traffic plus building the Context) apart from the MCP layers."""
 
     name = "mcp-inproc"
 
@@ -339,23 +340,25 @@ class McpInProcess(McpVariant):
         self.debugger = Debugger()
         self.inner: list[float] = []
         self.measuring = False
-        original_step = self.debugger.step
+        original_step = SessionHandle.step
 
-        async def timed_step(*args: Any, **kwargs: Any) -> Any:
+        async def timed_step(calls: SessionHandle, *args: Any, **kwargs: Any) -> Any:
             t0 = time.perf_counter()
             try:
-                return await original_step(*args, **kwargs)
+                return await original_step(calls, *args, **kwargs)
             finally:
                 if self.measuring:
                     self.inner.append(time.perf_counter() - t0)
 
-        self.debugger.step = timed_step  # type: ignore[method-assign]
+        SessionHandle.step = timed_step  # type: ignore[method-assign]
+        stack.callback(setattr, SessionHandle, "step", original_step)
         self.client = await stack.enter_async_context(Client(build_server(self.debugger)))
         await self.start_debugging(stack)
 
     def start_measuring(self) -> None:
         self.measuring = True
-        self.count_requests_of(self.debugger.session._client)
+        current = self.debugger.sessions.current
+        self.count_requests_of(current.link.client if current is not None else None)
 
     def extras(self, steps: int) -> dict[str, Any]:
         return {"debugger_step": summary(self.inner), **self.request_counts(steps)}
@@ -512,7 +515,7 @@ def report(data: dict[str, Any]) -> None:
     for r in data["results"]:
         if "debugger_step" in r:
             inner = r["debugger_step"]["median_ms"]
-            print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} Debugger.step median {inner:.2f} ms, "
+            print(f"{r['variant']}, nodelay {'on: ' if r['nodelay'] else 'off:'} SessionHandle.step median {inner:.2f} ms, "
                   f"the MCP layers around it ~{r['median_ms'] - inner:.2f} ms")
     raw = next(r for r in data["results"] if r["variant"] == RawDap.name and r["nodelay"])
     for floor in (r for r in data["results"] if r["variant"] in (McpFloor.name, McpFloorWire.name, EchoWire.name)):

@@ -8,7 +8,7 @@ DAP client, dap2mcp through the thin client, and a second dap2mcp whose internal
 each stage of a step (this file, run as `timeline.py --serve STATS`, patches them in before serving).
 The DAP traffic is stamped on both sides the same way (the first request sent and message received
 under each name), so the two timelines line up at `> next`. Printed: the median time of every stamp
-in ms from the start of the step (for the server, `Debugger.step` entered; the stamps before it are
+in ms from the start of the step (for the server, `SessionHandle.step` entered; the stamps before it are
 negative), the raw client's alongside.
 """
 
@@ -81,7 +81,7 @@ def serve(stats_path: str) -> None:
     import anyio
 
     from dap2mcp.server import app, build_server, results, stdio
-    from dap2mcp.session import debugger
+    from dap2mcp.session import answer, handle
     from dap2mcp.session.stop import paused, recorder
     from dap2mcp.snapshots import store
 
@@ -117,8 +117,8 @@ def serve(stats_path: str) -> None:
     stamp_dap(stamps)
     for owner, name, before, after in [
         (app.DebugServer, "call_tool", "tool called (SDK dispatch done)", "tool returned"),
-        (debugger.Debugger, "step", "step", None),
-        (debugger.Debugger, "_result", "stopped; building the result", "context built"),
+        (handle.SessionHandle, "step", "step", None),
+        (answer, "result", "stopped; building the result", "context built"),
         (recorder.StopRecorder, "_stop_snapshot", "stop snapshot: build", "stop snapshot: built"),
         (store.SnapshotStore, "record_stop", "stop snapshot: stored", None),
         (paused, "view_context", "context: from the view", None),

@@ -34,7 +34,7 @@ async def test_the_capture_helper_matches_request_by_request_in_one_request():
         for one_request in (True, False):
             recorder.capture_limits = dataclasses.replace(recorder.capture_limits, one_request=one_request)
             sent.clear()
-            snapshot, _ = await debugger.snapshot_create(None, None, 0, 4)
+            snapshot, _ = await debugger.handle().snapshot_create(None, None, 0, 4)
             captured[one_request] = (snapshot, dict(sent))
 
         (helped, helped_sent), (plain, plain_sent) = captured[True], captured[False]
@@ -70,9 +70,9 @@ async def capture_both(debugger: Debugger, depth: int) -> tuple[Any, Any, Counte
 
     debugger.pick().request = counting  # type: ignore[method-assign]
     recorder.capture_limits = dataclasses.replace(recorder.capture_limits, one_request=True)
-    helped, _ = await debugger.snapshot_create(None, None, 0, depth)
+    helped, _ = await debugger.handle().snapshot_create(None, None, 0, depth)
     recorder.capture_limits = dataclasses.replace(recorder.capture_limits, one_request=False)
-    plain, _ = await debugger.snapshot_create(None, None, 0, depth)
+    plain, _ = await debugger.handle().snapshot_create(None, None, 0, depth)
     debugger.pick().request = request  # type: ignore[method-assign]
     return helped, plain, sent
 

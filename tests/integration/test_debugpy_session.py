@@ -26,10 +26,10 @@ async def test_everything_an_agent_sees_is_bounded():
         local = {v.name: v for v in ctx.scopes[0].variables}
         assert local["long_text"].valueTruncated is True and len(local["long_text"].value) <= 300
         assert local["many"].variablesReference  # expandable, not dumped
-        small = await debugger.context(None, None, max_frames=3)
+        small = await debugger.handle().context(None, None, max_frames=3)
         assert [f.function for f in small.frames] == ["marker", "recurse", "recurse"]
 
-        ctx = await debugger.continue_(None, Location(file=str(DEEP), line=marker(DEEP, "wide")), timeout=30)
+        ctx = await debugger.handle().continue_(None, Location(file=str(DEEP), line=marker(DEEP, "wide")), timeout=30)
         scope = ctx.scopes[0]
         assert scope.total == 60 and len(scope.variables) == 50 and scope.truncated is True
     finally:
@@ -41,11 +41,11 @@ async def test_breakpoints_are_verified_and_moved_lines_reported():
     try:
         await debugger.debug(Target(mode="source", path=str(INVOICE), stop_on_entry=True), adapter=None,
                              breakpoints=[], timeout=30)
-        view = await debugger.add_breakpoint(BreakpointSpec(file=str(INVOICE), line=marker(INVOICE, "loop")))
+        view = await debugger.handle().add_breakpoint(BreakpointSpec(file=str(INVOICE), line=marker(INVOICE, "loop")))
         assert view.verified is True and view.line == marker(INVOICE, "loop")
         views = debugger.pick().breakpoints.views()
         assert [v.id for v in views] == [view.id]
-        assert await debugger.clear_breakpoints(str(INVOICE), None, False) == [view.id]
+        assert await debugger.handle().clear_breakpoints(str(INVOICE), None, False) == [view.id]
         assert debugger.pick().breakpoints.views() == []
     finally:
         await debugger.close()

@@ -28,14 +28,14 @@ async def test_two_asks_to_let_go_of_a_childs_connection_leave_the_program_debug
         worker = debugger.pick(stop.sessionId)
         first = debugger.pick("s1")
         assert worker.parent_id == "s1" and stop.state == "paused", stop
-        await debugger.clear_breakpoints(None, None, True, "s1")
+        await debugger.handle("s1").clear_breakpoints(None, None, True)
         await asyncio.gather(worker.link.disconnect(False, 3), worker.link.disconnect(False, 3))
         await asyncio.sleep(0.5)  # a dead adapter's connections close at once
         assert first.link.connected, first.link.close_reason
-        end = await debugger.wait(60, "s1")
+        end = await debugger.handle("s1").wait(60)
         while end.state != "terminated" or end.sessionId != "s1":  # another worker may have stopped meanwhile
-            end = await (debugger.continue_(None, None, 60, end.sessionId) if end.state == "paused"
-                         else debugger.wait(60, "s1"))
+            end = await (debugger.handle(end.sessionId).continue_(None, None, 60) if end.state == "paused"
+                         else debugger.handle("s1").wait(60))
         assert end.exitCode == 0, end
         assert "total 14" in first.output.read(0, 10_000).text
     finally:

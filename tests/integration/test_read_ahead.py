@@ -108,9 +108,9 @@ async def test_a_stop_read_ahead_shows_what_a_plain_read_shows(program: Path, ad
         for turn in range(STOPS):
             assert ctx.location is not None
             move = next_move(turn, ctx.location.function)
-            ctx = await debugger.step(move, None, timeout=30)  # type: ignore[arg-type]
+            ctx = await debugger.handle().step(move, None, timeout=30)  # type: ignore[arg-type]
             assert ctx.state == "paused", (move, ctx)
-            plain = await debugger.context(None, None, max_frames=19)  # not the stop's view: read afresh
+            plain = await debugger.handle().context(None, None, max_frames=19)  # not the stop's view: read afresh
             assert seen(ctx) == seen(plain), (turn, move)
             functions.append(ctx.location.function if ctx.location else None)
         assert {str(f).removeprefix("main.") for f in functions} == {"top", "middle", "leaf"}, functions

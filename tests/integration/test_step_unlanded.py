@@ -25,17 +25,17 @@ async def test_continue_gives_up_a_step_the_blocked_thread_never_took_and_runs_e
         session = debugger.pick()
         # as with an adapter that cannot tell whether a thread can take a step: the step is sent
         session.profile = dataclasses.replace(session.profile, step_ready_check=None)
-        threads = (await debugger.context(None, None, 20)).threads or []
+        threads = (await debugger.handle().context(None, None, 20)).threads or []
         main = next(t.id for t in threads if t.name == "MainThread")
-        held = await debugger.step("over", main, timeout=1)
+        held = await debugger.handle().step("over", main, timeout=1)
         assert held.state == "running"  # the main thread is in future.result(): it takes the step only later
         with contextlib.suppress(Failure):  # the stop at `report` may be gone before it is read (below)
-            await debugger.continue_(None, None, timeout=20)
+            await debugger.handle().continue_(None, None, timeout=20)
         with contextlib.suppress(Failure):
-            await debugger.wait(20)  # where the given-up step took it on from there
+            await debugger.handle().wait(20)  # where the given-up step took it on from there
         # every thread ran: the job finished and the main thread got its result. pydevd still holds the given-up
         # step for the main thread and carries it out at that thread's next stop, so it runs on from there
         assert session.state != "running" and session.stop_count > 1
-        assert "checksum 105" in debugger.output(0, 10_000)["text"]
+        assert "checksum 105" in debugger.handle().output(0, 10_000)["text"]
     finally:
         await debugger.close()

@@ -30,13 +30,12 @@ from .. import __version__, reaper
 from ..errors import DebugError, ErrorCode, Failure
 from ..session.debugger import Debugger
 from ..session.models import inline_refs
-from . import resources, sdk
+from . import resources, sdk, snapshot_tools, tools
+from .binding import bind
 from .failures import coded
 from .notices import LogRelay, request_session
 from .prompts import prompts
 from .results import failure
-from .snapshot_tools import register_snapshot_tools
-from .tools import register_tools
 from .updates import ResourceUpdates
 
 log = logging.getLogger(__name__)
@@ -149,16 +148,14 @@ def build_server(debugger: Debugger | None = None) -> DebugServer:
             with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSE_LIMIT):
                 await debugger.close()
 
-    tools: list[Tool] = []
-    register_tools(tools, debugger)
-    register_snapshot_tools(tools, debugger)
+    bound = [bind(fn, debugger) for fn in (*tools.TOOLS, *snapshot_tools.TOOLS)]
     updates = ResourceUpdates(lambda: resources.watched(debugger),
                               fingerprint=lambda uri: resources.fingerprint(debugger, uri),
                               listed=lambda: tuple(item.uri for item in resources.listing(debugger)))
     server = DebugServer(name="dap2mcp", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
-                         log_level="WARNING", subscriptions=updates.bus, tools=tools)
+                         log_level="WARNING", subscriptions=updates.bus, tools=bound)
     server.relay, server.debugger, server.updates = LogRelay(), debugger, updates
-    server.tools_by_name = {tool.name: tool for tool in tools}
+    server.tools_by_name = {tool.name: tool for tool in bound}
     for prompt in prompts():
         server.add_prompt(prompt)
     lowlevel = sdk.lowlevel(server)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import copy
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..session.debugger import Debugger
+from ..session.breakpoints.specs import PATH_CHARS
+from ..session.handle import SessionHandle
 from ..snapshots import diff
 from . import results as r
-from .tools import PATH_CHARS, SessionId, tool_decorator
+from .binding import tool
 
 DIFF_ENTRIES = 1000
 DIFF_CHARS = 24_000
@@ -32,97 +32,92 @@ def _ref(role: str) -> Any:
     return Annotated[str, Field(min_length=1, max_length=200, description=f"{role}: {_REFS}.")]
 
 
-def register_snapshot_tools(tools: list[Tool], debugger: Debugger) -> None:
-    def tool(name: str, title: str, **hints: bool) -> Any:
-        return tool_decorator(tools, name, title, **hints)
 
-    @tool("snapshot_create", "Create State Snapshot")
-    async def snapshot_create(
-        label: Annotated[str, Field(max_length=200, description="Human-readable label (default 'snapshot-N').")] = "",
-        thread_id: Annotated[int | None, Field(description="Thread to capture (default: the thread that stopped).")] = None,
-        frame_index: Annotated[int, Field(ge=0, le=10_000, description="Stack frame index (0 = top of stack).")] = 0,
-        depth: Annotated[int, Field(ge=0, le=10, description="Levels of nested objects to expand (0 = top level only).")] = 0,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.SnapshotResult]:
-        """Capture a paused frame's locals and arguments as a named snapshot (every stop is also recorded, as
-        `@cN`)."""
-        sid = debugger.resolve(sessionId)
-        snapshot, warning = await debugger.snapshot_create(label or None, thread_id, frame_index, depth, sid)
-        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=sid)
+@tool("snapshot_create", "Create State Snapshot")
+async def snapshot_create(
+    calls: SessionHandle,
+    label: Annotated[str, Field(max_length=200, description="Human-readable label (default 'snapshot-N').")] = "",
+    thread_id: Annotated[int | None, Field(description="Thread to capture (default: the thread that stopped).")] = None,
+    frame_index: Annotated[int, Field(ge=0, le=10_000, description="Stack frame index (0 = top of stack).")] = 0,
+    depth: Annotated[int, Field(ge=0, le=10, description="Levels of nested objects to expand (0 = top level only).")] = 0,
+) -> Annotated[CallToolResult, r.SnapshotResult]:
+    """Capture a paused frame's locals and arguments as a named snapshot (every stop is also recorded, as
+    `@cN`)."""
+    snapshot, warning = await calls.snapshot_create(label or None, thread_id, frame_index, depth)
+    return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=calls.id)
 
-    @tool("snapshot_diff", "Compare Two Snapshots", read_only=True, idempotent=True)
-    async def snapshot_diff(
-        snapshot_id_1: _ref("First snapshot (baseline)"),
-        snapshot_id_2: _ref("Second snapshot (comparison)"),
-        format: Annotated[Literal["variables", "pact"], Field(description=(
-            "'variables': before/after values and a summary; 'pact': ids added, removed, changed, moved."))] = "variables",
-        path_prefix: Annotated[str, Field(max_length=PATH_CHARS, description=(
-            "Only this path and below (`order`: `order.items[0]`, not `orders`)."))] = "",
-        offset: Annotated[int, Field(ge=0, description=(
-            "The first entry listed (`nextOffset` of an earlier answer).")) ] = 0,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
-        """Compare two snapshots (of one session or of two): the variables added, removed and modified, one
-        entry per change, by paths such as `order.items[3]`. Pages by `offset`: `nextOffset`."""
-        sid = debugger.resolve(sessionId)
-        whole, warning = await debugger.snapshot_diff(snapshot_id_1, snapshot_id_2, format, sid, path_prefix or None)
-        chars = DIFF_CHARS
-        while True:  # a page of values full of quotes or non-ASCII characters takes more text than characters
-            body, omitted, next_at = diff.page(copy.copy(whole), DIFF_ENTRIES, chars, offset)
-            answer = r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
-                                          nextOffset=next_at, warning=warning, sessionId=sid)
-            if chars < 1000 or r.text_bytes(answer.model_dump(mode="json", exclude_none=True)) <= r.ANSWER_BYTES:
-                return r.ok(answer, session_id=sid)
-            chars //= 2
+@tool("snapshot_diff", "Compare Two Snapshots", read_only=True, idempotent=True)
+async def snapshot_diff(
+    calls: SessionHandle,
+    snapshot_id_1: _ref("First snapshot (baseline)"),
+    snapshot_id_2: _ref("Second snapshot (comparison)"),
+    format: Annotated[Literal["variables", "pact"], Field(description=(
+        "'variables': before/after values and a summary; 'pact': ids added, removed, changed, moved."))] = "variables",
+    path_prefix: Annotated[str, Field(max_length=PATH_CHARS, description=(
+        "Only this path and below (`order`: `order.items[0]`, not `orders`)."))] = "",
+    offset: Annotated[int, Field(ge=0, description=(
+        "The first entry listed (`nextOffset` of an earlier answer).")) ] = 0,
+) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
+    """Compare two snapshots (of one session or of two): the variables added, removed and modified, one
+    entry per change, by paths such as `order.items[3]`. Pages by `offset`: `nextOffset`."""
+    whole, warning = await calls.snapshot_diff(snapshot_id_1, snapshot_id_2, format, path_prefix or None)
+    chars = DIFF_CHARS
+    while True:  # a page of values full of quotes or non-ASCII characters takes more text than characters
+        body, omitted, next_at = diff.page(copy.copy(whole), DIFF_ENTRIES, chars, offset)
+        answer = r.SnapshotDiffResult(diff=body, truncated=bool(omitted) or None, omitted=omitted or None,
+                                      nextOffset=next_at, warning=warning, sessionId=calls.id)
+        if chars < 1000 or r.text_bytes(answer.model_dump(mode="json", exclude_none=True)) <= r.ANSWER_BYTES:
+            return r.ok(answer, session_id=calls.id)
+        chars //= 2
 
-    @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
-    async def snapshot_list(sessionId: SessionId = None) -> Annotated[CallToolResult, r.SnapshotListResult]:
-        """List the session's snapshots with their metadata, and which stops are kept."""
-        sid = debugger.resolve(sessionId)
-        saved, stops = await debugger.snapshot_list(sid)
-        snapshots = [r.SnapshotMeta.of(s) for s in saved]
-        return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops), session_id=sid)
+@tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
+async def snapshot_list(calls: SessionHandle) -> Annotated[CallToolResult, r.SnapshotListResult]:
+    """List the session's snapshots with their metadata, and which stops are kept."""
+    saved, stops = await calls.snapshot_list()
+    snapshots = [r.SnapshotMeta.of(s) for s in saved]
+    return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops), session_id=calls.id)
 
-    @tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
-    async def snapshot_delete(
-        snapshot_id: Annotated[str | None, Field(max_length=200, description="Default: all.")] = None,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.SnapshotDeleteResult]:
-        """Delete a snapshot by its id, or all of the session's snapshots."""
-        sid = debugger.resolve(sessionId)
-        deleted, remaining = await debugger.snapshot_delete(snapshot_id, sid)
-        return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining), session_id=sid)
+@tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
+async def snapshot_delete(
+    calls: SessionHandle,
+    snapshot_id: Annotated[str | None, Field(max_length=200, description="Default: all.")] = None,
+) -> Annotated[CallToolResult, r.SnapshotDeleteResult]:
+    """Delete a snapshot by its id, or all of the session's snapshots."""
+    deleted, remaining = await calls.snapshot_delete(snapshot_id)
+    return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining), session_id=calls.id)
 
-    @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
-    async def snapshot_export(
-        snapshot_id: _ref("Snapshot to export"),
-        path: Annotated[str, Field(max_length=PATH_CHARS, description=(
-            "Write it to this file instead (answering `bytes`, `sha256`)."))] = "",
-        offset: Annotated[int, Field(ge=0, description=(
-            "Character to answer `data` from (`nextOffset`)."))] = 0,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
-        """Serialize a snapshot as canonical JSON, a baseline for a later run (`snapshot_import`). At most
-        24,000 characters of `data` an answer: pages by `offset`, joined for import, or `path`."""
-        sid = debugger.resolve(sessionId)
-        exported = {**await debugger.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS, sid),
-                    "sessionId": sid}
-        if "data" in exported:
-            data, begin = exported["data"], exported.get("offset", 0)
-            paged = {"offset": begin, "end": exported.get("end", begin + len(data)), "truncated": True}
-            kept = r.most_that_fit(lambda n: r.text_bytes({**exported, **paged, "data": data[:n],
-                                                           "nextOffset": begin + n}), len(data))
-            if kept < len(data):  # escaped quotes and non-ASCII characters take more than a byte of text each
-                exported.update(paged, data=data[:kept], nextOffset=begin + kept)
-        return r.ok(r.SnapshotExportResult(**exported), session_id=sid)
+@tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
+async def snapshot_export(
+    calls: SessionHandle,
+    snapshot_id: _ref("Snapshot to export"),
+    path: Annotated[str, Field(max_length=PATH_CHARS, description=(
+        "Write it to this file instead (answering `bytes`, `sha256`)."))] = "",
+    offset: Annotated[int, Field(ge=0, description=(
+        "Character to answer `data` from (`nextOffset`)."))] = 0,
+) -> Annotated[CallToolResult, r.SnapshotExportResult]:
+    """Serialize a snapshot as canonical JSON, a baseline for a later run (`snapshot_import`). At most
+    24,000 characters of `data` an answer: pages by `offset`, joined for import, or `path`."""
+    exported = {**await calls.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS),
+                "sessionId": calls.id}
+    if "data" in exported:
+        data, begin = exported["data"], exported.get("offset", 0)
+        paged = {"offset": begin, "end": exported.get("end", begin + len(data)), "truncated": True}
+        kept = r.most_that_fit(lambda n: r.text_bytes({**exported, **paged, "data": data[:n],
+                                                       "nextOffset": begin + n}), len(data))
+        if kept < len(data):  # escaped quotes and non-ASCII characters take more than a byte of text each
+            exported.update(paged, data=data[:kept], nextOffset=begin + kept)
+    return r.ok(r.SnapshotExportResult(**exported), session_id=calls.id)
 
-    @tool("snapshot_import", "Import Snapshot")
-    async def snapshot_import(
-        data: Annotated[str, Field(description="Exported snapshot text.")] = "",
-        path: Annotated[str, Field(max_length=PATH_CHARS, description="File holding exported snapshot text.")] = "",
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.SnapshotResult]:
-        """Load an exported snapshot (`data` or `path`) under a new id, e.g. to diff against the live program."""
-        sid = debugger.resolve(sessionId)
-        snapshot, warning = await debugger.snapshot_import(data or None, path or None, sid)
-        return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=sid)
+@tool("snapshot_import", "Import Snapshot")
+async def snapshot_import(
+    calls: SessionHandle,
+    data: Annotated[str, Field(description="Exported snapshot text.")] = "",
+    path: Annotated[str, Field(max_length=PATH_CHARS, description="File holding exported snapshot text.")] = "",
+) -> Annotated[CallToolResult, r.SnapshotResult]:
+    """Load an exported snapshot (`data` or `path`) under a new id, e.g. to diff against the live program."""
+    snapshot, warning = await calls.snapshot_import(data or None, path or None)
+    return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=calls.id)
+
+
+TOOLS = (snapshot_create, snapshot_diff, snapshot_list, snapshot_delete, snapshot_export, snapshot_import)
+"""The snapshot tools in the order tools/list gives them, after the others."""

@@ -1,4 +1,5 @@
-"""The 13 tools of seed 003, plus `wait` and `output`. Each parses its input, calls the debugger, shapes the result."""
+"""The 13 tools of seed 003, plus `wait` and `output`. Each parses its input, calls the debugger or the session the
+call names (see binding.py), and shapes the result."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ import shlex
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.tools import Tool
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.types import CallToolResult
 from pydantic import Field
 
 from ..adapters import Target
@@ -35,13 +35,21 @@ from ..session.breakpoints.specs import (
     Text,
     Watch,
 )
-from ..session.debugger import DEFAULT_WAIT, EVALUATE_TIMEOUT, MAX_EVALUATE_DEPTH, MEMORY_BYTES, THREAD_FRAMES, Debugger
+from ..session.debugger import Debugger
+from ..session.handle import (
+    DEFAULT_WAIT,
+    EVALUATE_TIMEOUT,
+    MAX_EVALUATE_DEPTH,
+    MEMORY_BYTES,
+    THREAD_FRAMES,
+    SessionHandle,
+)
 from . import results as r
+from .binding import SessionId, tool
 
 Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait, then state 'running'.")]
 ThreadId = Annotated[int | None, Field(description="Default: the thread that stopped.")]
 FrameId = Annotated[int | None, Field(description="A frame's id (default: the top one).")]
-SessionId = Annotated[str | None, Field(max_length=100, description="Default: the current session.")]
 CONTEXT_FRAMES = 200
 """The most frames one `context` lists (`framesOffset` pages on); fewer where they pass `ANSWER_BYTES` of text."""
 OUTPUT_PAGE = 30_000
@@ -50,378 +58,319 @@ INFO_ITEMS = 200
 """The most items one `info` page lists; fewer where they pass `ANSWER_BYTES` of text (`nextOffset` goes on)."""
 
 
-def annotations(*, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
-    return ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive,
-                           idempotent_hint=idempotent, open_world_hint=False)
+@tool("debug", destructive=True)
+async def debug(
+    debugger: Debugger,
+    mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
+        "See the description."))],
+    path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "A script, source file, package, project or executable; for 'test': tests, a test file or "
+        "pytest node id."))] = None,
+    test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+        "Mode 'test': only these tests, as the runner's filter (pytest -k, go test -run, mocha --grep, Jest's "
+        "and Vitest's -t, ...)."))] = None,
+    bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+        "A Cargo project's binary to run (cargo --bin)."))] = None,
+    module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None,
+    processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
+    address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None,
+    args: Annotated[list[str] | None, Field(description=(
+        "The program's arguments (mode 'test': the runner's).") )] = None,
+    cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
+    env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
+    breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
+        "Initial breakpoints, each as the `breakpoint` tool takes one."))] = None,
+    stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False,
+    python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "Python interpreter (default: the project's venv, else python3)."))] = None,
+    adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve", "node"] | None, Field(description=(
+        "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb)."))] = None,
+    tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True,
+    justMyCode: Annotated[bool, Field(description=(
+        "Python: steps pass over library code; false steps into it."))] = True,
+    pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
+        "A program running elsewhere: [{local, remote}] directories."))] = None,
+    childProcesses: Annotated[bool, Field(description=(
+        "Python: child processes become sessions too; false: undebugged."))] = True,
+    timeout: Timeout = DEFAULT_WAIT,
+    ctx: Context | None = None,
+) -> Annotated[CallToolResult, r.ContextResult]:
+    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript). Mode `source`: a script or source
+    file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
+    cargo test, node:test, mocha, Jest, Vitest), stopping at the first failure; `attach`: a running process;
+    `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by
+    `sessionId`, and makes it current. Returns the context at the first stop, `state: running` after
+    `timeout`, or the exit code and output."""
+    if test is not None and mode != "test":
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
+    if bin is not None and mode != "source":
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
+    if mode == "test":
+        if module:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'test' runs the test runner itself: give path "
+                             "(tests, a test file or node id, or a package directory), not module")
+        target = Target(mode="test", path=path or ".", test=test, args=tuple(args or ()), cwd=cwd,
+                        env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
+                        just_my_code=justMyCode, children=childProcesses)
+    elif mode == "attach":
+        if processId is None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
+        target = Target(mode="attach", process_id=processId, path=path, just_my_code=justMyCode)
+    elif mode == "connect":
+        if not address:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")
+        target = Target(mode="connect", address=parse_address(address), path=path, args=tuple(args or ()),
+                        cwd=cwd, env=dict(env or {}), just_my_code=justMyCode)
+    else:
+        path, module, args = split_module(path, module, args)
+        if not path and not module:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
+        target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
+                        env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
+                        just_my_code=justMyCode, children=childProcesses, bin=bin)
+    if pathMappings:
+        target = target.mapped([(m.local, m.remote) for m in pathMappings])
+    return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],
+                                                   timeout=timeout, progress=_progress(ctx)))
 
+@tool("stop", destructive=True, idempotent=True)
+async def stop(
+    debugger: Debugger,
+    signal: Annotated[Literal["SIGTERM", "SIGINT"] | None, Field(description=(
+        "Send this first and let the program run its handlers for up to `timeout` seconds."))] = None,
+    timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
+    sessionId: SessionId = None,
+    all: Annotated[bool, Field(description="End every session (each listed in `stopped`).")] = False,
+) -> Annotated[CallToolResult, r.StopResult]:
+    """End a debug session (or `all`): terminate the program (detach if attached) and its adapter. Returns
+    the exit code if it ended by itself, and output not yet shown."""
+    if all:
+        if sessionId is not None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give sessionId or all, not both")
+        stopped = [r.StoppedSession(**ended) for ended in await debugger.stop_all(signal, timeout)]
+        return r.ok(r.StopResult(state="terminated", stopped=stopped))
+    return r.ok(r.StopResult(**await debugger.stop(signal, timeout, sessionId)))
 
-def tool_decorator(tools: list[Tool], name: str, title: str | None = None, **hints: bool) -> Any:
-    """Add a tool to `tools`, which the server is built with; its docstring, as one paragraph, is the
-    description an agent reads.
+@tool("restart", destructive=True)
+async def restart(
+    debugger: Debugger,
+    args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
+    pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
+        "As `debug`'s."))] = None,
+    timeout: Timeout = DEFAULT_WAIT,
+    sessionId: SessionId = None,
+    ctx: Context | None = None,
+) -> Annotated[CallToolResult, r.ContextResult]:
+    """Run the program again from the start with the same breakpoints and snapshots, with new `args` or the
+    previous ones. Returns what `debug` does."""
+    return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx),
+                                                              session_id=sessionId))
 
-    The output schema is published from the result model in the return annotation. The SDK would also
-    check each result against that model, but every result is dumped from an instance of it (`results.ok`),
-    so the check repeats pydantic's own work on every call; the model is taken off the tool's metadata,
-    which the SDK reads live, and the schema stays.
+@tool("breakpoint")
+async def breakpoint(
+    calls: SessionHandle,
+    file: File = None,
+    line: Line = None,
+    text: Text = None,
+    function: Function = None,
+    exception: ExceptionFilter = None,
+    exceptionTypes: ExceptionTypes = None,
+    watch: Watch = None,
+    access: Access = None,
+    condition: Condition = None,
+    hitCondition: HitCondition = None,
+    logMessage: LogMessage = None,
+    maxNotifications: MaxNotifications = None,
+    enabled: Enabled = None,
+    id: Annotated[int | None, Field(description=(
+        "Change this breakpoint instead (its options only).")
+    )] = None,
+) -> Annotated[CallToolResult, r.BreakpointResult]:
+    """Set a breakpoint at file+line (or file+text), on a function or on exceptions, with a condition, hit
+    condition or log message (a tracepoint); or a watch (a data breakpoint, set while paused); or change one
+    by `id`. Returns its id, whether it is verified, and its hit count."""
+    options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
+               "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
+    if id is not None:
+        if file or line or text or function or exception or watch or access:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
+        view = await calls.update_breakpoint(id, BreakpointChange(**options))
+    else:
+        view = await calls.add_breakpoint(BreakpointSpec(file=file, line=line, text=text, function=function,
+                                                            exception=exception, watch=watch, access=access,
+                                                            **options))
+    return r.ok(view, files_from=calls.files_from, session_id=calls.id)  # a BreakpointView is a BreakpointResult but for `success`
 
-    The input schema is published lean (`lean_input`): the arguments are still validated by the function's own
-    pydantic model, which the SDK builds apart from the schema it publishes."""
-    def register(fn: Any) -> Any:
-        description = " ".join((fn.__doc__ or "").split())
-        tool = Tool.from_function(fn, name=name, title=title, description=description,
-                                  annotations=annotations(**hints), structured_output=True)
-        tool.fn_metadata.output_model = None
-        tool.parameters = lean_input(tool.parameters)
-        for spec in tool.parameters.get("$defs", {}).values():  # described once, where they are arguments:
-            spec.pop("description", None)  # a breakpoint's fields by `breakpoint`, a `to`'s too, pathMappings'
-            for field in spec.get("properties", {}).values():  # by the argument's own description
-                field.pop("description", None)
-        tools.append(tool)
-        return fn
-    return register
+@tool("clear-breakpoints", destructive=True, idempotent=True)
+async def clear_breakpoints(
+    calls: SessionHandle,
+    file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Remove every breakpoint in this file.")] = None,
+    ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
+    all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
+) -> Annotated[CallToolResult, r.ClearResult]:
+    """Remove breakpoints: those in `file`, those with `ids`, or `all` (give at least one). Returns the ids
+    removed and how many remain."""
+    if not (file or ids or all):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
+    removed = await calls.clear_breakpoints(file, ids, all)
+    return r.ok(r.ClearResult(removed=removed, remaining=calls.breakpoints_kept()), session_id=calls.id)
 
+@tool("continue")
+async def continue_(
+    calls: SessionHandle,
+    threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
+    to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
+    timeout: Timeout = DEFAULT_WAIT,
+) -> Annotated[CallToolResult, r.ContextResult]:
+    """Resume the paused program until it stops (a breakpoint, an exception, `to`), ends, or `timeout`
+    passes. Returns the context at the stop, the exit code and output at the end, or `state: running`."""
+    return _context(calls, await calls.continue_(threadId, to, timeout))
 
-_NULL = {"type": "null"}
+@tool("step")
+async def step(
+    calls: SessionHandle,
+    mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
+    threadId: ThreadId = None,
+    timeout: Timeout = DEFAULT_WAIT,
+) -> Annotated[CallToolResult, r.ContextResult]:
+    """Step the paused program. Returns the context at the new location, with `changes`: the variables
+    changed since the previous stop."""
+    return _context(calls, await calls.step(mode, threadId, timeout))
 
+@tool("wait", read_only=True)
+async def wait(calls: SessionHandle, timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
+    """Wait for the running program's next stop without resuming it; returns the context at the stop, at
+    the exit, or `running` after `timeout`."""
+    return _context(calls, await calls.wait(timeout))
 
-def lean_input(node: Any) -> Any:
-    """An input schema as a model reads it (issue 38 point 6): without pydantic's titles, which repeat each
-    argument's name, and with an optional argument (`X | None = None`) written as X alone, absent meaning the
-    default. Half of what the descriptions and input schemas of tools/list held was these."""
-    if isinstance(node, list):
-        return [lean_input(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: {name: lean_input(value) for name, value in child.items()} if key in ("properties", "$defs")
-           else lean_input(child) for key, child in node.items() if key != "title"}
-    options = out.get("anyOf")
-    if isinstance(options, list) and len(options) == 2 and _NULL in options and "default" in out \
-            and out["default"] is None:
-        other = options[0] if options[1] == _NULL else options[1]
-        out = {**other, **{key: value for key, value in out.items() if key not in ("anyOf", "default")}}
-    return out
+@tool("output", read_only=True, idempotent=True)
+async def output(
+    calls: SessionHandle,
+    offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
+    limit: Annotated[int, Field(ge=1, le=OUTPUT_PAGE, description="Most characters to return.")] = 8000,
+) -> Annotated[CallToolResult, r.OutputResult]:
+    """Read the program's output (stdout, stderr, tracepoints) in pages: `nextOffset` is where the next
+    starts, `end` how much there is."""
+    page: dict[str, Any] = {**calls.output(offset, limit), "sessionId": calls.id}
+    text, begin = page["text"], page["offset"]
+    kept = r.most_that_fit(lambda n: r.text_bytes({**page, "text": text[:n], "nextOffset": begin + n}), len(text))
+    if kept < len(text):  # quotes, escapes and non-ASCII characters take more than a byte of text each
+        page.update(text=text[:kept], nextOffset=begin + kept)
+    return r.ok(r.OutputResult(**page), session_id=calls.id)
 
+@tool("pause", idempotent=True)
+async def pause(
+    calls: SessionHandle,
+    threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
+    timeout: Timeout = 10.0,
+) -> Annotated[CallToolResult, r.ContextResult]:
+    """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
+    the context where it stopped."""
+    return _context(calls, await calls.pause(threadId, timeout))
 
-def register_tools(tools: list[Tool], debugger: Debugger) -> None:  # noqa: C901 - one closure per tool
-    def tool(name: str, **hints: bool) -> Any:
-        return tool_decorator(tools, name, **hints)
+@tool("context", read_only=True, idempotent=True)
+async def context(
+    calls: SessionHandle,
+    threadId: ThreadId = None,
+    frameId: FrameId = None,
+    maxFrames: Annotated[int, Field(ge=1, le=CONTEXT_FRAMES, description="Most stack frames to list.")] = 20,
+    framesOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
+        "List frames from this depth on (`framesNext` of an earlier answer).")) ] = 0,
+    scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
+        "Also list these scopes a stop only names, e.g. ['Globals']."))] = None,
+    threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
+        "List threads from this one on (`threadsNext`)."))] = 0,
+    libraryFrames: Annotated[bool, Field(description=(
+        "List the frames `framesFolded` counts too."))] = False,
+) -> Annotated[CallToolResult, r.ContextResult]:
+    """Read again where the paused program is: location, frames, a frame's variables, exception, threads;
+    to look at another frame or thread, or at more `scopes`."""
+    return _context(calls, await calls.context(threadId, frameId, framesOffset + maxFrames, scopes,
+                                                        threadsOffset, libraryFrames),
+                    frames_from=framesOffset)
 
-    @tool("debug", destructive=True)
-    async def debug(
-        mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
-            "See the description."))],
-        path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-            "A script, source file, package, project or executable; for 'test': tests, a test file or "
-            "pytest node id."))] = None,
-        test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "Mode 'test': only these tests, as the runner's filter (pytest -k, go test -run, mocha --grep, Jest's "
-            "and Vitest's -t, ...)."))] = None,
-        bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-            "A Cargo project's binary to run (cargo --bin)."))] = None,
-        module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None,
-        processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
-        address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-            "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None,
-        args: Annotated[list[str] | None, Field(description=(
-            "The program's arguments (mode 'test': the runner's).") )] = None,
-        cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
-        env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
-        breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
-            "Initial breakpoints, each as the `breakpoint` tool takes one."))] = None,
-        stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False,
-        python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-            "Python interpreter (default: the project's venv, else python3)."))] = None,
-        adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve", "node"] | None, Field(description=(
-            "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb)."))] = None,
-        tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True,
-        justMyCode: Annotated[bool, Field(description=(
-            "Python: steps pass over library code; false steps into it."))] = True,
-        pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
-            "A program running elsewhere: [{local, remote}] directories."))] = None,
-        childProcesses: Annotated[bool, Field(description=(
-            "Python: child processes become sessions too; false: undebugged."))] = True,
-        timeout: Timeout = DEFAULT_WAIT,
-        ctx: Context | None = None,
-    ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript). Mode `source`: a script or source
-        file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
-        cargo test, node:test, mocha, Jest, Vitest), stopping at the first failure; `attach`: a running process;
-        `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by
-        `sessionId`, and makes it current. Returns the context at the first stop, `state: running` after
-        `timeout`, or the exit code and output."""
-        if test is not None and mode != "test":
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
-        if bin is not None and mode != "source":
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
-        if mode == "test":
-            if module:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'test' runs the test runner itself: give path "
-                                 "(tests, a test file or node id, or a package directory), not module")
-            target = Target(mode="test", path=path or ".", test=test, args=tuple(args or ()), cwd=cwd,
-                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
-                            just_my_code=justMyCode, children=childProcesses)
-        elif mode == "attach":
-            if processId is None:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
-            target = Target(mode="attach", process_id=processId, path=path, just_my_code=justMyCode)
-        elif mode == "connect":
-            if not address:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")
-            target = Target(mode="connect", address=parse_address(address), path=path, args=tuple(args or ()),
-                            cwd=cwd, env=dict(env or {}), just_my_code=justMyCode)
-        else:
-            path, module, args = split_module(path, module, args)
-            if not path and not module:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
-            target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
-                            env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
-                            just_my_code=justMyCode, children=childProcesses, bin=bin)
-        if pathMappings:
-            target = target.mapped([(m.local, m.remote) for m in pathMappings])
-        return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],
-                                                       timeout=timeout, progress=_progress(ctx)))
+@tool("evaluate", destructive=True)
+async def evaluate(
+    calls: SessionHandle,
+    expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
+    frameId: FrameId = None,
+    timeout: Annotated[float, Field(gt=0, le=3600, description=(
+        "Seconds the evaluation may run, then TIMEOUT."))] = EVALUATE_TIMEOUT,
+    depth: Annotated[int, Field(ge=0, le=MAX_EVALUATE_DEPTH, description=(
+        "Levels of members to list in `children` (0: none)."))] = 0,
+) -> Annotated[CallToolResult, r.ValueResult]:
+    """Evaluate an expression in the paused program (it may change its state). Returns the value
+    (`truncated` if cut), its type and what the program printed; `leftOut` names nested parts left out and
+    `expand` how to see them."""
+    return r.ok(r.ValueResult(**await calls.evaluate(expression, frameId, timeout, depth)), session_id=calls.id)
 
-    @tool("stop", destructive=True, idempotent=True)
-    async def stop(
-        signal: Annotated[Literal["SIGTERM", "SIGINT"] | None, Field(description=(
-            "Send this first and let the program run its handlers for up to `timeout` seconds."))] = None,
-        timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
-        sessionId: SessionId = None,
-        all: Annotated[bool, Field(description="End every session (each listed in `stopped`).")] = False,
-    ) -> Annotated[CallToolResult, r.StopResult]:
-        """End a debug session (or `all`): terminate the program (detach if attached) and its adapter. Returns
-        the exit code if it ended by itself, and output not yet shown."""
-        if all:
-            if sessionId is not None:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, "give sessionId or all, not both")
-            stopped = [r.StoppedSession(**ended) for ended in await debugger.stop_all(signal, timeout)]
-            return r.ok(r.StopResult(state="terminated", stopped=stopped))
-        return r.ok(r.StopResult(**await debugger.stop(signal, timeout, debugger.resolve(sessionId))))
+@tool("set-variable", destructive=True, idempotent=True)
+async def set_variable(
+    calls: SessionHandle,
+    name: Annotated[str, Field(min_length=1, max_length=TEXT_CHARS, description=(
+        "A variable, or a path: obj.field, items[2], ptr->field.")
+    )],
+    value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
+    frameId: FrameId = None,
+) -> Annotated[CallToolResult, r.SetVariableResult]:
+    """Change a variable of the paused program, e.g. to test a fix. Returns the new value and type."""
+    return r.ok(r.SetVariableResult(**await calls.set_variable(name, value, frameId)), session_id=calls.id)
 
-    @tool("restart", destructive=True)
-    async def restart(
-        args: Annotated[list[str] | None, Field(description="New arguments; omit to reuse the previous ones.")] = None,
-        pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
-            "As `debug`'s."))] = None,
-        timeout: Timeout = DEFAULT_WAIT,
-        sessionId: SessionId = None,
-        ctx: Context | None = None,
-    ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Run the program again from the start with the same breakpoints and snapshots, with new `args` or the
-        previous ones. Returns what `debug` does."""
-        return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx),
-                                                         session_id=debugger.resolve(sessionId)))
+@tool("info", read_only=True, idempotent=True)
+async def info(
+    debugger: Debugger,
+    type: Annotated[Literal["sources", "modules", "sessions", "threads"], Field(description=(
+        "What to list."))],
+    maxFrames: Annotated[int, Field(ge=1, le=100, description="Type 'threads': most frames shown per thread.")] = THREAD_FRAMES,
+    offset: Annotated[int, Field(ge=0, description="The first item listed (`nextOffset` of an earlier answer).")] = 0,
+    limit: Annotated[int, Field(ge=1, le=INFO_ITEMS, description="Most items listed.")] = 200,
+    sessionId: SessionId = None,
+) -> Annotated[CallToolResult, r.InfoResult]:
+    """List the program's loaded `sources` or `modules` (its own first), the debug `sessions`, or its
+    `threads` with their innermost frames and state (Python's also while it runs). Pages: `nextOffset`."""
+    if type == "sessions":
+        return r.ok(r.InfoResult(**debugger.list_sessions()))
+    calls = debugger.handle(sessionId)
+    listed: dict[str, Any] = {**await calls.info(type, maxFrames, offset, limit), "sessionId": calls.id}
+    items = listed["items"]
+    kept = r.most_that_fit(lambda n: r.text_bytes({**listed, "items": items[:n], "truncated": True,
+                                                   "nextOffset": offset + n}), len(items))
+    if kept < len(items):  # long paths, or threads with deep frames: the rest on the next page
+        listed.update(items=items[:kept], truncated=True, nextOffset=offset + kept)
+    return r.ok(r.InfoResult(**listed), session_id=calls.id)
 
-    @tool("breakpoint")
-    async def breakpoint(
-        file: File = None,
-        line: Line = None,
-        text: Text = None,
-        function: Function = None,
-        exception: ExceptionFilter = None,
-        exceptionTypes: ExceptionTypes = None,
-        watch: Watch = None,
-        access: Access = None,
-        condition: Condition = None,
-        hitCondition: HitCondition = None,
-        logMessage: LogMessage = None,
-        maxNotifications: MaxNotifications = None,
-        enabled: Enabled = None,
-        id: Annotated[int | None, Field(description=(
-            "Change this breakpoint instead (its options only).")
-        )] = None,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.BreakpointResult]:
-        """Set a breakpoint at file+line (or file+text), on a function or on exceptions, with a condition, hit
-        condition or log message (a tracepoint); or a watch (a data breakpoint, set while paused); or change one
-        by `id`. Returns its id, whether it is verified, and its hit count."""
-        sid = debugger.resolve(sessionId)
-        options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
-                   "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
-        if id is not None:
-            if file or line or text or function or exception or watch or access:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, "with id, give only what changes, not a new place")
-            view = await debugger.update_breakpoint(id, BreakpointChange(**options), sid)
-        else:
-            view = await debugger.add_breakpoint(BreakpointSpec(file=file, line=line, text=text, function=function,
-                                                                exception=exception, watch=watch, access=access,
-                                                                **options), sid)
-        return r.ok(view, files_from=debugger.files_from(sid), session_id=sid)  # a BreakpointView is a BreakpointResult but for `success`
+@tool("disassemble", read_only=True, idempotent=True)
+async def disassemble(
+    calls: SessionHandle,
+    memoryReference: Annotated[str | None, Field(min_length=1, description=(
+        "Address to start at (default: the current instruction)."))] = None,
+    instructionOffset: Annotated[int, Field(ge=-100_000, le=100_000, description=(
+        "Instructions to skip from the address (negative: before it)."))] = 0,
+    instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
+) -> Annotated[CallToolResult, r.DisassembleResult]:
+    """Disassemble machine code, by default where the program is paused (C, C++, Rust, Go)."""
+    return r.ok(r.DisassembleResult(**await calls.disassemble(memoryReference, instructionOffset, instructionCount)),
+                session_id=calls.id)
 
-    @tool("clear-breakpoints", destructive=True, idempotent=True)
-    async def clear_breakpoints(
-        file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Remove every breakpoint in this file.")] = None,
-        ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
-        all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.ClearResult]:
-        """Remove breakpoints: those in `file`, those with `ids`, or `all` (give at least one). Returns the ids
-        removed and how many remain."""
-        if not (file or ids or all):
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
-        sid = debugger.resolve(sessionId)
-        removed = await debugger.clear_breakpoints(file, ids, all, sid)
-        return r.ok(r.ClearResult(removed=removed, remaining=debugger.breakpoints_kept(sid)), session_id=sid)
-
-    @tool("continue")
-    async def continue_(
-        threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
-        to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
-        timeout: Timeout = DEFAULT_WAIT,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Resume the paused program until it stops (a breakpoint, an exception, `to`), ends, or `timeout`
-        passes. Returns the context at the stop, the exit code and output at the end, or `state: running`."""
-        return _context(debugger, await debugger.continue_(threadId, to, timeout, debugger.resolve(sessionId)))
-
-    @tool("step")
-    async def step(
-        mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
-        threadId: ThreadId = None,
-        timeout: Timeout = DEFAULT_WAIT,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Step the paused program. Returns the context at the new location, with `changes`: the variables
-        changed since the previous stop."""
-        return _context(debugger, await debugger.step(mode, threadId, timeout, debugger.resolve(sessionId)))
-
-    @tool("wait", read_only=True)
-    async def wait(timeout: Timeout = DEFAULT_WAIT, sessionId: SessionId = None) -> Annotated[CallToolResult, r.ContextResult]:
-        """Wait for the running program's next stop without resuming it; returns the context at the stop, at
-        the exit, or `running` after `timeout`."""
-        return _context(debugger, await debugger.wait(timeout, debugger.resolve(sessionId)))
-
-    @tool("output", read_only=True, idempotent=True)
-    async def output(
-        offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
-        limit: Annotated[int, Field(ge=1, le=OUTPUT_PAGE, description="Most characters to return.")] = 8000,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.OutputResult]:
-        """Read the program's output (stdout, stderr, tracepoints) in pages: `nextOffset` is where the next
-        starts, `end` how much there is."""
-        sid = debugger.resolve(sessionId)
-        page: dict[str, Any] = {**debugger.output(offset, limit, sid), "sessionId": sid}
-        text, begin = page["text"], page["offset"]
-        kept = r.most_that_fit(lambda n: r.text_bytes({**page, "text": text[:n], "nextOffset": begin + n}), len(text))
-        if kept < len(text):  # quotes, escapes and non-ASCII characters take more than a byte of text each
-            page.update(text=text[:kept], nextOffset=begin + kept)
-        return r.ok(r.OutputResult(**page), session_id=sid)
-
-    @tool("pause", idempotent=True)
-    async def pause(
-        threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
-        timeout: Timeout = 10.0,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
-        the context where it stopped."""
-        return _context(debugger, await debugger.pause(threadId, timeout, debugger.resolve(sessionId)))
-
-    @tool("context", read_only=True, idempotent=True)
-    async def context(
-        threadId: ThreadId = None,
-        frameId: FrameId = None,
-        maxFrames: Annotated[int, Field(ge=1, le=CONTEXT_FRAMES, description="Most stack frames to list.")] = 20,
-        framesOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
-            "List frames from this depth on (`framesNext` of an earlier answer).")) ] = 0,
-        scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
-            "Also list these scopes a stop only names, e.g. ['Globals']."))] = None,
-        threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
-            "List threads from this one on (`threadsNext`)."))] = 0,
-        libraryFrames: Annotated[bool, Field(description=(
-            "List the frames `framesFolded` counts too."))] = False,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.ContextResult]:
-        """Read again where the paused program is: location, frames, a frame's variables, exception, threads;
-        to look at another frame or thread, or at more `scopes`."""
-        return _context(debugger, await debugger.context(threadId, frameId, framesOffset + maxFrames, scopes,
-                                                         threadsOffset, debugger.resolve(sessionId), libraryFrames),
-                        frames_from=framesOffset)
-
-    @tool("evaluate", destructive=True)
-    async def evaluate(
-        expression: Annotated[str, Field(min_length=1, description="Expression (or statement) to evaluate.")],
-        frameId: FrameId = None,
-        timeout: Annotated[float, Field(gt=0, le=3600, description=(
-            "Seconds the evaluation may run, then TIMEOUT."))] = EVALUATE_TIMEOUT,
-        depth: Annotated[int, Field(ge=0, le=MAX_EVALUATE_DEPTH, description=(
-            "Levels of members to list in `children` (0: none)."))] = 0,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.ValueResult]:
-        """Evaluate an expression in the paused program (it may change its state). Returns the value
-        (`truncated` if cut), its type and what the program printed; `leftOut` names nested parts left out and
-        `expand` how to see them."""
-        sid = debugger.resolve(sessionId)
-        return r.ok(r.ValueResult(**await debugger.evaluate(expression, frameId, timeout, sid, depth)), session_id=sid)
-
-    @tool("set-variable", destructive=True, idempotent=True)
-    async def set_variable(
-        name: Annotated[str, Field(min_length=1, max_length=TEXT_CHARS, description=(
-            "A variable, or a path: obj.field, items[2], ptr->field.")
-        )],
-        value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
-        frameId: FrameId = None,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.SetVariableResult]:
-        """Change a variable of the paused program, e.g. to test a fix. Returns the new value and type."""
-        sid = debugger.resolve(sessionId)
-        return r.ok(r.SetVariableResult(**await debugger.set_variable(name, value, frameId, sid)), session_id=sid)
-
-    @tool("info", read_only=True, idempotent=True)
-    async def info(
-        type: Annotated[Literal["sources", "modules", "sessions", "threads"], Field(description=(
-            "What to list."))],
-        maxFrames: Annotated[int, Field(ge=1, le=100, description="Type 'threads': most frames shown per thread.")] = THREAD_FRAMES,
-        offset: Annotated[int, Field(ge=0, description="The first item listed (`nextOffset` of an earlier answer).")] = 0,
-        limit: Annotated[int, Field(ge=1, le=INFO_ITEMS, description="Most items listed.")] = 200,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.InfoResult]:
-        """List the program's loaded `sources` or `modules` (its own first), the debug `sessions`, or its
-        `threads` with their innermost frames and state (Python's also while it runs). Pages: `nextOffset`."""
-        if type == "sessions":
-            return r.ok(r.InfoResult(**debugger.list_sessions()))
-        sid = debugger.resolve(sessionId)
-        listed: dict[str, Any] = {**await debugger.info(type, sid, maxFrames, offset, limit), "sessionId": sid}
-        items = listed["items"]
-        kept = r.most_that_fit(lambda n: r.text_bytes({**listed, "items": items[:n], "truncated": True,
-                                                       "nextOffset": offset + n}), len(items))
-        if kept < len(items):  # long paths, or threads with deep frames: the rest on the next page
-            listed.update(items=items[:kept], truncated=True, nextOffset=offset + kept)
-        return r.ok(r.InfoResult(**listed), session_id=sid)
-
-    @tool("disassemble", read_only=True, idempotent=True)
-    async def disassemble(
-        memoryReference: Annotated[str | None, Field(min_length=1, description=(
-            "Address to start at (default: the current instruction)."))] = None,
-        instructionOffset: Annotated[int, Field(ge=-100_000, le=100_000, description=(
-            "Instructions to skip from the address (negative: before it)."))] = 0,
-        instructionCount: Annotated[int, Field(ge=1, le=2000)] = 20,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.DisassembleResult]:
-        """Disassemble machine code, by default where the program is paused (C, C++, Rust, Go)."""
-        sid = debugger.resolve(sessionId)
-        return r.ok(r.DisassembleResult(**await debugger.disassemble(memoryReference, instructionOffset,
-                                                                      instructionCount, sid)), session_id=sid)
-
-    @tool("memory", read_only=True, idempotent=True)
-    async def memory(
-        memoryReference: Annotated[str | None, Field(min_length=1, max_length=200, description=(
-            "An address (0x…) to read at.")
-        )] = None,
-        expression: Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
-            "Instead: read where what this names lies (`*p`: what p points at)."))] = None,
-        offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
-        count: Annotated[int, Field(ge=1, le=MEMORY_BYTES, description=f"Bytes to read (at most {MEMORY_BYTES}).")] = 256,
-        frameId: FrameId = None,
-        sessionId: SessionId = None,
-    ) -> Annotated[CallToolResult, r.MemoryResult]:
-        """Read the paused program's raw memory (C, C++, Rust, Go), in rows of 16 bytes: address, hex and
-        characters."""
-        if (memoryReference is None) == (expression is None):
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
-        sid = debugger.resolve(sessionId)
-        return r.ok(r.MemoryResult(**await debugger.memory(memoryReference, expression, offset, count, frameId, sid)),
-                    session_id=sid)
+@tool("memory", read_only=True, idempotent=True)
+async def memory(
+    calls: SessionHandle,
+    memoryReference: Annotated[str | None, Field(min_length=1, max_length=200, description=(
+        "An address (0x…) to read at.")
+    )] = None,
+    expression: Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
+        "Instead: read where what this names lies (`*p`: what p points at)."))] = None,
+    offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
+    count: Annotated[int, Field(ge=1, le=MEMORY_BYTES, description=f"Bytes to read (at most {MEMORY_BYTES}).")] = 256,
+    frameId: FrameId = None,
+) -> Annotated[CallToolResult, r.MemoryResult]:
+    """Read the paused program's raw memory (C, C++, Rust, Go), in rows of 16 bytes: address, hex and
+    characters."""
+    if (memoryReference is None) == (expression is None):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
+    return r.ok(r.MemoryResult(**await calls.memory(memoryReference, expression, offset, count, frameId)),
+                session_id=calls.id)
 
 
 def _progress(ctx: Context | None) -> Any:
@@ -437,11 +386,11 @@ def _progress(ctx: Context | None) -> Any:
     return report
 
 
-def _context(debugger: Debugger, ctx: Any, frames_from: int = 0) -> CallToolResult:
+def _context(on: Debugger | SessionHandle, ctx: Any, frames_from: int = 0) -> CallToolResult:
     """`frames_from`: the frames above it were read to reach the page asked for (`context {framesOffset}`), and
     are left out. Frames that would take the answer's text past `ANSWER_BYTES` (long names, deep stacks) are
     cut, and `framesNext` says where the next page starts."""
-    files_from = debugger.files_from(ctx.sessionId)
+    files_from = on.sessions.files_from(ctx.sessionId)  # the session whose stop it is
     if ctx.frames is not None:
         if frames_from:
             ctx.frames = ctx.frames[frames_from:]
@@ -493,3 +442,8 @@ def parse_address(address: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"address must be host:port, got {address!r}")
     return host, int(port)
+
+
+TOOLS = (debug, stop, restart, breakpoint, clear_breakpoints, continue_, step, wait, output, pause, context, evaluate,
+         set_variable, info, disassemble, memory)
+"""The tools in the order tools/list gives them."""

@@ -160,6 +160,17 @@ class Sessions:
         """Whether `session` is paused at a stop the agent has not been shown."""
         return session.state == "paused" and session.stop_count > self._shown.get(session.id, 0)
 
+    def others_running(self, session: DebugSession) -> list[DebugSession]:
+        """The other sessions of `session`'s program still running (its parent's, its children's): where a change to
+        a breakpoint, which is the program's, goes too."""
+        return [s for s in self.tree(session) if s is not session and s.state != "terminated"] \
+            if self.holds(session) else []
+
+    def files_from(self, session_id: str | None) -> str | None:
+        """Below this directory, a session's results name files relative to it (`Target.files_from`)."""
+        session = self.find(session_id)
+        return session.target.files_from if session is not None else None
+
     def unshown_stop(self, session: DebugSession) -> DebugSession | None:
         """Another session of `session`'s program, paused at a stop the agent has not been shown."""
         if not self.holds(session):

@@ -84,14 +84,14 @@ async def test_a_program_with_a_child_process_is_never_taken_to_have_written_not
         session = DebugSession(Target(mode="source", path=str(tmp_path / "p.py"), cwd=str(tmp_path)), PROFILES["debugpy"])
         session.run.on_process({"systemProcessId": program.pid})
         written = processes.bytes_written(program.pid)
-        session._known_in = (session.stop_count, session.output.size, written)  # as a mark that came back leaves it
-        assert session.nothing_written()  # no child yet: the count, the empty pipe and no child say so
+        session.all_in.known_in_now(written)  # as a mark that came back leaves it
+        assert session.all_in.nothing_written()  # no child yet: the count, the empty pipe and no child say so
 
         program.stdin.write(b"go\n")
         program.stdin.flush()
         wait_until_sync(psutil.Process(program.pid).children, bool, guard=10, normal="0.1 s to start the child")
         assert processes.bytes_written(program.pid) == written and processes.unread_in_pipes(program.pid) == 0
-        assert not session.nothing_written()
+        assert not session.all_in.nothing_written()
     finally:
         for child in psutil.Process(program.pid).children():
             child.kill()

@@ -5,9 +5,7 @@ once the output the program wrote before it is in.
 
 from __future__ import annotations
 
-import contextlib
-
-from ..errors import DebugError, ErrorCode, Failure
+from ..errors import DebugError, ErrorCode
 from . import hints
 from .models import Context, Output
 from .program import testing
@@ -15,12 +13,6 @@ from .session import DebugSession
 from .sessions import Sessions
 from .stop import paused
 
-OUTPUT_SETTLES = 1.0
-"""How long a stop's answer waits for the output the program wrote before it stopped (see
-`OutputBuffer.settle`); past that the answer says its output is `incomplete`."""
-MARKS_BACK = 3.0
-"""How long an evaluation's answer waits for the marks written after it (see marks.py): output known to be
-still on its way is worth a longer wait than a pause that may be its end."""
 TEST_END_CHARS = 4000
 """How much of the end of a test run's output is read for the runner's word that no test ran."""
 
@@ -31,7 +23,8 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
     _not_ended_by_another_call(session)
     await session.ended()  # an ending program's last output is still on its way
     # what the program wrote before it stopped may still be on its way (a flood is forwarded for seconds)
-    complete, marked = await all_in(session, None) if session.state == "paused" else (True, False)
+    complete, marked = await session.all_in.stopped(lambda: paused.focused_frame_id(session)) \
+        if session.state == "paused" else (True, False)
     settled = session.output.size
     # the thread list costs a request per stop; `context` has it, execution results do not
     ctx = await paused.context(session, consume_output=True, with_threads=False)
@@ -89,33 +82,6 @@ async def _parent_stop(sessions: Sessions, parent: DebugSession, child: DebugSes
 
 # A breakpoint is the program's: set, changed or cleared in one of its processes' sessions, it is in all
 # of them (each child's session started with its parent's), the others' answers aside.
-
-
-async def all_in(session: DebugSession, frame: int | None) -> tuple[bool, bool]:
-    """Wait for the output the program wrote so far (before it stopped, or before an evaluation): whether it is
-    all in, and whether that is known, by a mark written behind it (see marks.py; what comes after the mark was
-    written after it, by another process), or judged by a pause (`OutputBuffer.settle`). `frame`: where to
-    write the mark; the stop's focused frame if None."""
-    if session.nothing_written():
-        return True, True
-    if session.marks_written:
-        with contextlib.suppress(Failure):
-            frame = await paused.focused_frame_id(session) if frame is None else frame
-            if (marked := await session.output_marked(frame, OUTPUT_SETTLES)) is not None:
-                return marked, marked
-    return await session.output.settle(OUTPUT_SETTLES), False
-
-
-async def printed(session: DebugSession, frame: int) -> bool:
-    """Wait for what an evaluation printed, which comes after its answer: whether it is all in. Known by marks
-    where they can be written; else judged by pauses: most evaluations print nothing or a line, and pay 15 ms; a
-    flood is waited for until it ends; output that goes on past a pause in it (another process writing to the
-    program's output) is not the evaluation's alone."""
-    if session.nothing_written():
-        return True
-    if (marked := await session.output_marked(frame, MARKS_BACK)) is not None:
-        return marked
-    return await session.output.quiet(0.015, 0.1) or await session.output.settle(OUTPUT_SETTLES, surely=True)
 
 
 def _not_ended_by_another_call(session: DebugSession) -> None:

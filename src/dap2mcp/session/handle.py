@@ -233,8 +233,8 @@ class SessionHandle:
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
         session.recorder.state_changed()
-        mixed = session.output_from_elsewhere()  # then it may write while the evaluation prints, too
-        before, _ = await answer.all_in(session, frame)  # the program's, not to be taken for the evaluation's
+        mixed = session.all_in.from_elsewhere()  # then it may write while the evaluation prints, too
+        before, _ = await session.all_in.stopped(frame)  # the program's, not to be taken for the evaluation's
         if console_command(session.profile, expression) is not None and session.profile.console_prints:
             # what it printed is its value
             printed = await session.own.console_text(expression, frame, session.limits.value_chars * 20)
@@ -262,7 +262,7 @@ class SessionHandle:
                                  f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
         result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
         result.update(await _expanded(session, expression, body, depth))
-        printed = await answer.printed(session, frame)
+        printed = await session.all_in.printed(frame)
         out = session.output.take_from(start, session.limits.output_chars)
         if out.text:
             result["output"] = out.text

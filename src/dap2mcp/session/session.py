@@ -38,7 +38,7 @@ from ..adapters.base import OWN_PRINT, FunctionFilter, FunctionPlace
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
-from ..processes import bytes_written, exit_code, has_children, killed_by, open_pidfd, unread_in_pipes
+from ..processes import exit_code, killed_by, open_pidfd
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from .breakpoints import watch_frames
@@ -47,8 +47,8 @@ from .breakpoints.registry import BreakpointRegistry
 from .breakpoints.specs import BreakpointChange, BreakpointSpec
 from .breakpoints.tracepoint_lines import TracepointLines
 from .models import Frame, State, StopInfo, WatchReport
+from .output.all_in import OutputAllIn
 from .output.buffer import OutputBuffer, OwnPrintHolder, TracebackCutter
-from .output.marks import Marks
 from .program import startup, testing
 from .program.link import Link
 from .program.owed import StillOwed
@@ -70,9 +70,6 @@ _TAGGING: weakref.WeakValueDictionary[str, DebugSession] = weakref.WeakValueDict
 """Every live session by its breakpoints' tag nonce: a tracepoint's message printed into the program's output
 (`AdapterProfile.logs_in_program_output`) names the session that logged it, a worker thread's or the program's,
 while the launcher reads it from the pipes."""
-MARK_TIMEOUT = 1.0
-"""How long the evaluation that writes an output mark may take (it never blocks on a full pipe): past it, the
-answer judges its output by pauses."""
 EXIT_CODE_WITHIN = 3.0
 """How long an answer at a program's end waits for its exit code still on its way (a test run's verdict): the
 adapter may report the end while the process is still closing (Jest's workers); past it, the answer says the code
@@ -126,10 +123,6 @@ class DebugSession:
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
         self.adapter_output = OutputBuffer(keep_chars=100_000)
-        self._marks = Marks()
-        self._known_in: tuple[int, int, int | None] | None = None
-        """The stop count, the output's size and the program's count of bytes written when a mark last showed
-        the output all in (`output_marked`)."""
         self._tracebacks = TracebackCutter(profile.launcher_frames)
         self._own_prints = OwnPrintHolder(OWN_PRINT)
         self.watch_report: WatchReport | None = None
@@ -137,6 +130,8 @@ class DebugSession:
         self._recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.own = OwnEvaluations(profile, self, self.adapter_output)
+        self.all_in = OutputAllIn(lambda: self.output, self.run, profile, self.own)
+        """Whether the program's output is all in, at a stop or after an evaluation."""
         self.processes = ProgramProcesses(profile, lambda: self.target, self.run, lambda: self.link.adapter_process)
         self.recorder = StopRecorder(self, lambda: self.link.capabilities, profile.hidden_variables, self.limits,
                                      carried=snapshots, cut_markers=profile.cut_markers,
@@ -300,9 +295,7 @@ class DebugSession:
 
     def _on_output(self, body: dict[str, Any]) -> None:
         category, raw = str(body.get("category", "console")), str(body.get("output", ""))
-        marked = False
-        if self.marks_written and category in ("stdout", "stderr"):
-            raw, marked = self._marks.take_out(category, raw)
+        raw, marked = self.all_in.take_out(category, raw)
         profile = self.profile
         text = profile.shown_output(category, raw, self.state == "starting", self.target.mode == "connect")
         tracepoint, text = self.breakpoints.take_tracepoint(text)
@@ -339,76 +332,6 @@ class DebugSession:
                 self._on_ended({})
         elif self.profile.exit_in_output_ends and self.state == "terminated":
             self.run.exit_printed(code)  # the program's own copy, flushed at its exit, came first; the adapter's last
-
-    @property
-    def marks_written(self) -> bool:
-        """Whether marks may be written into the program's output (see marks.py): only into a program launched
-        here, whose pipe the adapter reads; a child process's output comes through its parent's session."""
-        return self.profile.output_mark is not None and self.launched and self.parent_id is None
-
-    async def output_marked(self, frame: int, most: float) -> bool | None:
-        """Whether what the program wrote so far is all in, known by a mark written after it into its output and
-        waited for up to `most` seconds (or until the session ends or stops again); None where none was written
-        (see `marks_written`; output that is not the adapter's pipe, such as pytest's capture, or a pipe too full
-        to take it): the caller judges by pauses instead. Callers ask `nothing_written` first: then no mark is
-        needed."""
-        if not self.marks_written or self.state != "paused":
-            return None
-        assert self.profile.output_mark is not None
-        mark = self._marks.new((1, 2))
-        self._known_in = None  # until this mark is back
-        try:
-            try:
-                body, _ = await self.own.evaluate(self.profile.output_mark.format(mark=repr(mark.template)), frame,
-                                                  timeout=MARK_TIMEOUT)
-            except Failure:  # it may still run, and its mark come: taken out then
-                return None
-            result = str(body.get("result") or "")
-            written = {mark.back[fd] for fd in mark.back if result == str(fd)}
-            self._marks.not_written(mark, [fd for fd in mark.back if result != str(fd)])
-            if not written:
-                return None
-            if await self._back(written, most):
-                self._known_in = (self.stop_count, self.output.size, self._bytes_written())  # past the mark's bytes
-                return True
-            return False
-        finally:
-            self._marks.forget(mark)
-
-    async def _back(self, marks: set[asyncio.Future[None]], most: float) -> bool:
-        """Wait until `marks` are back, at most `most` seconds, or until the program moves on (a stop, its end,
-        a call ending it): whether they are."""
-        loop = asyncio.get_running_loop()
-        deadline, stops = loop.time() + most, self.stop_count
-        while marks and self.stop_count == stops and self.state == "paused" and self.ended_by is None \
-                and (left := deadline - loop.time()) > 0:
-            moved = asyncio.ensure_future(self.run.changed(left))
-            done, _ = await asyncio.wait({*marks, moved}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
-            moved.cancel()
-            marks -= done
-        return not marks
-
-    def nothing_written(self) -> bool:
-        """The program has written nothing since a mark last showed its output all in: its count of bytes
-        written is the same, nothing waits in its pipes (a write still going on, or one `splice` made, which
-        the count misses), and it has no child process (whose writes it does not count). Then its output is
-        all in still, with no mark to write."""
-        pid = self.run.process.get("systemProcessId")
-        if self._known_in is None or not isinstance(pid, int) or (written := bytes_written(pid)) is None \
-                or written != self._known_in[2] or unread_in_pipes(pid) != 0 or has_children(pid):
-            return False
-        self._known_in = (self.stop_count, self.output.size, written)
-        return True
-
-    def _bytes_written(self) -> int | None:
-        pid = self.run.process.get("systemProcessId")
-        return bytes_written(pid) if isinstance(pid, int) else None
-
-    def output_from_elsewhere(self) -> bool:
-        """Output came after marks showed it all in at this stop, while the program stood still: another process
-        (a child, a helper it started) writes to the program's output."""
-        return self._known_in is not None and self._known_in[0] == self.stop_count \
-            and self._known_in[1] != self.output.size
 
     def _program_output(self, category: str, text: str) -> None:
         """Output the adapter forwards outside DAP (Delve's debuggee writes to Delve's own stdout), or the
@@ -559,6 +482,7 @@ class DebugSession:
         """Start the adapter and `initialize` it: nothing of the program is sent yet, and `close` undoes it."""
         plan = self._plan = self._plan or self.profile.plan(self.target)
         self.launched = plan.request == "launch"
+        self.all_in.writes_marks = self.profile.output_mark is not None and self.launched and self.parent_id is None
         try:
             if plan.output_fifo:
                 self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(self._program_output, "stdout"))

@@ -36,7 +36,7 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
     ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.take_later_notes()] or None
     if ctx.state == "terminated":
         ran = testing.at_end(session.target, session.profile, ctx.exitCode, session.output.read(session.output.size - TEST_END_CHARS, TEST_END_CHARS).text)
-        coming = hints.EXIT_COMING if ctx.exitCode is None and session.exit_coming and session.parent_id is None \
+        coming = hints.EXIT_COMING if ctx.exitCode is None and session.exits.coming and session.parent_id is None \
             else None
         ctx.hint = "; ".join(filter(None, (ctx.hint, ran, coming))) or None
     follows = session.profile.follows_children and session.target.children  # its children are sessions
@@ -51,7 +51,7 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
             and sessions.holds(parent := sessions.pick(session.parent_id)):
         sessions.make_current(parent)  # not left without one: the program goes on in its parent
         ended = hints.child_ended(session.id, parent.id, parent.state, exit_known=ctx.exitCode is not None,
-                                  exit_coming=session.exit_coming,
+                                  exit_coming=session.exits.coming,
                                   reloader=session.profile.reloader(session.target, ctx.exitCode))
         if sessions.stop_unshown(parent):
             return await _parent_stop(sessions, parent, session, ctx, ended)

@@ -38,7 +38,7 @@ from ..adapters.base import OWN_PRINT, FunctionFilter, FunctionPlace
 from ..background import unlogged
 from ..dap import AdapterRefused
 from ..errors import DebugError, ErrorCode, Failure
-from ..processes import exit_code, killed_by, open_pidfd
+from ..processes import killed_by
 from ..program_pipe import ProgramPipe
 from ..snapshots import Snapshot
 from .breakpoints import watch_frames
@@ -50,6 +50,7 @@ from .models import Frame, State, StopInfo, WatchReport
 from .output.all_in import OutputAllIn
 from .output.buffer import OutputBuffer, OwnPrintHolder, TracebackCutter
 from .program import startup, testing
+from .program.exit_code import WAITED_WITHIN, ExitCode
 from .program.link import Link
 from .program.owed import StillOwed
 from .program.program import ProgramProcesses
@@ -70,10 +71,6 @@ _TAGGING: weakref.WeakValueDictionary[str, DebugSession] = weakref.WeakValueDict
 """Every live session by its breakpoints' tag nonce: a tracepoint's message printed into the program's output
 (`AdapterProfile.logs_in_program_output`) names the session that logged it, a worker thread's or the program's,
 while the launcher reads it from the pipes."""
-EXIT_CODE_WITHIN = 3.0
-"""How long an answer at a program's end waits for its exit code still on its way (a test run's verdict): the
-adapter may report the end while the process is still closing (Jest's workers); past it, the answer says the code
-is not yet known and `info sessions` shows it once it is."""
 
 
 class DebugSession:
@@ -101,12 +98,11 @@ class DebugSession:
         """The session whose connection only launched this one's program (see `share_program`)."""
         self.sharers: list[DebugSession] = []
         """The sessions that debug the program this one's connection launched (see `share_program`)."""
-        self._exit_known = asyncio.Event()
-        self._exit_watch: asyncio.Future[None] | None = None
-        """Where no adapter reports the program's exit code (a child process's), what learns it (`watch_exit`)."""
 
         self.link = Link(profile)
         self.run = Run(stray_step_stops=profile.stray_step_stops)
+        self.exits = ExitCode(self.run, lambda: self.link.program_ending)
+        """The exit code where no `exited` event brings it (a child process's, a program started for js-debug)."""
         self.run.on_change = lambda: self.changed()
         if rereads is None:
             rereads = target.mode in ("source", "test") or (target.mode == "binary" and profile.language == "python")
@@ -363,41 +359,8 @@ class DebugSession:
     def _terminal_exited(self, pid: int, returncode: int) -> None:
         """The program started through `runInTerminal` ended: its status is the exit code where the adapter
         sends no `exited` event (js-debug), here and in the sessions that share the program."""
-        code = returncode if returncode >= 0 else killed_by(-returncode)
         for session in (self, *self.sharers):
-            if session.exit_code is None:
-                session.run.exit_printed(code)
-            session._exit_known.set()
-
-    def watch_exit(self, pid: int) -> None:
-        """Learn the exit code of the program's process `pid`, which no adapter reports (a child process: debugpy
-        sends no `exited` on its connection, js-debug none at all) and whose parent reaps it: a pidfd opened now,
-        while the process is known to live (a child is held until its session is configured), says when it ends,
-        and `processes.exit_code` what it ended with. Nothing is put into the program's own code."""
-        if (pidfd := open_pidfd(pid)) is None:
-            return
-        loop = asyncio.get_running_loop()
-        self._exit_watch = unlogged(asyncio.ensure_future(self._exit_of(pidfd, pid)))
-        self._exit_watch.add_done_callback(lambda _: (loop.remove_reader(pidfd), os.close(pidfd)))  # cancelled too
-
-    @property
-    def exit_coming(self) -> bool:
-        """The program's end was reported but its exit code is still on its way: the process it is read from has
-        not ended yet (a child's interpreter still shutting down after its debugger's connection closed), or its
-        launcher has not seen it end. Not known yet, rather than unreadable: `info sessions` shows it once known."""
-        if self.exit_code is not None:
-            return False
-        watching = self._exit_watch is not None and not self._exit_watch.done()
-        return watching or self.link.program_ending or (self.launcher is not None and not self._exit_known.is_set())
-
-    async def _exit_of(self, pidfd: int, pid: int) -> None:
-        loop = asyncio.get_running_loop()
-        gone = loop.create_future()
-        loop.add_reader(pidfd, lambda: gone.done() or gone.set_result(None))  # readable once the process ended
-        await gone
-        if (code := exit_code(pidfd, pid)) is not None and self.exit_code is None:
-            self.run.exit_printed(code)
-        self._exit_known.set()
+            session.exits.terminal_exited(returncode)
 
     def share_program(self, launcher: DebugSession) -> None:
         """This session debugs the program that `launcher`'s connection only started (js-debug's first
@@ -405,6 +368,7 @@ class DebugSession:
         to the launcher, and its exit code are this session's too."""
         self.launcher = launcher
         self.output = launcher.output
+        self.exits.from_launcher = True
         launcher.sharers.append(self)
 
     def _adapter_said(self, category: str, text: str) -> None:
@@ -563,21 +527,18 @@ class DebugSession:
 
     async def ended(self, most: float = 1.0) -> None:
         """Once the program has ended, wait (a little) until its last output is in, and (for up to
-        `EXIT_CODE_WITHIN` seconds) its exit code where it is still on its way."""
+        `exit_code.WAITED_WITHIN` seconds) its exit code where it is still on its way."""
         if self._closing is not None and not self._closing.done():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._closing), most)
-        if self.state == "terminated" and self.exit_coming:
-            # js-debug says a program ended before its process has (Jest's, its workers still closing)
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._exit_known.wait(), EXIT_CODE_WITHIN)
+        await self.exits.waited()  # js-debug says a program ended before its process has (Jest's, closing its workers)
 
     async def _release_adapter(self) -> None:
         """The debuggee is gone: let the adapter go too, once the output it still forwards is in."""
         if self.link.connected:
             await self.output.quiet(0.05, 1.0)
         if self.link.program_ending:  # js-debug's launcher ends with its program's target, before its process
-            await self.link.programs_ended(EXIT_CODE_WITHIN)
+            await self.link.programs_ended(WAITED_WITHIN)
         await self.link.disconnect(terminate=True, timeout=0.5)
         await self.link.close()
 
@@ -598,8 +559,7 @@ class DebugSession:
                 await self._closing
         if self._guarding is not None:
             self._guarding.cancel()
-        if self._exit_watch is not None:
-            self._exit_watch.cancel()
+        self.exits.close()
         if self._pipe is not None:  # once: a failed start closes, and a kept session is closed again later
             self._pipe, pipe = None, self._pipe
             pipe.close()

@@ -62,7 +62,7 @@ def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debug
     if is_program(parent):
         child.share_program(parent)
     elif debugged and target.process_id is not None:
-        child.watch_exit(target.process_id)
+        child.exits.watch(target.process_id)
     return child
 
 

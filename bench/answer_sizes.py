@@ -13,6 +13,8 @@ answer's text content (UTF-8, what the model reads), and whether the answer says
   info sources / modules      the most `limit` allows, on rows.py under debugpy
   output                      flood.py's 100 MB, the most `limit` allows
   memory                      4096 bytes of ledger.c's stack under gdb
+  step in, library code       uses_library.py into json.loads (debugpy); node_library.js into commander, whose
+                              module closures a Node stop in a library shows (js-debug)
 """
 
 from __future__ import annotations
@@ -124,6 +126,19 @@ async def measure() -> dict[str, Any]:
         await sizes.call("debug", "", mode="source", path=str(ledger), adapter="gdb",
                          breakpoints=[{"file": str(ledger), "line": marked_line(ledger, "marker: summed")}])
         await sizes.call("memory", "memory 4096 bytes (gdb)", expression="account", count=4096)
+        await sizes.call("stop", "")
+
+        library = PROGRAMS / "uses_library.py"
+        await sizes.call("debug", "", mode="source", path=str(library), justMyCode=False,
+                         breakpoints=[{"file": str(library), "line": marked_line(library, "marker: loads")}])
+        await sizes.call("step", "step in to json.loads, library code (debugpy, justMyCode false)", mode="in")
+        await sizes.call("stop", "")
+
+        node = ROOT / "bench" / "programs" / "node_library.js"
+        await sizes.call("debug", "", mode="source", path=str(node), justMyCode=False,
+                         env={"NODE_PATH": str(ROOT / "tests" / "npm" / "node_modules")},
+                         breakpoints=[{"file": str(node), "line": marked_line(node, "marker: option")}])
+        await sizes.call("step", "step in to commander's Command.option, its closures (node)", mode="in")
         await sizes.call("stop", "")
     return {"tools_list": listing, "answers": sizes.rows}
 

@@ -259,16 +259,16 @@ async def test_a_source_build_goes_to_the_cache_and_never_beside_the_sources(lan
 
 FAULTY_SERVER = """
 import sys
-from dap2mcp.session.debugger import Debugger
+from dap2mcp.session.handle import SessionHandle
 
-real = Debugger.evaluate
+real = SessionHandle.evaluate
 
 async def evaluate(self, expression, *args, **kwargs):
     if expression == "inject_fault()":
         raise ZeroDivisionError("a fault the test injected")
     return await real(self, expression, *args, **kwargs)
 
-Debugger.evaluate = evaluate
+SessionHandle.evaluate = evaluate
 from dap2mcp.cli import main
 sys.exit(main(["serve"]))
 """

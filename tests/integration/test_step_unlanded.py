@@ -24,7 +24,7 @@ async def test_continue_gives_up_a_step_the_blocked_thread_never_took_and_runs_e
         assert ctx.state == "paused" and ctx.location is not None and ctx.location.function == "checksum"
         session = debugger.pick()
         # as with an adapter that cannot tell whether a thread can take a step: the step is sent
-        session.profile = dataclasses.replace(session.profile, step_ready_check=None)
+        session.profile = dataclasses.replace(session.profile, stops=dataclasses.replace(session.profile.stops, step_ready_check=None))
         threads = (await debugger.handle().context(None, None, 20)).threads or []
         main = next(t.id for t in threads if t.name == "MainThread")
         held = await debugger.handle().step("over", main, timeout=1)

@@ -39,20 +39,20 @@ SHOWN = (
 
 
 def test_the_launchers_entries_are_cut_in_one_piece():
-    assert TracebackCutter(DEBUGPY.launcher_frames).cut(PRINTED) == SHOWN
+    assert TracebackCutter(DEBUGPY.output.launcher_frames).cut(PRINTED) == SHOWN
 
 
 def test_the_launchers_entries_are_cut_wherever_the_output_splits():
     for split in range(len(PRINTED) + 1):
         for second in (split, (split + len(PRINTED)) // 2):
-            cutter = TracebackCutter(DEBUGPY.launcher_frames)
+            cutter = TracebackCutter(DEBUGPY.output.launcher_frames)
             pieces = [PRINTED[:split], PRINTED[split:second], PRINTED[second:]] if second > split else \
                 [PRINTED[:split], PRINTED[split:]]
             assert "".join(cutter.cut(piece) for piece in pieces) == SHOWN, (split, second)
 
 
 def test_output_outside_a_traceback_is_never_held_back():
-    cutter = TracebackCutter(DEBUGPY.launcher_frames)
+    cutter = TracebackCutter(DEBUGPY.output.launcher_frames)
     assert cutter.cut("Enter a number: ") == "Enter a number: "
     assert cutter.cut(f'  File "{VENV}/__main__.py", line 71, in <module>\n') == \
         f'  File "{VENV}/__main__.py", line 71, in <module>\n'  # not in a traceback: the program's own text

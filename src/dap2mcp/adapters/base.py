@@ -24,7 +24,7 @@ Mode = Literal["source", "binary", "test", "attach", "connect"]
 LAUNCHES = ("source", "binary", "test")
 OWN_PRINT = "dap2mcp:"
 """How each line a debugger command of dap2mcp's own prints begins (lldb's `script print`): lldb-dap forwards what
-they print as the program's output too, which keeps such lines out of it (`AdapterProfile.own_log_lines`)."""
+they print as the program's output too, which keeps such lines out of it (`AdapterProfile.output.own_log_lines`)."""
 _OWN_PRINTS = re.compile(rf"^{OWN_PRINT}[^\n]*\n", re.MULTILINE)
 """The modes in which dap2mcp starts the program (and so may end it), rather than reaching one that runs."""
 
@@ -59,7 +59,7 @@ class Target:
     """Stepping stays in the program's own code and passes over library code (debugpy's justMyCode)."""
     children: bool = True
     """Debug the program's child processes as sessions of their own, where the adapter follows them
-    (`AdapterProfile.follows_children`); `childProcesses: false` lets them run undebugged."""
+    (`AdapterProfile.program.follows_children`); `childProcesses: false` lets them run undebugged."""
     program: str | None = None
     """The executable actually run: `path` itself, or what `path` was compiled into."""
     main: str | None = None
@@ -379,13 +379,9 @@ class TestRunner:
 
 
 @dataclass(frozen=True)
-class AdapterProfile:
-    name: str
-    adapter_id: str
-    language: str
-    extensions: tuple[str, ...]
-    tools: tuple[Tool, ...] = ()
-    """What must be installed to debug with this adapter (checked before anything starts)."""
+class LaunchRules:
+    """How the program is built, started and reached: the tools and compilers it needs, the launch's own requests, its entry, and how its paths map."""
+
     compilers: dict[str, Compiler] = field(default_factory=dict)
     """Source extension → the compiler mode `source` runs before debugging."""
     build_failure_markers: tuple[str, ...] = ()
@@ -397,6 +393,30 @@ class AdapterProfile:
     needed only where such a project is debugged, so `doctor` lists them and nothing else requires them."""
     tests: TestRunner | None = None
     """How this adapter runs the language's tests (mode `test`); None where it cannot."""
+    launch_timeout: float = 30.0
+    """How long the launch may take: longer where the adapter builds the program first (Delve)."""
+    entry_function: str | None = None
+    """Where `stopOnEntry` stops: the program's own entry, not the loader's (native and Go adapters)."""
+    terminal_output: bool = False
+    """The debuggee writes to a pseudo-terminal, so its lines end in CRLF."""
+    quiet_start: bool = False
+    """Drop what the adapter prints before the program runs (gdb's banner and its console advice)."""
+    configuration: tuple[tuple[str, dict[str, Any]], ...] = ()
+    """Requests of the adapter's own, sent with the breakpoints before `configurationDone`."""
+    plans_before_ready: bool = False
+    """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
+    `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs
+    no time of its own). Not the native profiles and Delve, whose plans take the built program."""
+    path_map: PathMapSpelling | None = None
+    """How the adapter takes `pathMappings` (see `PathMapSpelling`); None where it has no such argument."""
+    no_path_map: str = "this adapter has no path mappings"
+    """Why `pathMappings` is refused, where `path_map` is None."""
+
+
+@dataclass(frozen=True)
+class ProgramRules:
+    """The program's processes as the adapter runs them: where the program runs below it, its children, its end and exit code, and how the adapter answers."""
+
     exit_pattern: re.Pattern[str] | None = None
     """Where the adapter sends no `exited` event: output giving the exit code (group `code`, none meaning 0;
     or group `signal`, a fatal signal's name, as the shell reports it: 128 + its number)."""
@@ -406,43 +426,63 @@ class AdapterProfile:
     inferior_depth: int | None = None
     """Generations below the adapter's process at which a launched program runs (gdb's: node, gdb, the
     program). The program can print the exit text too: while it still runs there, the text is its own."""
-    launch_timeout: float = 30.0
-    """How long the launch may take: longer where the adapter builds the program first (Delve)."""
-    stray_step_stops: bool = False
-    """After a step cut short by a breakpoint, the adapter later reports the abandoned step as a stop of its own."""
-    entry_function: str | None = None
-    """Where `stopOnEntry` stops: the program's own entry, not the loader's (native and Go adapters)."""
-    evaluate_context: str = "repl"
-    """The `evaluate` context that gives a plain value (lldb-dap's repl prints `(type) $1 = value`)."""
-    terminal_output: bool = False
-    """The debuggee writes to a pseudo-terminal, so its lines end in CRLF."""
-    quiet_start: bool = False
-    """Drop what the adapter prints before the program runs (gdb's banner and its console advice)."""
+    lists_all_children: bool = False
+    """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
+    million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
+    follows_children: bool = False
+    """The adapter announces each child process of the program with the `startDebugging` reverse request,
+    to be debugged over a connection of its own (debugpy's `subProcess`): the debugger makes it a session."""
+    ends_program: bool = True
+    """`disconnect` with `terminateDebuggee` ends a launched program. Not js-debug's vendored copy, which lacks
+    the script it kills with and never answers: dap2mcp ends the program it started (`runInTerminal`) itself."""
+    program_in_child: bool = False
+    """The first connection only launches: the adapter announces the program itself as the first child
+    (js-debug). That child's session is the program's (its output and exit code, which reach the first
+    connection, are that session's too; stopping or restarting it stops or restarts the first): see
+    `session.children`."""
+    answers_in_turn: bool = False
+    """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
+    answered past its timeout (a value its formatters cannot read, a called function still running) holds
+    every later one behind it."""
+
+
+@dataclass(frozen=True)
+class OutputRules:
+    """Which output is the program's and which the adapter's own, and what is taken out of it."""
+
     console_noise: re.Pattern[str] | None = None
     """Lines from the adapter itself that say nothing about the program, or what the result says anyway (the
     end-of-program line: its exit code is read from the adapter's text before this is cut)."""
-    refused_condition_kept: bool = False
-    """A line breakpoint whose condition the debugger refuses stays, without the condition, and the adapter
-    answers it unverified (cdt-gdb-adapter inserts it, then fails to add the condition)."""
-    configuration: tuple[tuple[str, dict[str, Any]], ...] = ()
-    """Requests of the adapter's own, sent with the breakpoints before `configurationDone`."""
     own_categories: tuple[str, ...] = ("console",)
     """Output categories in which the adapter speaks for itself, where `console_noise` applies."""
     launcher_frames: re.Pattern[str] | None = None
     """The `File` line of a traceback entry that is the launcher's, not the program's (debugpy's and runpy's
     seven frames below a Python program's own): cut from its output, with the entry's source lines."""
-    frame_mark: re.Pattern[str] | None = None
-    """What the adapter appends to a frame's name, in frames and exception traces (debugpy's
-    ` (Current frame)`)."""
-    exception_note: re.Pattern[str] | None = None
-    """A note the adapter appends to an exception's type, with the frame the program is paused in as the
-    group `frame` (debugpy at an exception that has left the frames above it)."""
     program_categories: tuple[str, ...] | None = None
     """Output categories that carry the program's output; what comes in the others is the adapter's own
     (its warnings, errors and console), kept apart as `adapterOutput`. None: every category may be the program's."""
     own_log_lines: re.Pattern[str] | None = None
     """Lines of the adapter's own log that arrive mixed with the program's output (Delve's `error layer=dap`
     on the stderr it shares with its debuggee)."""
+    output_mark: str | None = None
+    """An expression, evaluated in the stopped frame, that writes the text `{mark} % fd` (a string literal
+    holding `%d`, filled in with the file descriptor) to the first of the program's fds 1 and 2 that is the pipe
+    the adapter reads and would take it without blocking, and gives that fd (or nothing): once the mark is back,
+    what the program wrote before it is all in (see session/marks.py). Only in a program dap2mcp launched."""
+
+
+@dataclass(frozen=True)
+class StopRules:
+    """What a stop, its frames and threads, and a step look like from this adapter."""
+
+    stray_step_stops: bool = False
+    """After a step cut short by a breakpoint, the adapter later reports the abandoned step as a stop of its own."""
+    frame_mark: re.Pattern[str] | None = None
+    """What the adapter appends to a frame's name, in frames and exception traces (debugpy's
+    ` (Current frame)`)."""
+    exception_note: re.Pattern[str] | None = None
+    """A note the adapter appends to an exception's type, with the frame the program is paused in as the
+    group `frame` (debugpy at an exception that has left the frames above it)."""
     symbol_suffix: re.Pattern[str] | None = None
     """What to cut from function names in stack frames (Rust's `::h<hash>` disambiguators)."""
     runtime_frames: re.Pattern[str] | None = None
@@ -483,6 +523,48 @@ class AdapterProfile:
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()
     """Escapes left in function names the adapter's demangler does not finish (Rust's legacy `$LT$` for `<`)."""
+    exception_category: str | None = None
+    """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
+    exception_modes: tuple[tuple[str, str], ...] = ()
+    """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    uncaught_unwound: bool = False
+    """An uncaught exception stops once it has left every frame (pydevd): `finally` blocks and context
+    managers' exits have run by then, which the stop says, as their effects show in the values."""
+    own_frame: OwnFrame | None = None
+    """Lines another frame runs too (a Python comprehension's), and how a condition tells the line's own frame."""
+    steady_ids: bool = False
+    """The ids of a stop's first reads often repeat at the next stop (debugpy keeps them per frame;
+    lldb-dap numbers frames by position and scopes by kind; Delve starts its handles afresh at each
+    stop), an id means what it means when the adapter handles the request, and requests are handled
+    in the order they come: a stop's scopes and variables are then asked for together with its stack,
+    on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
+    concurrently."""
+    threads_named_by_runtime: bool = False
+    """It names a thread by the function at the top of its stack, the runtime's for one that waits (Delve's
+    goroutines: `runtime.gopark`, `sync.runtime_SemacquireMutex`): `context` says where in the program's own
+    code each listed thread is (`Thread.at`), a short stack read each."""
+    step_ready_check: str | None = None
+    """An expression, evaluated in the stopped frame, that is `False` when thread `{thread}` cannot take a step
+    now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
+    `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
+    thread until then."""
+    disassembly_offset_counted_here: bool = False
+    """`disassemble`'s `instructionOffset` is counted by dap2mcp, not sent: lldb-dap 19 takes it as bytes (an offset
+    lands inside an instruction), cdt-gdb-adapter 1.7 ignores a positive one and answers more instructions."""
+    step_in_leaves_sourceless: bool = False
+    """`step in` can stop in code whose source is not here (gdb enters glibc's `strlen` assembly, whose line table
+    it reads; lldb-dap passes over it): such a stop is stepped back out of, and the step goes on."""
+    steps_over_library: bool = False
+    """`step in` passes over what the adapter counts as library code (debugpy's justMyCode), and stops at the next
+    line of the program's own: the step's result says which calls it passed over."""
+
+
+@dataclass(frozen=True)
+class EvaluationRules:
+    """Reading and changing the paused program's state: scopes, variables, evaluations and assignments."""
+
+    evaluate_context: str = "repl"
+    """The `evaluate` context that gives a plain value (lldb-dap's repl prints `(type) $1 = value`)."""
     scopes_on_request: frozenset[str] = frozenset()
     """Scopes (by lower-cased name) a stop names but does not list, since they are the same at every stop
     of a module and large (Python's module globals: a library's regexes and typing aliases, 3.5 KB a stop);
@@ -495,21 +577,56 @@ class AdapterProfile:
     """Scopes (by lower-cased name) the adapter marks expensive that hold a module's top-level variables: listed at a
     stop in the top level itself, named only in the module's functions (js-debug's `Module` of an ES module, which
     V8 gives every frame in the module; at the top level it is the frame's own, after blocks' scopes)."""
-    library_files: re.Pattern[str] | None = None
-    """Paths of the libraries a program uses (`node_modules`), for what differs in library code (`library_scopes`)
-    whatever `justMyCode` makes the program's own."""
     hidden_variables: frozenset[str] = frozenset()
-    values: ValueShapes = ValueShapes()
-    """How this adapter writes values that hide their contents (see `ValueShapes`)."""
     """Children the adapter adds for display (groupings, computed lengths) that are not program state."""
     capture_helper: str | None = None
     """A module in this package that the debuggee can run (via `evaluate`) to expand variables in one reply."""
     cut_markers: frozenset[str] = frozenset()
     """Names of the child an adapter appends where it stopped listing a container's items."""
-    exception_category: str | None = None
-    """The root of the adapter's exception paths (`exceptionOptions`), where it takes exception types."""
-    exception_modes: tuple[tuple[str, str], ...] = ()
-    """Exception filter id → DAP break mode, to express a filter as exceptionOptions."""
+    failed_evaluations: tuple[str, ...] = ()
+    """Results an adapter gives with `success: true` when the expression could not be evaluated."""
+    explain_failure: str | None = None
+    """An `evaluate` expression that makes the debugger say why an expression failed or gave no value, its
+    `{expression}` escaped as inside a C string (cdt-gdb-adapter: `>print {expression}`, whose error is
+    gdb's own, where its evaluation answers only "could not evaluate expression")."""
+    unlisted_scope: re.Pattern[str] | None = None
+    """The adapter's refusal to list a scope that the debugger's own commands (`list_commands`) can list."""
+    scope_assignments: tuple[tuple[str, str], ...] = ()
+    """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
+    is filled in), for `setExpression`. An assignment to the bare name would bind a new local
+    instead, as `COUNTER = 42` does in a Python function."""
+    assignment: str | None = None
+    """An assignment in the program's language (`{target}` and `{value}` filled in), evaluated to set what
+    no scope's variables reach: a global the adapter lists in no scope (gdb), an element at a computed
+    index, `*p`. Only where evaluating it does just that assignment (C: the debugger runs it itself)."""
+    scopes_by_frame: bool = False
+    """A frame's scopes, references included, follow from the frame's id alone and the `scopes` request
+    changes nothing (pydevd builds them from the id, the same each time): at a stop whose stack shows
+    the last stop's frame, its scopes are not asked for again. Not lldb-dap, whose `scopes` request
+    selects the frame that its fixed scope references then read, nor Delve, which hands out new
+    references when the scopes are asked for."""
+    scopes_copied_at_stop: bool = False
+    """A scope's variables are copies the runtime took when the program stopped, not the frame's own (V8: the
+    scope objects of `Debugger.paused`; neither an evaluation nor `Debugger.setVariableValue` changes them), so
+    after an `evaluate` or `set-variable` at the stop, the listed values are read again by name in the frame
+    (`OwnEvaluations.reread`). Not pydevd, lldb-dap, gdb or Delve, which read the frame at each request."""
+    evaluation_limit: str | None = None
+    """A statement, run in the stopped frame before an `evaluate`, that has the debugger interrupt the
+    evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without
+    one, an evaluation that runs on cannot be stopped from here: its call answers TIMEOUT and it runs on."""
+    sets_in_top_frame_only: bool = False
+    """A `setVariable` of an outer frame does not reach the program (Delve 1.20 wrote the innermost frame's variable
+    of that name, go-delve/delve#3171; 1.27 reports the new value while the program goes on with the old): it is
+    refused rather than reported as done."""
+
+
+@dataclass(frozen=True)
+class BreakpointRules:
+    """What the adapter takes of a breakpoint and how it answers: conditions, hit counts, log messages, binding."""
+
+    refused_condition_kept: bool = False
+    """A line breakpoint whose condition the debugger refuses stays, without the condition, and the adapter
+    answers it unverified (cdt-gdb-adapter inserts it, then fails to add the condition)."""
     places_a_line: bool = False
     """A line breakpoint may bind at several places of one function, each reached in one run of the line (lldb:
     a Rust `println!` line at three): a stop at a later place of the line a move left is gone on from."""
@@ -522,71 +639,6 @@ class AdapterProfile:
     function_answers_unordered: bool = False
     """The adapter answers `setFunctionBreakpoints` in an order of its own, not the request's (lldb-dap 19
     keeps the names in a hash map), so the answers are matched by id (see `Registry._sync_functions`)."""
-    failed_evaluations: tuple[str, ...] = ()
-    """Results an adapter gives with `success: true` when the expression could not be evaluated."""
-    explain_failure: str | None = None
-    """An `evaluate` expression that makes the debugger say why an expression failed or gave no value, its
-    `{expression}` escaped as inside a C string (cdt-gdb-adapter: `>print {expression}`, whose error is
-    gdb's own, where its evaluation answers only "could not evaluate expression")."""
-    watch_name: str = "{}"
-    """What `dataBreakpointInfo` is given as `name` for a watched expression `{}`: the expression (cdt-gdb-adapter
-    watches it as gdb's `watch` does), or its address where the adapter reads the name as one (lldb-dap 19)."""
-    watch_stop: re.Pattern[str] = re.compile(r"^data breakpoint")
-    """How a stop by a watch reads, as `<reason> <description>` (lldb-dap 19: `breakpoint watchpoint 1`)."""
-    watch_stopper_command: str | None = None
-    """A debugger command (run in the `repl` context) printing `watch 0x<address>`, the address of the watch that
-    stopped the program, where the stop names the debugger's own number for it only (lldb-dap 19:
-    `watchpoint 5`, a number that `setDataBreakpoints` never gave)."""
-    watch_stopper_output: re.Pattern[str] | None = None
-    """In the adapter's output at a stop, the adapter's id of the watch that stopped the program (gdb prints
-    `Hardware read watchpoint 3: total`, 3 being the id cdt-gdb-adapter gave in `setDataBreakpoints`)."""
-    watch_conditions: bool = True
-    """The adapter honours a data breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops them)."""
-    line_before_command: str | None = None
-    """A debugger command (run in the `repl` context) printing the source line of the instruction before the
-    paused one, where `disassemble` names too few lines to find it (lldb-dap 19 names a line only where the
-    disassembly starts on one)."""
-    watch_instead: str = "stop at the lines that change it instead: a breakpoint with a condition on each"
-    """What to do where the adapter has no data breakpoints: said with NOT_SUPPORTED."""
-    address_of: str | None = None
-    """An expression for the address of the value `{}` names, in the program's language (C: `&({})`): where
-    `memory` reads for an `expression`."""
-    address_said: re.Pattern[str] = re.compile(r"0x[0-9a-fA-F]+")
-    """How the adapter writes that address, matched from the start of its answer (its group, where it has one)."""
-    memory_command: str | None = None
-    """Where the adapter has no `readMemory` (lldb-dap 19): a debugger command, run in the `repl` context, that
-    prints `<address> <hex bytes>` for `{address}` and `{count}`, or `<address> error <why>`."""
-    memory_expression: str | None = None
-    """Where `readMemory` takes only the adapter's own references (Delve 1.27: a listed variable's, and only its
-    bytes): an expression in the program's language whose value lists the `{count}` bytes at `{address}`, used
-    in its place."""
-    memory_instead: str = "read values with `evaluate` instead"
-    """What to do where memory cannot be read at all: said with NOT_SUPPORTED."""
-    console_prefix: str | None = None
-    """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
-    console_reads: frozenset[str] = frozenset()
-    """The debugger commands passed on, those that only read: first words, or whole leading words where one
-    word would admit a command that also writes (Delve's `config -list` and not `config substitutePath ...`)."""
-    console_prints: bool = False
-    """A command's text comes on the adapter's console, its answer only a line end (cdt-gdb-adapter); else it
-    is the evaluation's result (Delve's `dlv help`)."""
-    console_writes: re.Pattern[str] | None = None
-    """What in a passed command's expression writes to the program (gdb's `print n = 5` assigns): refused, as
-    `set-variable` does that in the open."""
-    console_instead: tuple[tuple[frozenset[str], str], ...] = ()
-    """Refused commands (first words) → the tool that does what they would do."""
-    unlisted_scope: re.Pattern[str] | None = None
-    """The adapter's refusal to list a scope that the debugger's own commands (`list_commands`) can list."""
-    list_commands: tuple[str, ...] = ()
-    """Debugger commands (`console_prefix` and all) that print a frame's variables as `name = value` lines."""
-    scope_assignments: tuple[tuple[str, str], ...] = ()
-    """Scope name → the expression that names a variable of that scope from inside the frame (`{name}`
-    is filled in), for `setExpression`. An assignment to the bare name would bind a new local
-    instead, as `COUNTER = 42` does in a Python function."""
-    assignment: str | None = None
-    """An assignment in the program's language (`{target}` and `{value}` filled in), evaluated to set what
-    no scope's variables reach: a global the adapter lists in no scope (gdb), an element at a computed
-    index, `*p`. Only where evaluating it does just that assignment (C: the debugger runs it itself)."""
     log_as_written: bool = False
     """The adapter writes a tracepoint's message as it is: no `{expression}` values, no line end
     (cdt-gdb-adapter 1.7.0)."""
@@ -619,84 +671,94 @@ class AdapterProfile:
     """The lines of the statement a line of a file is in, where the adapter reports a step that comes back to
     the first line of a statement spread over several (Python's call, made at its first line) as a stop at the
     breakpoint there: such a stop is the step's."""
-    uncaught_unwound: bool = False
-    """An uncaught exception stops once it has left every frame (pydevd): `finally` blocks and context
-    managers' exits have run by then, which the stop says, as their effects show in the values."""
-    own_frame: OwnFrame | None = None
-    """Lines another frame runs too (a Python comprehension's), and how a condition tells the line's own frame."""
-    steady_ids: bool = False
-    """The ids of a stop's first reads often repeat at the next stop (debugpy keeps them per frame;
-    lldb-dap numbers frames by position and scopes by kind; Delve starts its handles afresh at each
-    stop), an id means what it means when the adapter handles the request, and requests are handled
-    in the order they come: a stop's scopes and variables are then asked for together with its stack,
-    on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
-    concurrently."""
-    threads_named_by_runtime: bool = False
-    """It names a thread by the function at the top of its stack, the runtime's for one that waits (Delve's
-    goroutines: `runtime.gopark`, `sync.runtime_SemacquireMutex`): `context` says where in the program's own
-    code each listed thread is (`Thread.at`), a short stack read each."""
-    lists_all_children: bool = False
-    """A `variables` request without `count` gets every child of the value, however many (lldb-dap: five
-    million for a `Vec` of that size, in one reply that takes minutes): a snapshot asks for a page."""
-    follows_children: bool = False
-    """The adapter announces each child process of the program with the `startDebugging` reverse request,
-    to be debugged over a connection of its own (debugpy's `subProcess`): the debugger makes it a session."""
-    ends_program: bool = True
-    """`disconnect` with `terminateDebuggee` ends a launched program. Not js-debug's vendored copy, which lacks
-    the script it kills with and never answers: dap2mcp ends the program it started (`runInTerminal`) itself."""
     binds_as_scripts_load: bool = False
     """A line breakpoint binds only once the adapter has seen its file's script loaded, and the adapter may never
     say it did (js-debug attached to a running Node answers every breakpoint as provisional, then stops at it):
     an attach counts each active line breakpoint as one that can stop the program, not only those verified."""
-    program_in_child: bool = False
-    """The first connection only launches: the adapter announces the program itself as the first child
-    (js-debug). That child's session is the program's (its output and exit code, which reach the first
-    connection, are that session's too; stopping or restarting it stops or restarts the first): see
-    `session.children`."""
-    answers_in_turn: bool = False
-    """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
-    answered past its timeout (a value its formatters cannot read, a called function still running) holds
-    every later one behind it."""
-    plans_before_ready: bool = False
-    """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
-    `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs
-    no time of its own). Not the native profiles and Delve, whose plans take the built program."""
-    scopes_by_frame: bool = False
-    """A frame's scopes, references included, follow from the frame's id alone and the `scopes` request
-    changes nothing (pydevd builds them from the id, the same each time): at a stop whose stack shows
-    the last stop's frame, its scopes are not asked for again. Not lldb-dap, whose `scopes` request
-    selects the frame that its fixed scope references then read, nor Delve, which hands out new
-    references when the scopes are asked for."""
 
-    scopes_copied_at_stop: bool = False
-    """A scope's variables are copies the runtime took when the program stopped, not the frame's own (V8: the
-    scope objects of `Debugger.paused`; neither an evaluation nor `Debugger.setVariableValue` changes them), so
-    after an `evaluate` or `set-variable` at the stop, the listed values are read again by name in the frame
-    (`OwnEvaluations.reread`). Not pydevd, lldb-dap, gdb or Delve, which read the frame at each request."""
 
-    evaluation_limit: str | None = None
-    """A statement, run in the stopped frame before an `evaluate`, that has the debugger interrupt the
-    evaluation once it has run `{seconds}` (pydevd raises KeyboardInterrupt in the evaluating thread). Without
-    one, an evaluation that runs on cannot be stopped from here: its call answers TIMEOUT and it runs on."""
-    output_mark: str | None = None
-    """An expression, evaluated in the stopped frame, that writes the text `{mark} % fd` (a string literal
-    holding `%d`, filled in with the file descriptor) to the first of the program's fds 1 and 2 that is the pipe
-    the adapter reads and would take it without blocking, and gives that fd (or nothing): once the mark is back,
-    what the program wrote before it is all in (see session/marks.py). Only in a program dap2mcp launched."""
-    sets_in_top_frame_only: bool = False
-    """A `setVariable` of an outer frame does not reach the program (Delve 1.20 wrote the innermost frame's variable
-    of that name, go-delve/delve#3171; 1.27 reports the new value while the program goes on with the old): it is
-    refused rather than reported as done."""
-    step_ready_check: str | None = None
-    """An expression, evaluated in the stopped frame, that is `False` when thread `{thread}` cannot take a step
-    now. pydevd carries out a step on the stepped thread itself: a thread blocked in native code (a
-    `lock.acquire`, a `future.result()`) would take it only once it runs Python again, holding every other
-    thread until then."""
+@dataclass(frozen=True)
+class WatchRules:
+    """Watches (data breakpoints): how one is named, set, and told apart at a stop."""
 
-    path_map: PathMapSpelling | None = None
-    """How the adapter takes `pathMappings` (see `PathMapSpelling`); None where it has no such argument."""
-    no_path_map: str = "this adapter has no path mappings"
-    """Why `pathMappings` is refused, where `path_map` is None."""
+    watch_name: str = "{}"
+    """What `dataBreakpointInfo` is given as `name` for a watched expression `{}`: the expression (cdt-gdb-adapter
+    watches it as gdb's `watch` does), or its address where the adapter reads the name as one (lldb-dap 19)."""
+    watch_stop: re.Pattern[str] = re.compile(r"^data breakpoint")
+    """How a stop by a watch reads, as `<reason> <description>` (lldb-dap 19: `breakpoint watchpoint 1`)."""
+    watch_stopper_command: str | None = None
+    """A debugger command (run in the `repl` context) printing `watch 0x<address>`, the address of the watch that
+    stopped the program, where the stop names the debugger's own number for it only (lldb-dap 19:
+    `watchpoint 5`, a number that `setDataBreakpoints` never gave)."""
+    watch_stopper_output: re.Pattern[str] | None = None
+    """In the adapter's output at a stop, the adapter's id of the watch that stopped the program (gdb prints
+    `Hardware read watchpoint 3: total`, 3 being the id cdt-gdb-adapter gave in `setDataBreakpoints`)."""
+    watch_conditions: bool = True
+    """The adapter honours a data breakpoint's condition and hit condition (cdt-gdb-adapter 1.7 drops them)."""
+    line_before_command: str | None = None
+    """A debugger command (run in the `repl` context) printing the source line of the instruction before the
+    paused one, where `disassemble` names too few lines to find it (lldb-dap 19 names a line only where the
+    disassembly starts on one)."""
+    watch_instead: str = "stop at the lines that change it instead: a breakpoint with a condition on each"
+    """What to do where the adapter has no data breakpoints: said with NOT_SUPPORTED."""
+
+
+@dataclass(frozen=True)
+class ConsoleRules:
+    """The debugger's own commands: those `evaluate` passes on, and those that read memory."""
+
+    address_of: str | None = None
+    """An expression for the address of the value `{}` names, in the program's language (C: `&({})`): where
+    `memory` reads for an `expression`."""
+    address_said: re.Pattern[str] = re.compile(r"0x[0-9a-fA-F]+")
+    """How the adapter writes that address, matched from the start of its answer (its group, where it has one)."""
+    memory_command: str | None = None
+    """Where the adapter has no `readMemory` (lldb-dap 19): a debugger command, run in the `repl` context, that
+    prints `<address> <hex bytes>` for `{address}` and `{count}`, or `<address> error <why>`."""
+    memory_expression: str | None = None
+    """Where `readMemory` takes only the adapter's own references (Delve 1.27: a listed variable's, and only its
+    bytes): an expression in the program's language whose value lists the `{count}` bytes at `{address}`, used
+    in its place."""
+    memory_instead: str = "read values with `evaluate` instead"
+    """What to do where memory cannot be read at all: said with NOT_SUPPORTED."""
+    console_prefix: str | None = None
+    """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
+    console_reads: frozenset[str] = frozenset()
+    """The debugger commands passed on, those that only read: first words, or whole leading words where one
+    word would admit a command that also writes (Delve's `config -list` and not `config substitutePath ...`)."""
+    console_prints: bool = False
+    """A command's text comes on the adapter's console, its answer only a line end (cdt-gdb-adapter); else it
+    is the evaluation's result (Delve's `dlv help`)."""
+    console_writes: re.Pattern[str] | None = None
+    """What in a passed command's expression writes to the program (gdb's `print n = 5` assigns): refused, as
+    `set-variable` does that in the open."""
+    console_instead: tuple[tuple[frozenset[str], str], ...] = ()
+    """Refused commands (first words) → the tool that does what they would do."""
+    list_commands: tuple[str, ...] = ()
+    """Debugger commands (`console_prefix` and all) that print a frame's variables as `name = value` lines."""
+
+
+@dataclass(frozen=True)
+class AdapterProfile:
+    name: str
+    adapter_id: str
+    language: str
+    extensions: tuple[str, ...]
+    tools: tuple[Tool, ...] = ()
+    """What must be installed to debug with this adapter (checked before anything starts)."""
+    library_files: re.Pattern[str] | None = None
+    """Paths of the libraries a program uses (`node_modules`), for what differs in library code (`library_scopes`)
+    whatever `justMyCode` makes the program's own."""
+    values: ValueShapes = ValueShapes()
+    """How this adapter writes values that hide their contents (see `ValueShapes`)."""
+    launch: LaunchRules = field(default_factory=LaunchRules)
+    program: ProgramRules = field(default_factory=ProgramRules)
+    output: OutputRules = field(default_factory=OutputRules)
+    stops: StopRules = field(default_factory=StopRules)
+    evaluation: EvaluationRules = field(default_factory=EvaluationRules)
+    breakpoints: BreakpointRules = field(default_factory=BreakpointRules)
+    watches: WatchRules = field(default_factory=WatchRules)
+    console: ConsoleRules = field(default_factory=ConsoleRules)
 
     def path_map_arguments(self, target: Target) -> dict[str, Any]:
         """The launch or attach arguments that carry the target's path mappings (none without mappings). The
@@ -704,17 +766,17 @@ class AdapterProfile:
         so the session, its allow-list of sources and its results see local paths only."""
         if not target.path_mappings:
             return {}
-        if self.path_map is None:
-            raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: {self.no_path_map}")
-        if self.path_map.key is None:
+        if self.launch.path_map is None:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: {self.launch.no_path_map}")
+        if self.launch.path_map.key is None:
             if len(target.path_mappings) > 1:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"pathMappings: the {self.name} adapter takes one "
                                  f"mapping (a local and a remote root), {len(target.path_mappings)} were given: "
                                  "map the directory that holds the program's files")
-            spelled = self.path_map.spell(*target.path_mappings[0])
+            spelled = self.launch.path_map.spell(*target.path_mappings[0])
             assert isinstance(spelled, dict), "a mapping among the arguments has named fields"
             return spelled
-        return {self.path_map.key: [self.path_map.spell(local, remote) for local, remote in target.path_mappings]}
+        return {self.launch.path_map.key: [self.launch.path_map.spell(local, remote) for local, remote in target.path_mappings]}
 
     def before_child(self, started: list[int]) -> None:
         """Blocking work when the adapter announces a child process, before its session connects; `started`:
@@ -727,7 +789,7 @@ class AdapterProfile:
 
     def test_runner(self, target: Target) -> TestRunner | None:
         """How `target`'s tests run (mode `test`): the profile's one runner, unless it chooses among several."""
-        return self.tests
+        return self.launch.tests
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         """The exception filters dap2mcp makes for `target` out of function breakpoints (see `FunctionFilter`)."""
@@ -748,15 +810,6 @@ class AdapterProfile:
         answer names what it raised; None where running it again could do anything but fail the same way."""
         return None
 
-    disassembly_offset_counted_here: bool = False
-    """`disassemble`'s `instructionOffset` is counted by dap2mcp, not sent: lldb-dap 19 takes it as bytes (an offset
-    lands inside an instruction), cdt-gdb-adapter 1.7 ignores a positive one and answers more instructions."""
-    step_in_leaves_sourceless: bool = False
-    """`step in` can stop in code whose source is not here (gdb enters glibc's `strlen` assembly, whose line table
-    it reads; lldb-dap passes over it): such a stop is stepped back out of, and the step goes on."""
-    steps_over_library: bool = False
-    """`step in` passes over what the adapter counts as library code (debugpy's justMyCode), and stops at the next
-    line of the program's own: the step's result says which calls it passed over."""
 
     def own_code_request(self, files: list[str]) -> tuple[str, dict[str, Any]] | None:
         """The request that makes `files` count as the program's own code, where the adapter keeps library
@@ -788,7 +841,7 @@ class AdapterProfile:
         return FunctionPlace(name)
 
     def helper_source(self) -> str | None:
-        return (Path(__file__).parent / self.capture_helper).read_text() if self.capture_helper else None
+        return (Path(__file__).parent / self.evaluation.capture_helper).read_text() if self.evaluation.capture_helper else None
 
     def plan(self, target: Target) -> AdapterStart:  # pragma: no cover - each profile overrides
         raise NotImplementedError
@@ -801,7 +854,7 @@ class AdapterProfile:
         if target.mode in ("attach", "connect") or not target.path:
             return target, None
         program = target.absolute(target.path)
-        compiler = self.compilers.get(os.path.splitext(program)[1].lower()) if target.mode == "source" else None
+        compiler = self.launch.compilers.get(os.path.splitext(program)[1].lower()) if target.mode == "source" else None
         if compiler is None:
             return replace(target, program=program), None
         built = build(compiler.tool.require(self.name), compiler.argv, program)
@@ -820,7 +873,7 @@ class AdapterProfile:
 
     def entry(self, target: Target) -> str | None:
         """The function `stopOnEntry` stops in, where the adapter's own entry stop is the loader's."""
-        return self.entry_function
+        return self.launch.entry_function
 
     def entry_place(self, target: Target) -> tuple[str, int] | None:
         """The file and line `stopOnEntry` stops at, where the adapter's own entry stop comes after the top level
@@ -829,51 +882,51 @@ class AdapterProfile:
 
     def readable_symbol(self, name: str) -> str:
         """A stack frame's function name without hash suffixes or leftover escapes."""
-        if self.symbol_suffix is not None:
-            name = self.symbol_suffix.sub("", name)
-        if "$" in name and self.symbol_escapes:
+        if self.stops.symbol_suffix is not None:
+            name = self.stops.symbol_suffix.sub("", name)
+        if "$" in name and self.stops.symbol_escapes:
             name = re.sub(r"(^|::)_(?=\$)", r"\1", name)  # `_$LT$`: a component may not begin with `$`
-            for escaped, plain in self.symbol_escapes:
+            for escaped, plain in self.stops.symbol_escapes:
                 name = name.replace(escaped, plain)
         return name
 
     def readable_text(self, text: str) -> str:
         """An adapter's words (an error) with each symbol in them made readable as `readable_symbol` does: lldb's
         `clos::main::_$u7b$$u7b$closure$u7d$$u7d$::h25a5…` reads `clos::main::{{closure}}`."""
-        if not self.symbol_escapes or "$" not in text:
+        if not self.stops.symbol_escapes or "$" not in text:
             return text
         return _ESCAPED_SYMBOL.sub(lambda found: self.readable_symbol(found.group(0)), text)
 
     def shown_output(self, category: str, text: str, starting: bool, connected: bool = False) -> str:
         """The part of an output event worth showing the agent. Over `connect` the program's output comes
         with the adapter's, whatever its own categories are elsewhere."""
-        if self.quiet_start and starting:
+        if self.launch.quiet_start and starting:
             return ""
-        if self.terminal_output and category in ("stdout", "stderr"):
+        if self.launch.terminal_output and category in ("stdout", "stderr"):
             text = text.replace("\r\n", "\n")
-        if self.console_noise is not None and category in (("console",) if connected else self.own_categories):
-            text = self.console_noise.sub("", text)
+        if self.output.console_noise is not None and category in (("console",) if connected else self.output.own_categories):
+            text = self.output.console_noise.sub("", text)
         return text
 
     def programs(self, category: str, connected: bool = False) -> bool:
         """Whether an output event of `category` carries the program's output rather than the adapter's own
         words. Over `connect` the program's output comes in whatever the adapter calls its own but `console`."""
-        if self.program_categories is None:
+        if self.output.program_categories is None:
             return True
-        return category != "console" if connected else category in self.program_categories
+        return category != "console" if connected else category in self.output.program_categories
 
     def own_lines(self, text: str) -> tuple[str, str]:
         """`text` from the stream the program writes to, split into the program's and the adapter's own lines;
         what dap2mcp's own commands printed (`OWN_PRINT`) is in neither: their answers were read already."""
-        if self.own_log_lines is None or not self.own_log_lines.search(text):
+        if self.output.own_log_lines is None or not self.output.own_log_lines.search(text):
             return text, ""
-        own = "".join(match.group(0) for match in self.own_log_lines.finditer(text))
-        return self.own_log_lines.sub("", text), _OWN_PRINTS.sub("", own)
+        own = "".join(match.group(0) for match in self.output.own_log_lines.finditer(text))
+        return self.output.own_log_lines.sub("", text), _OWN_PRINTS.sub("", own)
 
     def exit_code(self, text: str) -> int | None:
         """The exit code in the last end-of-program text in `text`: the adapter's, where the program
         printed one of its own before."""
-        matches = list(self.exit_pattern.finditer(text)) if self.exit_pattern else []
+        matches = list(self.program.exit_pattern.finditer(text)) if self.program.exit_pattern else []
         if not matches:
             return None
         match = matches[-1]
@@ -883,4 +936,4 @@ class AdapterProfile:
                 return killed_by(signal.Signals[groups["signal"]].value)
             return killed_by(0)
         code = groups.get("code")
-        return int(code, self.exit_code_base) if code else 0
+        return int(code, self.program.exit_code_base) if code else 0

@@ -16,7 +16,22 @@ from typing import Any
 from ..errors import DebugError, ErrorCode
 from ..processes import child_setup
 from . import go_build, tool_dir
-from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling, Target, TestRunner, Tool
+from .base import (
+    AdapterProfile,
+    AdapterStart,
+    BreakpointRules,
+    ConsoleRules,
+    EvaluationRules,
+    FunctionFilter,
+    LaunchRules,
+    OutputRules,
+    PathMapSpelling,
+    ProgramRules,
+    StopRules,
+    Target,
+    TestRunner,
+    Tool,
+)
 from .go_build import GO
 
 DELVE_RELEASE = "1.27.2"
@@ -186,8 +201,8 @@ class DelveProfile(AdapterProfile):
         """`stopOnEntry` in a test run stops in the first selected test, not in the test binary's `main.main`
         (generated into a _testmain.go that is gone, where no test has started)."""
         if target.mode == "test" and target.stop_on_entry and target.program:
-            return _first_test(target.program, target) or self.entry_function
-        return self.entry_function
+            return _first_test(target.program, target) or self.launch.entry_function
+        return self.launch.entry_function
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         return (TEST_FAILURE,) if target.mode == "test" else ()
@@ -243,35 +258,49 @@ DELVE = DelveProfile(
     language="go",
     extensions=(".go",),
     tools=(DLV, GO),
-    build_failure_markers=("Build error", "build failed", "could not build"),
-    launch_timeout=180.0,
-    entry_function="main.main",
-    inferior_depth=1,  # dlv runs the program it built as its own child
-    steady_ids=True,
-    path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
-    guesses_total_frames=True,
-    stop_text_detail=True,
-    address_of="unsafe.Pointer(&({}))",  # what `memory` reads for an expression
-    address_said=re.compile(r"\(unsafe\.Pointer\)\((0x[0-9a-fA-F]+)\)$"),
-    memory_expression="*(*[{count}]byte)({address:#x})",
-    untold_texts=(("panic", "(*msgs).link.arg.(data)"),),  # runtime.fatalpanic(msgs *_panic), where it stops
-    failed_command_stop="runtime error",  # e.g. a step out of the vDSO a pause landed in: "input/output error"
-    lists_every_thread=False,
-    runtime_frames=re.compile(r"runtime\."),
-    exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
-    log_prefix=r"> \[Go \d+\]: ",
-    threads_named_by_runtime=True,
-    sets_in_top_frame_only=True,
-    tests=TestRunner("go test", nothing_selected_text=re.compile(r"^testing: warning: no tests to run$", re.M)),
-    # `dlv config` would change Delve's settings behind dap2mcp's back (substitutePath: the paths it shows,
-    # stackTraceDepth, hideSystemGoroutines: the stacks and threads it reads); help, sources and the list pass
-    console_prefix="dlv ",
-    console_reads=frozenset({"help", "h", "sources", "s", "config -list"}),
-    console_instead=((frozenset({"config"}), "`debug` (dap2mcp sets Delve's configuration; `dlv config -list` "
-                                             "shows it)"),),
-    program_categories=("stdout", "stderr"),  # Delve's own messages are "console"; its debuggee writes to dlv's stdio
-    own_log_lines=re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) "
-                             r"(?:debug|info|warning|error|fatal|panic) layer=\w+ .*\n?", re.MULTILINE),
-    console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching.*|Process \d+ has exited with status -?\d+)\n",
-                             re.MULTILINE),
+    launch=LaunchRules(
+        build_failure_markers=("Build error", "build failed", "could not build"),
+        launch_timeout=180.0,
+        entry_function="main.main",
+        path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
+        tests=TestRunner("go test", nothing_selected_text=re.compile(r"^testing: warning: no tests to run$", re.M)),
+    ),
+    program=ProgramRules(
+        inferior_depth=1,  # dlv runs the program it built as its own child
+        exit_pattern=re.compile(r"Process \d+ has exited with status (?P<code>-?\d+)"),
+    ),
+    output=OutputRules(
+        program_categories=("stdout", "stderr"),  # Delve's own messages are "console"; its debuggee writes to dlv's stdio
+        own_log_lines=re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) "
+                                 r"(?:debug|info|warning|error|fatal|panic) layer=\w+ .*\n?", re.MULTILINE),
+        console_noise=re.compile(r"^(Type 'dlv help' for list of commands\.|Detaching.*|Process \d+ has exited with status -?\d+)\n",
+                                 re.MULTILINE),
+    ),
+    stops=StopRules(
+        steady_ids=True,
+        guesses_total_frames=True,
+        stop_text_detail=True,
+        untold_texts=(("panic", "(*msgs).link.arg.(data)"),),  # runtime.fatalpanic(msgs *_panic), where it stops
+        failed_command_stop="runtime error",  # e.g. a step out of the vDSO a pause landed in: "input/output error"
+        lists_every_thread=False,
+        runtime_frames=re.compile(r"runtime\."),
+        threads_named_by_runtime=True,
+    ),
+    evaluation=EvaluationRules(
+        sets_in_top_frame_only=True,
+    ),
+    breakpoints=BreakpointRules(
+        log_prefix=r"> \[Go \d+\]: ",
+    ),
+    console=ConsoleRules(
+        address_of="unsafe.Pointer(&({}))",  # what `memory` reads for an expression
+        address_said=re.compile(r"\(unsafe\.Pointer\)\((0x[0-9a-fA-F]+)\)$"),
+        memory_expression="*(*[{count}]byte)({address:#x})",
+        # `dlv config` would change Delve's settings behind dap2mcp's back (substitutePath: the paths it shows,
+        # stackTraceDepth, hideSystemGoroutines: the stacks and threads it reads); help, sources and the list pass
+        console_prefix="dlv ",
+        console_reads=frozenset({"help", "h", "sources", "s", "config -list"}),
+        console_instead=((frozenset({"config"}), "`debug` (dap2mcp sets Delve's configuration; `dlv config -list` "
+                                                 "shows it)"),),
+    ),
 )

@@ -25,13 +25,21 @@ from .base import (
     OWN_PRINT,
     AdapterProfile,
     AdapterStart,
+    BreakpointRules,
     Compiler,
+    ConsoleRules,
+    EvaluationRules,
     FunctionFilter,
+    LaunchRules,
+    OutputRules,
     PathMapSpelling,
+    ProgramRules,
+    StopRules,
     Target,
     TestRunner,
     Tool,
     ValueShapes,
+    WatchRules,
 )
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
@@ -48,7 +56,7 @@ wrongly or not at all (`_lldb_rust_views.py`, which it loads)."""
 STDIN_FROM_NULL = "settings set target.input-path /dev/null"
 LLDB_MEMORY = ("`script error = lldb.SBError(); data = lldb.process.ReadMemory({address}, {count}, error); "
                f"print('{OWN_PRINT}{{address}}', data.hex() if error.Success() else 'error ' + str(error.GetCString()))")
-"""lldb-dap 19 has no `readMemory`: lldb's own Python reads the bytes (see `AdapterProfile.memory_command`)."""
+"""lldb-dap 19 has no `readMemory`: lldb's own Python reads the bytes (see `AdapterProfile.console.memory_command`)."""
 STEP_AVOID = "settings set target.process.thread.step-avoid-regexp ^(std|__gnu_cxx)::"
 """A `step in` passes over the C++ library's functions (lldb's default, `^std::`, let a range-for's step in enter
 libstdc++'s `__gnu_cxx::operator!=` in stl_iterator.h) and goes on to the program's own call."""
@@ -107,7 +115,7 @@ class NativeProfile(AdapterProfile):
             return tests[0]  # not the test harness's `main`, where no test has started (lldb finds `tests::x` in any crate)
         if built_elsewhere and target.program and (crate_main := rust_main(target.program)):
             return crate_main  # not the C `main` that Rust's runtime puts before it
-        return self.entry_function
+        return self.launch.entry_function
 
     def library_dirs(self) -> tuple[str, ...]:
         """The system's headers and libraries: a C++ container's code is there (`/usr/include/c++/12/bits/
@@ -115,7 +123,7 @@ class NativeProfile(AdapterProfile):
         return SYSTEM_CODE
 
     def is_rust(self, target: Target) -> bool:
-        return target.main not in (None, self.entry_function)
+        return target.main not in (None, self.launch.entry_function)
 
     def ready(self, target: Target) -> tuple[Target, str | None]:
         target, runtime = super().ready(target)
@@ -253,52 +261,68 @@ LLDB = NativeProfile(
     name="lldb",
     adapter_id="lldb-dap",
     language="c/c++/rust",
-    places_a_line=True,
     extensions=NATIVE_EXTENSIONS,
     tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
                 version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),
-    compilers=COMPILERS,
-    project_tools=(cargo.CARGO,),
-    stray_step_stops=True,
-    evaluate_context="watch",
-    terminal_output=True,
-    address_of="&({})",
-    memory_command=LLDB_MEMORY,
-    scopes_on_request=frozenset({"globals"}),  # a C file's statics, its tables: the same at every stop, and large
-    watch_name="&({})",
-    watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
-    watch_stopper_command=f"`script print('{OWN_PRINT}watch', hex(lldb.target.FindWatchpointByID("
-                          "lldb.thread.GetStopReasonDataAtIndex(0)).GetWatchAddress()))",
-    line_before_command=f"`script print('{OWN_PRINT}line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
-                        ".GetLineEntry().GetLine())",
-    symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
-    symbol_escapes=RUST_LEGACY_ESCAPES,
-    own_numbering=re.compile(r"breakpoint \d+\.\d+"),
     values=LLDB_VALUES,
-    entry_function="main",
-    assignment="{target} = {value}",
-    disassembly_offset_counted_here=True,
-    # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
-    # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
-    program_categories=("stdout",),
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
-    steady_ids=True,
-    path_map=PathMapSpelling("sourceMap", local=1, remote=0),  # lldb's target.source-map: [as built, as here]
-    answers_in_turn=True,
-    lists_all_children=True,
-    function_answers_unordered=True,
-    hit_counts=((">=", "", 0), (">", "", 1)),  # lldb-dap 19 takes a bare N as "pass over N - 1 hits", no other form
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL, STEP_AVOID, FORMATTERS]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
                    f"command script import {RUST_MENDS}"),
     rust_filters=(RUST_PANIC,),
-    tests=TestRunner("cargo test", nothing_selected_text=re.compile(r"^running 0 tests$", re.M)),
-    console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|{re.escape(STEP_AVOID)}|command (script import|source -s 1) .*)"
-                             r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
-    # lldb-dap sends lldb's own stdout as "stdout" too: what dap2mcp's commands print, and lldb's note at a watch
-    own_log_lines=re.compile(rf"^{OWN_PRINT}[^\n]*\n|^\n?Watchpoint \d+ hit:\n(?:old value: [^\n]*\n)?"
-                             r"new value: [^\n]*\n", re.MULTILINE),
+    launch=LaunchRules(
+        compilers=COMPILERS,
+        project_tools=(cargo.CARGO,),
+        terminal_output=True,
+        entry_function="main",
+        path_map=PathMapSpelling("sourceMap", local=1, remote=0),  # lldb's target.source-map: [as built, as here]
+        tests=TestRunner("cargo test", nothing_selected_text=re.compile(r"^running 0 tests$", re.M)),
+    ),
+    program=ProgramRules(
+        answers_in_turn=True,
+        lists_all_children=True,
+    ),
+    output=OutputRules(
+        # the program runs on a pseudo-terminal, its stdout and stderr both "stdout"; lldb's own errors and
+        # warnings (a missing .dwo, the Rust formatters' Python tracebacks) come as "stderr", its console as "console"
+        program_categories=("stdout",),
+        console_noise=re.compile(rf"^(Running initCommands:|\(lldb\) ({re.escape(STDIN_FROM_NULL)}|{re.escape(STEP_AVOID)}|command (script import|source -s 1) .*)"
+                                 r"|Process \d+ exited with status = .*)\n", re.MULTILINE),
+        # lldb-dap sends lldb's own stdout as "stdout" too: what dap2mcp's commands print, and lldb's note at a watch
+        own_log_lines=re.compile(rf"^{OWN_PRINT}[^\n]*\n|^\n?Watchpoint \d+ hit:\n(?:old value: [^\n]*\n)?"
+                                 r"new value: [^\n]*\n", re.MULTILINE),
+    ),
+    stops=StopRules(
+        stray_step_stops=True,
+        symbol_suffix=re.compile(r"::h[0-9a-f]{16}$"),
+        symbol_escapes=RUST_LEGACY_ESCAPES,
+        own_numbering=re.compile(r"breakpoint \d+\.\d+"),
+        disassembly_offset_counted_here=True,
+        steady_ids=True,
+    ),
+    evaluation=EvaluationRules(
+        evaluate_context="watch",
+        scopes_on_request=frozenset({"globals"}),  # a C file's statics, its tables: the same at every stop, and large
+        assignment="{target} = {value}",
+    ),
+    breakpoints=BreakpointRules(
+        places_a_line=True,
+        function_answers_unordered=True,
+        hit_counts=((">=", "", 0), (">", "", 1)),  # lldb-dap 19 takes a bare N as "pass over N - 1 hits", no other form
+    ),
+    watches=WatchRules(
+        watch_name="&({})",
+        watch_stop=re.compile(r"^breakpoint watchpoint \d+"),
+        watch_stopper_command=f"`script print('{OWN_PRINT}watch', hex(lldb.target.FindWatchpointByID("
+                              "lldb.thread.GetStopReasonDataAtIndex(0)).GetWatchAddress()))",
+        line_before_command=f"`script print('{OWN_PRINT}line', lldb.target.ResolveLoadAddress(lldb.frame.GetPC() - 1)"
+                            ".GetLineEntry().GetLine())",
+    ),
+    console=ConsoleRules(
+        address_of="&({})",
+        memory_command=LLDB_MEMORY,
+    ),
 )
 
 GDB = NativeProfile(
@@ -310,22 +334,6 @@ GDB = NativeProfile(
                 install="npm install -g cdt-gdb-adapter@1.7.0"),
            Tool("runtime", ("node",), install="apt-get install -y nodejs"),
            Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
-    compilers={ext: COMPILERS[ext] for ext in C_EXTENSIONS},
-    # gdb reports the end only as console text, its exit code in octal: "[Inferior 1 (process 9) exited with code 03]"
-    exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"
-                            r"|^Program terminated with signal (?P<signal>SIG[A-Z0-9]+)", re.MULTILINE),
-    exit_in_output_ends=True,
-    # the program writes to a FIFO of ours: what the adapter sends as "stdout" is gdb's own console
-    own_categories=("console", "stdout"),
-    program_categories=(),  # its lines at each stop, its warnings, cdt-gdb-adapter's "GDB unhandled notify"
-    console_noise=re.compile(r"^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db library .*"
-                             r"|\[Inferior \d+ \(process \d+\) exited (?:normally|with code [0-7]+)\]"
-                             r"|\[New Thread .*\]|\[Thread .* exited\]|\[Detaching after v?fork from child process \d+\])\n",
-                             re.MULTILINE),
-    inferior_depth=2,
-    exit_code_base=8,
-    quiet_start=True,
-    entry_function="main",
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
     # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
     # as on the terminal lldb gives it, what it printed before a stop is there at the stop; a char[64] reads as
@@ -334,35 +342,67 @@ GDB = NativeProfile(
     fixed={"gdb": "gdb", "initCommands": ["set exec-wrapper stdbuf -oL", "set print null-stop on",
                                           "skip -rfunction ^(std|__gnu_cxx)::"]},
     stdin_redirect="< /dev/null",
-    # gdb runs one command at a time: while a function an evaluation called runs (`sleep(25)`), nothing else is
-    # answered, so each request behind it would wait out a timeout of its own
-    answers_in_turn=True,
-    # cdt-gdb-adapter 1.7: a bare N stops once, at the Nth hit; "> N" at every hit after the Nth
-    hit_counts=(("", "", 0), ("==", "", 0), (">", "> ", 0), (">=", "> ", -1)),
-    function_conditions=False,
     output_to_fifo=True,
-    assignment="{target} = {value}",
-    failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
-    explain_failure=">print {expression}",
-    address_of="&({})",
-    watch_conditions=False,
-    watch_stop=re.compile(r"^generic"),  # a watch's stop, and gdb's own leaving the watched local's scope
-    watch_stopper_output=re.compile(r"^Hardware (?:read |access \(read/write\) )?watchpoint (\d+):", re.MULTILINE),
-    console_prefix=">",
-    console_prints=True,
-    console_reads=GDB_READS,
-    console_writes=re.compile(r"<<=|>>=|(?<![=!<>])=(?!=)|\+\+|--"),  # C's assignments, increments, decrements
-    console_instead=GDB_INSTEAD,
-    # cdt-gdb-adapter reads an array's address in gdb's selected frame, the top one: a frame below it that holds
-    # an array (a C `char buf[64]`, the `__PRETTY_FUNCTION__` of an `assert`) fails to list at all
-    unlisted_scope=re.compile(r'^No symbol ".+" in current context\.'),
-    list_commands=(">info args", ">info locals"),
-    stack_page=100,
-    no_path_map=("cdt-gdb-adapter 1.7 takes no path mapping argument (no sourceMap, no substitutePath); "
-                 "adapter lldb maps paths for C and C++"),
-    refused_condition_kept=True,
-    step_in_leaves_sourceless=True,
-    disassembly_offset_counted_here=True,
-    log_as_written=True,
     values=GDB_VALUES,
+    launch=LaunchRules(
+        compilers={ext: COMPILERS[ext] for ext in C_EXTENSIONS},
+        quiet_start=True,
+        entry_function="main",
+        no_path_map=("cdt-gdb-adapter 1.7 takes no path mapping argument (no sourceMap, no substitutePath); "
+                     "adapter lldb maps paths for C and C++"),
+    ),
+    program=ProgramRules(
+        # gdb reports the end only as console text, its exit code in octal: "[Inferior 1 (process 9) exited with code 03]"
+        exit_pattern=re.compile(r"\[Inferior \d+ \(process \d+\) exited (?:normally|with code (?P<code>[0-7]+))\]"
+                                r"|^Program terminated with signal (?P<signal>SIG[A-Z0-9]+)", re.MULTILINE),
+        exit_in_output_ends=True,
+        inferior_depth=2,
+        exit_code_base=8,
+        # gdb runs one command at a time: while a function an evaluation called runs (`sleep(25)`), nothing else is
+        # answered, so each request behind it would wait out a timeout of its own
+        answers_in_turn=True,
+    ),
+    output=OutputRules(
+        # the program writes to a FIFO of ours: what the adapter sends as "stdout" is gdb's own console
+        own_categories=("console", "stdout"),
+        program_categories=(),  # its lines at each stop, its warnings, cdt-gdb-adapter's "GDB unhandled notify"
+        console_noise=re.compile(r"^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db library .*"
+                                 r"|\[Inferior \d+ \(process \d+\) exited (?:normally|with code [0-7]+)\]"
+                                 r"|\[New Thread .*\]|\[Thread .* exited\]|\[Detaching after v?fork from child process \d+\])\n",
+                                 re.MULTILINE),
+    ),
+    stops=StopRules(
+        stack_page=100,
+        step_in_leaves_sourceless=True,
+        disassembly_offset_counted_here=True,
+    ),
+    evaluation=EvaluationRules(
+        assignment="{target} = {value}",
+        failed_evaluations=("Error: could not evaluate expression",),  # gdb's own reason is not passed on
+        explain_failure=">print {expression}",
+        # cdt-gdb-adapter reads an array's address in gdb's selected frame, the top one: a frame below it that holds
+        # an array (a C `char buf[64]`, the `__PRETTY_FUNCTION__` of an `assert`) fails to list at all
+        unlisted_scope=re.compile(r'^No symbol ".+" in current context\.'),
+    ),
+    breakpoints=BreakpointRules(
+        # cdt-gdb-adapter 1.7: a bare N stops once, at the Nth hit; "> N" at every hit after the Nth
+        hit_counts=(("", "", 0), ("==", "", 0), (">", "> ", 0), (">=", "> ", -1)),
+        function_conditions=False,
+        refused_condition_kept=True,
+        log_as_written=True,
+    ),
+    watches=WatchRules(
+        watch_conditions=False,
+        watch_stop=re.compile(r"^generic"),  # a watch's stop, and gdb's own leaving the watched local's scope
+        watch_stopper_output=re.compile(r"^Hardware (?:read |access \(read/write\) )?watchpoint (\d+):", re.MULTILINE),
+    ),
+    console=ConsoleRules(
+        address_of="&({})",
+        console_prefix=">",
+        console_prints=True,
+        console_reads=GDB_READS,
+        console_writes=re.compile(r"<<=|>>=|(?<![=!<>])=(?!=)|\+\+|--"),  # C's assignments, increments, decrements
+        console_instead=GDB_INSTEAD,
+        list_commands=(">info args", ">info locals"),
+    ),
 )

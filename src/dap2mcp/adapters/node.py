@@ -35,7 +35,21 @@ import psutil
 from .. import processes
 from ..errors import DebugError, ErrorCode
 from . import js_lines, node_inspector, node_tests
-from .base import AdapterProfile, AdapterStart, FunctionFilter, PathMapSpelling, Target, TestRunner, Tool
+from .base import (
+    AdapterProfile,
+    AdapterStart,
+    BreakpointRules,
+    EvaluationRules,
+    FunctionFilter,
+    LaunchRules,
+    OutputRules,
+    PathMapSpelling,
+    ProgramRules,
+    StopRules,
+    Target,
+    TestRunner,
+    Tool,
+)
 
 JS_DEBUG_DIR = Path(__file__).resolve().parents[3] / "vendor" / "js-debug"
 SERVER = JS_DEBUG_DIR / "vsDebugServer.js"
@@ -314,23 +328,35 @@ NODE_PROFILE = NodeProfile(
     language="javascript",
     extensions=(".js", ".mjs", ".cjs", *TYPESCRIPT),
     tools=(JS_DEBUG, NODE),
-    follows_children=True,
-    program_in_child=True,
-    default_exception_filters=frozenset({"uncaught"}),  # js-debug marks both its filters off
-    binds_as_scripts_load=True,
-    ends_program=False,
-    program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's
-    # js-debug's words on the program's stderr: its attach, its wait to detach, a breakpoint condition that threw
-    own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|"
-                             r"Breakpoint condition error: [^\n]*)\n", re.MULTILINE),
-    unbound_messages=frozenset({"breakpoint.provisionalBreakpoint"}),  # its untranslated key for "not bound yet"
-    bottom_files=(INTERNALS,),
-    log_tag="\x1f",  # js-debug cuts a worker's logpoint to latin-1: a control character passes
-    logs_in_program_output=True,  # a logpoint is the program's console.log (launched; attach reads events)
-    symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
-    scopes_copied_at_stop=True,  # js-debug lists V8's scope objects of the pause: an assignment leaves them as they were
-    library_scopes=re.compile(r"^closure\b"),  # `Closure`, `Closure (runInContext)`
-    top_level_scopes=frozenset({"module"}),  # an ES module's top level has no `Local`: its variables are there
     library_files=re.compile(r"(?:^|/)node_modules/|^<node_internals>/"),
-    path_map=PathMapSpelling(None, local="localRoot", remote="remoteRoot"),
+    launch=LaunchRules(
+        path_map=PathMapSpelling(None, local="localRoot", remote="remoteRoot"),
+    ),
+    program=ProgramRules(
+        follows_children=True,
+        program_in_child=True,
+        ends_program=False,
+    ),
+    output=OutputRules(
+        program_categories=("stdout", "stderr"),  # telemetry, and its console's echo of the command line, are js-debug's
+        # js-debug's words on the program's stderr: its attach, its wait to detach, a breakpoint condition that threw
+        own_log_lines=re.compile(r"^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|"
+                                 r"Breakpoint condition error: [^\n]*)\n", re.MULTILINE),
+    ),
+    stops=StopRules(
+        bottom_files=(INTERNALS,),
+        symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
+    ),
+    evaluation=EvaluationRules(
+        scopes_copied_at_stop=True,  # js-debug lists V8's scope objects of the pause: an assignment leaves them as they were
+        library_scopes=re.compile(r"^closure\b"),  # `Closure`, `Closure (runInContext)`
+        top_level_scopes=frozenset({"module"}),  # an ES module's top level has no `Local`: its variables are there
+    ),
+    breakpoints=BreakpointRules(
+        default_exception_filters=frozenset({"uncaught"}),  # js-debug marks both its filters off
+        binds_as_scripts_load=True,
+        unbound_messages=frozenset({"breakpoint.provisionalBreakpoint"}),  # its untranslated key for "not bound yet"
+        log_tag="\x1f",  # js-debug cuts a worker's logpoint to latin-1: a control character passes
+        logs_in_program_output=True,  # a logpoint is the program's console.log (launched; attach reads events)
+    ),
 )

@@ -23,14 +23,22 @@ from . import inject, python_interpreters, python_lines, python_names, python_th
 from .base import (
     AdapterProfile,
     AdapterStart,
+    BreakpointRules,
+    ConsoleRules,
+    EvaluationRules,
     FunctionPlace,
+    LaunchRules,
+    OutputRules,
     OwnFrame,
     PathMapSpelling,
+    ProgramRules,
+    StopRules,
     Summon,
     Target,
     TestRunner,
     Tool,
     ValueShapes,
+    WatchRules,
 )
 from .thread_states import ThreadReport
 
@@ -435,71 +443,87 @@ DEBUGPY = DebugpyProfile(
            Tool("adapter", (sys.executable,), install="pip install debugpy (into dap2mcp's own environment)",
                 version_command=(sys.executable, "-c", "import debugpy; print('debugpy', debugpy.__version__)"),
                 label="debugpy")),
-    start_failure_markers=("Attach to PID failed",),
-    hidden_variables=frozenset({"special variables", "function variables", "class variables",
-                                "protected variables", "len()"}),
     values=ValueShapes(unordered=frozenset({"set", "frozenset"}),  # debugpy names a member by its id()
                        callables=frozenset({"method", "builtin_function_or_method", "method-wrapper", "function",
                                             "method_descriptor", "wrapper_descriptor", "classmethod_descriptor"}),
                        # pydevd's repr: `...` closes a cut container, `[...]` one nested past two levels
                        elided=re.compile(r"\.\.\.[\]})]|^<[\w.]+ object at 0x[0-9a-fA-F]+>$")),
-    return_value=re.compile(r"^\(return\) (?P<function>.+)$"),  # with showReturnValue
-    cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
-    capture_helper="_pydevd_capture.py",
-    watch_instead="put a breakpoint with a condition on each line that assigns it (search the code for "
-                  "`name =`, `.field =`, `[i] =`), e.g. {file, line, condition: \"total < 0\"}, and `step` over it: "
-                  "the result's `changes` give the old and new value",
-    memory_instead="a Python value has no raw memory to read through debugpy: read it with `evaluate` instead "
-                   "(`repr(x)`, `bytes(b).hex()`, `vars(obj)`)",
-    exception_category="Python Exceptions",
-    exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
-    scopes_on_request=frozenset({"globals"}),  # at module level they are the Locals again
-    scope_assignments=(("Globals", "globals()[{name!r}]"),),
-    log_percent_formats=True,
-    launcher_frames=re.compile(r'  File "[^"\n]*(?:/debugpy/(?:[^"\n]*/)?(?:__main__|cli|pydevd_runpy)|/python3[^/"\n]*/runpy)'
-                               r'\.py", line \d+, in .*\n'),
-    frame_mark=re.compile(r" \(Current frame\)$", re.MULTILINE),
-    exception_note=re.compile(r"\s+\(note: full exception trace is shown but execution is paused at: (?P<frame>.*)\)$"),
-    # the program counts hits under the breakpoint's id, in a dict of its builtins that outlives pydevd's
-    # breakpoint objects (made anew at each setBreakpoints of the file)
-    counted_hits="(lambda hits: hits.__setitem__({key}, hits.get({key}, 0) + 1) or hits[{key}])"
-                 "(__import__('builtins').__dict__.setdefault('__dap2mcp_hits__', {{}}))",
-    uncaught_unwound=True,
-    statement_lines=python_lines.statement_lines,
-    own_frame=OwnFrame(python_lines.shared_lines, "'.0' not in locals()"),  # a comprehension's iterator: .0
-    # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
-    # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
-    configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
-    steps_over_library=True,
-    stops_every_thread=False,
-    # debugpy's and pydevd's words (a condition's error, warnings) come as "console" and "important": the
-    # agent reads them as `adapterOutput`, less pydevd's advice at a step in that passed over library code,
-    # which points at a launch.json the agent does not have (the step's `hint` says what to do)
-    program_categories=("stdout", "stderr"),
-    own_categories=("console", "important"),
-    console_noise=re.compile(r"^Frame skipped from debugging during step-in\.(?:\nNote: [^\n]*launch\.json\)\.)?\n?",
-                             re.MULTILINE),
-    steady_ids=True,
-    evaluation_limit="__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT"
-                     " = {seconds}",
-    output_mark="(lambda os, site, ready: next((f for f in (1, 2) if (lambda s: (s.st_dev, s.st_ino))(os.fstat(f))"
-                " == getattr(site, 'DAP2MCP_OUTPUT_PIPE', None) and ready([], [f], [], 0)[1]"
-                " and os.write(f, ({mark} % f).encode())), None))"
-                "(__import__('os'), __import__('sys').modules.get('sitecustomize'), __import__('select').select)",
-    step_ready_check="(lambda t: t is None or getattr(getattr(t, 'additional_info', None), 'is_in_wait_loop', False))("
-                     "__import__('_pydevd_bundle.pydevd_thread_lifecycle', fromlist=['_']).pydevd_find_thread_by_id("
-                     "__import__('_pydevd_bundle._debug_adapter.pydevd_base_schema', fromlist=['_'])"
-                     ".BaseSchema._translate_id_from_dap({thread})))",
-    path_map=PathMapSpelling("pathMappings", local="localRoot", remote="remoteRoot"),
-    plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
-    scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
-    follows_children=True,
-    tests=TestRunner(
-        runner="pytest",
-        # pytest catches every failure; an exception that leaves the project's code (the test's, or code it
-        # calls) for pytest's is where a test fails, and the stop shows the frame the exception was raised in
-        stop_filters=("userUnhandled",),
-        failure_check="__import__('dap2mcp_pytest_failure').failed()",
-        nothing_selected_exit=5,
+    launch=LaunchRules(
+        start_failure_markers=("Attach to PID failed",),
+        # debugpy asks pydevd to treat a condition that raises as false, and to keep a NameError quiet: a misspelt
+        # or renamed variable would make the breakpoint never stop, without a word. Stopped there, the stop says why.
+        configuration=(("setDebuggerProperty", {"skipSuspendOnBreakpointException": [], "skipPrintBreakpointException": []}),),
+        path_map=PathMapSpelling("pathMappings", local="localRoot", remote="remoteRoot"),
+        plans_before_ready=True,  # the interpreter is found by name, the program runs from its source
+        tests=TestRunner(
+            runner="pytest",
+            # pytest catches every failure; an exception that leaves the project's code (the test's, or code it
+            # calls) for pytest's is where a test fails, and the stop shows the frame the exception was raised in
+            stop_filters=("userUnhandled",),
+            failure_check="__import__('dap2mcp_pytest_failure').failed()",
+            nothing_selected_exit=5,
+        ),
+    ),
+    program=ProgramRules(
+        follows_children=True,
+    ),
+    output=OutputRules(
+        launcher_frames=re.compile(r'  File "[^"\n]*(?:/debugpy/(?:[^"\n]*/)?(?:__main__|cli|pydevd_runpy)|/python3[^/"\n]*/runpy)'
+                                   r'\.py", line \d+, in .*\n'),
+        # debugpy's and pydevd's words (a condition's error, warnings) come as "console" and "important": the
+        # agent reads them as `adapterOutput`, less pydevd's advice at a step in that passed over library code,
+        # which points at a launch.json the agent does not have (the step's `hint` says what to do)
+        program_categories=("stdout", "stderr"),
+        own_categories=("console", "important"),
+        console_noise=re.compile(r"^Frame skipped from debugging during step-in\.(?:\nNote: [^\n]*launch\.json\)\.)?\n?",
+                                 re.MULTILINE),
+        output_mark="(lambda os, site, ready: next((f for f in (1, 2) if (lambda s: (s.st_dev, s.st_ino))(os.fstat(f))"
+                    " == getattr(site, 'DAP2MCP_OUTPUT_PIPE', None) and ready([], [f], [], 0)[1]"
+                    " and os.write(f, ({mark} % f).encode())), None))"
+                    "(__import__('os'), __import__('sys').modules.get('sitecustomize'), __import__('select').select)",
+    ),
+    stops=StopRules(
+        return_value=re.compile(r"^\(return\) (?P<function>.+)$"),  # with showReturnValue
+        exception_category="Python Exceptions",
+        exception_modes=(("raised", "always"), ("uncaught", "unhandled"), ("userUnhandled", "userUnhandled")),
+        frame_mark=re.compile(r" \(Current frame\)$", re.MULTILINE),
+        exception_note=re.compile(r"\s+\(note: full exception trace is shown but execution is paused at: (?P<frame>.*)\)$"),
+        uncaught_unwound=True,
+        own_frame=OwnFrame(python_lines.shared_lines, "'.0' not in locals()"),  # a comprehension's iterator: .0
+        steps_over_library=True,
+        stops_every_thread=False,
+        steady_ids=True,
+        step_ready_check="(lambda t: t is None or getattr(getattr(t, 'additional_info', None), 'is_in_wait_loop', False))("
+                         "__import__('_pydevd_bundle.pydevd_thread_lifecycle', fromlist=['_']).pydevd_find_thread_by_id("
+                         "__import__('_pydevd_bundle._debug_adapter.pydevd_base_schema', fromlist=['_'])"
+                         ".BaseSchema._translate_id_from_dap({thread})))",
+    ),
+    evaluation=EvaluationRules(
+        hidden_variables=frozenset({"special variables", "function variables", "class variables",
+                                    "protected variables", "len()"}),
+        cut_markers=frozenset({"Unable to handle:"}),  # pydevd stops at PYDEVD_CONTAINER_RANDOM_ACCESS_MAX_ITEMS
+        capture_helper="_pydevd_capture.py",
+        scopes_on_request=frozenset({"globals"}),  # at module level they are the Locals again
+        scope_assignments=(("Globals", "globals()[{name!r}]"),),
+        evaluation_limit="__import__('_pydevd_bundle.pydevd_constants', fromlist=['_']).PYDEVD_INTERRUPT_THREAD_TIMEOUT"
+                         " = {seconds}",
+        scopes_by_frame=True,  # pydevd's on_scopes_request (debugpy 1.8.22): Locals and Globals, built from the id alone
+    ),
+    breakpoints=BreakpointRules(
+        log_percent_formats=True,
+        # the program counts hits under the breakpoint's id, in a dict of its builtins that outlives pydevd's
+        # breakpoint objects (made anew at each setBreakpoints of the file)
+        counted_hits="(lambda hits: hits.__setitem__({key}, hits.get({key}, 0) + 1) or hits[{key}])"
+                     "(__import__('builtins').__dict__.setdefault('__dap2mcp_hits__', {{}}))",
+        statement_lines=python_lines.statement_lines,
+    ),
+    watches=WatchRules(
+        watch_instead="put a breakpoint with a condition on each line that assigns it (search the code for "
+                      "`name =`, `.field =`, `[i] =`), e.g. {file, line, condition: \"total < 0\"}, and `step` over it: "
+                      "the result's `changes` give the old and new value",
+    ),
+    console=ConsoleRules(
+        memory_instead="a Python value has no raw memory to read through debugpy: read it with `evaluate` instead "
+                       "(`repr(x)`, `bytes(b).hex()`, `vars(obj)`)",
     ),
 )

@@ -39,7 +39,7 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
         coming = hints.EXIT_COMING if ctx.exitCode is None and session.exits.coming and session.parent_id is None \
             else None
         ctx.hint = "; ".join(filter(None, (ctx.hint, ran, coming))) or None
-    follows = session.profile.follows_children and session.target.children  # its children are sessions
+    follows = session.profile.program.follows_children and session.target.children  # its children are sessions
     if look_for_children and not follows and ctx.state != "terminated" \
             and (found := session.processes.new_children()):
         ctx.hint = "; ".join(filter(None, (ctx.hint, hints.children(found))))

@@ -179,7 +179,7 @@ class Debugger:
         # bound (one the adapter refused, as Delve refuses a line without a statement, never stops it)
         stoppers = session.breakpoints.all() if session.launched else [
             bp for bp in session.breakpoints.all()
-            if bp.verified or (session.profile.binds_as_scripts_load and bp.kind == "line" and bp.active)]
+            if bp.verified or (session.profile.breakpoints.binds_as_scripts_load and bp.kind == "line" and bp.active)]
         waits = session.state == "running" and (target.stop_on_entry or bool(stoppers)
                                                 or target.launched)
         started_in = asyncio.get_running_loop().time() - began
@@ -193,7 +193,7 @@ class Debugger:
         # the program runs in the session its launcher's adapter announces: that one is current, and answers
         # (its start is part of the program's, not cut short by `timeout`); its breakpoints are those that bind
         answering = bound_in = session
-        if session.profile.program_in_child and (program := await self.family.program_of(
+        if session.profile.program.program_in_child and (program := await self.family.program_of(
                 session, PROGRAM_ANNOUNCED_WITHIN if session.state != "terminated" else 0.0)) is not None:
             bound_in = program
             if session.state != "terminated":

@@ -117,7 +117,7 @@ class Family:
         return forgotten
 
     async def program_of(self, launcher: DebugSession, within: float) -> DebugSession | None:
-        """The session of the program `launcher` started (`AdapterProfile.program_in_child`), waiting up to `within`
+        """The session of the program `launcher` started (`AdapterProfile.program.program_in_child`), waiting up to `within`
         seconds for its adapter to announce it and for it to start; None where there is none (yet), or where the
         program ended."""
         deadline = asyncio.get_running_loop().time() + within

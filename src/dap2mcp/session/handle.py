@@ -235,7 +235,7 @@ class SessionHandle:
         session.recorder.state_changed()
         mixed = session.all_in.from_elsewhere()  # then it may write while the evaluation prints, too
         before, _ = await session.all_in.stopped(frame)  # the program's, not to be taken for the evaluation's
-        if console_command(session.profile, expression) is not None and session.profile.console_prints:
+        if console_command(session.profile, expression) is not None and session.profile.console.console_prints:
             # what it printed is its value
             printed = await session.own.console_text(expression, frame, session.limits.value_chars * 20)
             return {"value": printed.text.strip("\r\n"), "type": None, "truncated": printed.truncated or None}
@@ -245,7 +245,7 @@ class SessionHandle:
         began = loop.time()
         try:
             body = await session.request("evaluate", {"expression": expression, "frameId": frame,
-                                                       "context": session.profile.evaluate_context},
+                                                       "context": session.profile.evaluation.evaluate_context},
                                          timeout=timeout + INTERRUPT_GRACE if interrupts else timeout, holds=expression)
         except Failure as exc:
             if isinstance(exc, AdapterRefused):  # answered, interrupted or not: free for the next request
@@ -255,7 +255,7 @@ class SessionHandle:
             raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
                                       ran_out=loop.time() - began >= timeout) from exc
         await _standing_limit(session, frame, timeout)
-        if (failed := body.get("result") in session.profile.failed_evaluations) or not body.get("result"):
+        if (failed := body.get("result") in session.profile.evaluation.failed_evaluations) or not body.get("result"):
             why = await _why_not(session, expression, frame)
             if failed or why:
                 raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
@@ -276,7 +276,7 @@ class SessionHandle:
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
-        if session.profile.sets_in_top_frame_only and (place := paused.frame_place(session, frame)):
+        if session.profile.evaluation.sets_in_top_frame_only and (place := paused.frame_place(session, frame)):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable in the innermost frame "
                              f"only, whatever frame is named (go-delve/delve#3171), and frame {frame} is {place} "
                              "frame(s) below it: `step out` until it is the innermost, then set it; `evaluate` reads "
@@ -511,7 +511,7 @@ def _read_bounded(source: Path, limit: int) -> str:
 
 async def _why_not(session: DebugSession, expression: str, frame: int) -> str | None:
     """The debugger's own reason an expression failed or gave no value (see `explain_failure`), if it gives one."""
-    explain = session.profile.explain_failure
+    explain = session.profile.evaluation.explain_failure
     if explain is None:
         return None
     quoted = expression.replace("\\", "\\\\").replace('"', '\\"')
@@ -523,7 +523,7 @@ async def _expanded(session: DebugSession, expression: str, body: dict[str, Any]
     how to see them (`leftOut`, `expand`): a value's text alone cut nested parts without a word (issue 34 point 15)."""
     root = {"name": expression, "value": body.get("result", ""), "type": body.get("type"),
             "variablesReference": body.get("variablesReference"), "evaluateName": expression}
-    found = await expand.levels(session, root, depth, session.profile.values, session.profile.hidden_variables,
+    found = await expand.levels(session, root, depth, session.profile.values, session.profile.evaluation.hidden_variables,
                                 session.limits)
     out: dict[str, Any] = {"children": found.children}
     if found.left_out:

@@ -69,7 +69,7 @@ _QUIET_EVENTS = frozenset({"loadedSource", "module"})
 """Events that change nothing an agent or a resource shows."""
 _TAGGING: weakref.WeakValueDictionary[str, DebugSession] = weakref.WeakValueDictionary()
 """Every live session by its breakpoints' tag nonce: a tracepoint's message printed into the program's output
-(`AdapterProfile.logs_in_program_output`) names the session that logged it, a worker thread's or the program's,
+(`AdapterProfile.breakpoints.logs_in_program_output`) names the session that logged it, a worker thread's or the program's,
 while the launcher reads it from the pipes."""
 
 
@@ -100,7 +100,7 @@ class DebugSession:
         """The sessions that debug the program this one's connection launched (see `share_program`)."""
 
         self.link = Link(profile)
-        self.run = Run(stray_step_stops=profile.stray_step_stops)
+        self.run = Run(stray_step_stops=profile.stops.stray_step_stops)
         self.exits = ExitCode(self.run, lambda: self.link.program_ending)
         """The exit code where no `exited` event brings it (a child process's, a program started for js-debug)."""
         self.run.on_change = lambda: self.changed()
@@ -113,13 +113,13 @@ class DebugSession:
                                               as_run=lambda path: self.target.remote_path(path),
                                               file_refusal=lambda path: profile.file_refusal(path, self.target))
         _TAGGING[self.breakpoints.nonce] = self
-        self._tracepoint_lines = TracepointLines(profile.log_tag) if profile.logs_in_program_output else None
+        self._tracepoint_lines = TracepointLines(profile.breakpoints.log_tag) if profile.breakpoints.logs_in_program_output else None
         self.stops = Stops(profile, self.breakpoints, self.run)
         self.answers = Answers(profile, lambda: self.target, self.own_code, self.link)
         self.sources = SourceAllowList(breakpoint_suffixes=profile.extensions)
         self.output = OutputBuffer()
         self.adapter_output = OutputBuffer(keep_chars=100_000)
-        self._tracebacks = TracebackCutter(profile.launcher_frames)
+        self._tracebacks = TracebackCutter(profile.output.launcher_frames)
         self._own_prints = OwnPrintHolder(OWN_PRINT)
         self.watch_report: WatchReport | None = None
         """What the watches said about the latest stop (`watches.after_stop`)."""
@@ -129,15 +129,15 @@ class DebugSession:
         self.all_in = OutputAllIn(lambda: self.output, self.run, profile, self.own)
         """Whether the program's output is all in, at a stop or after an evaluation."""
         self.processes = ProgramProcesses(profile, lambda: self.target, self.run, lambda: self.link.adapter_process)
-        self.recorder = StopRecorder(self, lambda: self.link.capabilities, profile.hidden_variables, self.limits,
-                                     carried=snapshots, cut_markers=profile.cut_markers,
+        self.recorder = StopRecorder(self, lambda: self.link.capabilities, profile.evaluation.hidden_variables, self.limits,
+                                     carried=snapshots, cut_markers=profile.evaluation.cut_markers,
                                      helper=profile.helper_source(), own=self.own_code,
-                                     steady_ids=profile.steady_ids, scopes_by_frame=profile.scopes_by_frame,
-                                     scopes_on_request=profile.scopes_on_request, library_scopes=profile.library_scopes,
+                                     steady_ids=profile.stops.steady_ids, scopes_by_frame=profile.evaluation.scopes_by_frame,
+                                     scopes_on_request=profile.evaluation.scopes_on_request, library_scopes=profile.evaluation.library_scopes,
                                      library_files=profile.library_files,
                                      relist=self.own.unlisted_variables,
-                                     lists_all_children=profile.lists_all_children, shapes=profile.values,
-                                     reread=self.own.reread if profile.scopes_copied_at_stop else None)
+                                     lists_all_children=profile.program.lists_all_children, shapes=profile.values,
+                                     reread=self.own.reread if profile.evaluation.scopes_copied_at_stop else None)
         self.recorder.recorded = lambda: self.changed()
         self.launched = target.launched
         self.start_failed = asyncio.Event()
@@ -312,7 +312,7 @@ class DebugSession:
         self._exit_printed()
         if tracepoint is not None:
             self._traced(tracepoint, text)
-        if self.state == "starting" and any(m in text for m in profile.start_failure_markers):
+        if self.state == "starting" and any(m in text for m in profile.launch.start_failure_markers):
             self.start_failed.set()
 
     def _exit_printed(self) -> None:
@@ -324,9 +324,9 @@ class DebugSession:
                 self._recent_output = ""
                 return
             self.run.exit_printed(code)
-            if self.profile.exit_in_output_ends:  # nothing else will say the program is gone
+            if self.profile.program.exit_in_output_ends:  # nothing else will say the program is gone
                 self._on_ended({})
-        elif self.profile.exit_in_output_ends and self.state == "terminated":
+        elif self.profile.program.exit_in_output_ends and self.state == "terminated":
             self.run.exit_printed(code)  # the program's own copy, flushed at its exit, came first; the adapter's last
 
     def _program_output(self, category: str, text: str) -> None:
@@ -425,7 +425,7 @@ class DebugSession:
         """Whether `connect` may run while `profile.ready` still checks the program (see `plans_before_ready`):
         for a launch only, whose adapter is this session's alone; an attach or a connect would reach a
         process or an adapter that the current session may still hold."""
-        return self.profile.plans_before_ready and self.target.launched
+        return self.profile.launch.plans_before_ready and self.target.launched
 
     async def ready(self) -> None:
         """The profile's checks of the program and its runtime, a build among them (blocking: in a thread).
@@ -446,12 +446,12 @@ class DebugSession:
         """Start the adapter and `initialize` it: nothing of the program is sent yet, and `close` undoes it."""
         plan = self._plan = self._plan or self.profile.plan(self.target)
         self.launched = plan.request == "launch"
-        self.all_in.writes_marks = self.profile.output_mark is not None and self.launched and self.parent_id is None
+        self.all_in.writes_marks = self.profile.output.output_mark is not None and self.launched and self.parent_id is None
         try:
             if plan.output_fifo:
                 self._pipe = await ProgramPipe.open(plan.output_fifo, functools.partial(self._program_output, "stdout"))
             await self.link.open(plan, self._program_output, self._on_event, self._program_output,
-                                 on_child=self._child_announced if self.profile.follows_children else None,
+                                 on_child=self._child_announced if self.profile.program.follows_children else None,
                                  terminal_exit=self._terminal_exited)
             await self.link.initialize()
         except BaseException:
@@ -497,18 +497,18 @@ class DebugSession:
         summoned = startup.summon_process(client, plan.summon) if plan.summon else None
         started = client.send(request, plan.arguments)
         await startup.first_of(link.initialized.wait(), started, summoned, closed=link.wait_closed(),
-                               failed=self.start_failed.wait(), limit=self.profile.launch_timeout,
+                               failed=self.start_failed.wait(), limit=self.profile.launch.launch_timeout,
                                what=f"'{request}' / initialized", why=self._why_not_started)
         for spec in initial:
             self.register(spec)
         self.stops.hold_at_entry(self.target)
         await self.breakpoints.sync_everything(self.tolerant_request)
-        for command, arguments in self.profile.configuration:
+        for command, arguments in self.profile.launch.configuration:
             await self.tolerant_request(command, arguments)
         if self.capabilities.get("supportsConfigurationDoneRequest"):
             await client.request("configurationDone")
         try:
-            await client.wait(request, started, self.profile.launch_timeout)
+            await client.wait(request, started, self.profile.launch.launch_timeout)
         except Failure as exc:
             raise self._why_not_started(exc) from None
         connected = self.run.process.get("systemProcessId")
@@ -523,7 +523,7 @@ class DebugSession:
                 return DebugError(ErrorCode.ADAPTER_FAILED, f"{self.profile.name} could not start: "
                                   f"{startup.failure_lines(self.output.read(0, 20_000).text)}")
             return DebugError(ErrorCode.ADAPTER_FAILED, self.link.close_reason or "adapter gone")
-        return startup.explained(exc, self.profile.build_failure_markers, self.output.read(0, 8000).text)
+        return startup.explained(exc, self.profile.launch.build_failure_markers, self.output.read(0, 8000).text)
 
     async def ended(self, most: float = 1.0) -> None:
         """Once the program has ended, wait (a little) until its last output is in, and (for up to
@@ -549,10 +549,10 @@ class DebugSession:
             for session in (self, *self.sharers):  # the program this one launched ends with it
                 session.run.ending(by)
         self.recorder.cancel()
-        if self.launched and not self.profile.ends_program:
+        if self.launched and not self.profile.program.ends_program:
             await self.link.end_started()
         if self.capabilities:  # it answered `initialize`
-            await self.link.disconnect(terminate=self.launched and self.profile.ends_program, timeout=3)
+            await self.link.disconnect(terminate=self.launched and self.profile.program.ends_program, timeout=3)
         await self.link.close()
         if self._closing is not None:
             with contextlib.suppress(BaseException):
@@ -601,7 +601,7 @@ class DebugSession:
     async def known_thread(self, thread_id: int | None) -> int:
         """`thread`, checked against the program's threads first: debugpy dies of an unknown id in a step."""
         if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id) \
-                or not self.profile.lists_every_thread:
+                or not self.profile.stops.lists_every_thread:
             return self.thread(thread_id)
         ids = [t.get("id") for t in (await self.request("threads")).get("threads") or []]
         if thread_id not in ids:
@@ -681,7 +681,7 @@ class DebugSession:
     @property
     def passes_over_library(self) -> bool:
         """The adapter keeps library code apart: it neither steps nor pauses there (debugpy with justMyCode)."""
-        return self.profile.steps_over_library and self.target.just_my_code
+        return self.profile.stops.steps_over_library and self.target.just_my_code
 
     async def pause_in_library(self, since: int, timeout: float) -> bool:
         """A pause that did not land: the thread runs library code (a server's loop), where debugpy does not
@@ -763,7 +763,7 @@ class DebugSession:
 
     def own_code(self, frame: Frame) -> bool:
         """Whether a frame is the program's own code, for the focus of a context (see `inspect.is_own`)."""
-        return is_own(frame, self.profile.runtime_frames, self.target.library)
+        return is_own(frame, self.profile.stops.runtime_frames, self.target.library)
 
     def library_file(self, path: object) -> bool:
         """Whether a loaded file is not the program's own: the runtime's (`<node_internals>`, GOROOT), a library's

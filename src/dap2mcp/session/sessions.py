@@ -30,7 +30,7 @@ class Sessions:
         """Per session, the stop last shown to the agent: a later one is a stop a call of its program returns."""
         self._started = 0
         self._program_ids: dict[str, str] = {}
-        """A launcher's handle → its program's (js-debug's, see `AdapterProfile.program_in_child`): after a
+        """A launcher's handle → its program's (js-debug's, see `AdapterProfile.program.program_in_child`): after a
         `restart` the program's new session answers to the handle the agent holds."""
 
     def __iter__(self) -> Iterator[DebugSession]:

@@ -169,11 +169,11 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
     if kind == "watch" and options.log_message:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "a watch takes no logMessage: DAP has no tracepoints on data")
-    if kind == "watch" and (options.condition or options.hit_condition) and not profile.watch_conditions:
+    if kind == "watch" and (options.condition or options.hit_condition) and not profile.watches.watch_conditions:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop a watch's condition and hit condition and stop "
                          "at every write: watch without them and `continue` past the writes that are right, or use "
                          "adapter lldb")
-    if kind == "function" and (options.condition or options.hit_condition) and not profile.function_conditions:
+    if kind == "function" and (options.condition or options.hit_condition) and not profile.breakpoints.function_conditions:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop the condition and hit condition of a function "
                          "breakpoint and stop at every call: put the breakpoint on a line of the function instead")
     if options.condition and kind != "exception":
@@ -205,14 +205,14 @@ def conditions_sent(bp: Breakpoint, profile: AdapterProfile, first_pass: str | N
     if first_pass:
         parts.insert(0, first_pass)
     sent: dict[str, str] = {}
-    if bp.hit_condition and profile.counted_hits:
+    if bp.hit_condition and profile.breakpoints.counted_hits:
         hit = _HIT_CONDITION.match(bp.hit_condition)
         assert hit is not None, "checked by check_options"
-        count, operator, number = profile.counted_hits.format(key=bp.id), hit.group(1) or "==", hit.group(2)
+        count, operator, number = profile.breakpoints.counted_hits.format(key=bp.id), hit.group(1) or "==", hit.group(2)
         parts.append(f"{count} % {number} == 0" if operator == "%" else f"{count} {operator} {number}")
     elif bp.hit_condition:
         sent["hitCondition"] = hit_condition_sent(bp.hit_condition, profile)
-    guard = profile.own_frame
+    guard = profile.stops.own_frame
     if bp.kind == "line" and guard and bp.file and bp.line in guard.lines(bp.file):
         parts.insert(0, guard.test)
     if parts:
@@ -221,16 +221,16 @@ def conditions_sent(bp: Breakpoint, profile: AdapterProfile, first_pass: str | N
 
 
 def hit_condition_sent(text: str, profile: AdapterProfile) -> str:
-    """A checked hit condition as the adapter reads it (see `AdapterProfile.hit_counts`)."""
-    if profile.hit_counts is None:
+    """A checked hit condition as the adapter reads it (see `AdapterProfile.breakpoints.hit_counts`)."""
+    if profile.breakpoints.hit_counts is None:
         return text
     hit = _HIT_CONDITION.match(text)
     assert hit is not None, "checked by check_options"
     given, count = hit.group(1) or "", int(hit.group(2))
-    for form, sent, added in profile.hit_counts:
+    for form, sent, added in profile.breakpoints.hit_counts:
         if form == given:
             return f"{sent}{count + added}"
-    forms = ", ".join(f"'{form} N'" if form else "'N'" for form, _, _ in profile.hit_counts)
+    forms = ", ".join(f"'{form} N'" if form else "'N'" for form, _, _ in profile.breakpoints.hit_counts)
     raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} counts hits only as a number of hits to pass over, so "
                      f"its hit conditions are {forms} ('N' is '== N'); not {text.strip()!r}: count in a condition "
                      "instead, or stop at every hit")
@@ -254,7 +254,7 @@ def _check_log_message(message: str, profile: AdapterProfile) -> None:
                          "is evaluated")
     if _EXPRESSION.sub("", message).count("{") or _EXPRESSION.sub("", message).count("}"):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"logMessage {message!r} has unbalanced braces")
-    if profile.log_as_written and _EXPRESSION.search(message):
+    if profile.breakpoints.log_as_written and _EXPRESSION.search(message):
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} writes a tracepoint's message as it is, without "
                          "the values of '{...}' parts: log plain text, or stop with a breakpoint and `evaluate`")
     for expression in _EXPRESSION.findall(message):

@@ -54,10 +54,10 @@ class BreakpointRegistry:
         self._profile = profile
         self.nonce = secrets.token_hex(3)  # so a program printing the same invisible characters is not taken for one
         """Names this registry in its tracepoints' tags, by which the session that reads them finds its owner."""
-        mark = re.escape(profile.log_tag)
-        self._tag = f"{profile.log_tag}{self.nonce}:{{}}{profile.log_tag}"
-        self._tagged = re.compile(f"^(?P<before>{profile.log_prefix})?{mark}{self.nonce}:(?P<id>\\d+){mark}")
-        self._message_end = profile.log_tag if profile.logs_in_program_output else ""
+        mark = re.escape(profile.breakpoints.log_tag)
+        self._tag = f"{profile.breakpoints.log_tag}{self.nonce}:{{}}{profile.breakpoints.log_tag}"
+        self._tagged = re.compile(f"^(?P<before>{profile.breakpoints.log_prefix})?{mark}{self.nonce}:(?P<id>\\d+){mark}")
+        self._message_end = profile.breakpoints.log_tag if profile.breakpoints.logs_in_program_output else ""
         self._counted_cycle = 0
         self._last_exception: set[int] = set()
         self._ids = itertools.count(max(self._items, default=0) + 1)
@@ -119,7 +119,7 @@ class BreakpointRegistry:
     def _adapter_filters(self) -> list[dict[str, Any]]:
         """The adapter's exception filters, those the profile turns on by default marked `default`; empty where
         the adapter has none."""
-        on = self._profile.default_exception_filters
+        on = self._profile.breakpoints.default_exception_filters
         return [{**f, "default": True} if f.get("filter") in on else f
                 for f in self._capabilities().get("exceptionBreakpointFilters") or []]
 
@@ -161,7 +161,7 @@ class BreakpointRegistry:
         if spec.watch:
             if not capabilities.get("supportsDataBreakpoints"):
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no data breakpoints (no "
-                                 f"supportsDataBreakpoints): {profile.watch_instead}")
+                                 f"supportsDataBreakpoints): {profile.watches.watch_instead}")
             check_options("watch", options, capabilities, profile)
             bp = self.new("watch", options)
             bp.watch, bp.access = spec.watch.strip(), spec.access or "write"
@@ -251,7 +251,7 @@ class BreakpointRegistry:
         `caught`: the function filter that made the stop."""
         if cycle == self._counted_cycle:
             return [bp for bp in self._items.values() if bp.id in self._last_exception]
-        filters = {mode: name for name, mode in self._profile.exception_modes}
+        filters = {mode: name for name, mode in self._profile.stops.exception_modes}
         shown = (type_name or "").split()[0].rsplit(".", 1)[-1] if type_name else ""
         hit = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active and (
             bp.exception == caught.filter if caught is not None else
@@ -389,7 +389,7 @@ class BreakpointRegistry:
                 {"name": places[bp.function].name if bp.function else bp.function, **self._extras(bp)} for bp in sent]})
             return list(body.get("breakpoints") or [])
 
-        if not self._profile.function_answers_unordered:
+        if not self._profile.breakpoints.function_answers_unordered:
             self._apply(bps, await answers(bps))
             return
         # the answers come in an order of the adapter's own: held ones are told apart by their ids, so
@@ -429,7 +429,7 @@ class BreakpointRegistry:
         defaults = [f["filter"] for f in self._adapter_filters() if f.get("default") and f["filter"] not in off]
         arguments: dict[str, Any]
         if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
-            modes, root = dict(self._profile.exception_modes), [{"names": [self._profile.exception_category]}]
+            modes, root = dict(self._profile.stops.exception_modes), [{"names": [self._profile.stops.exception_category]}]
             options = [{"path": root, "breakMode": modes[name]} for name in defaults if name in modes]
             options += [{"path": root + ([{"names": list(bp.exception_types)}] if bp.exception_types else []),
                          "breakMode": modes.get(bp.exception or "", "always")} for bp in bps]
@@ -479,7 +479,7 @@ class BreakpointRegistry:
             bp.message = self._message(answer, None)
             bp.adapter_id = answer.get("id")
             bp.actual_line = answer.get("line") or bp.actual_line
-            if self._profile.refused_condition_kept and bp.kind == "line" and bp.condition and bp.message \
+            if self._profile.breakpoints.refused_condition_kept and bp.kind == "line" and bp.condition and bp.message \
                     and not bp.verified:
                 bp.verified, bp.adapter_id = True, -bp.id  # an id of our own: its stops are matched by place
                 bp.message = (f"{self._profile.name} refused the condition ({bp.message.rstrip('.')}) and keeps the "
@@ -489,7 +489,7 @@ class BreakpointRegistry:
     def _message(self, answer: dict[str, Any], before: str | None) -> str | None:
         """The adapter's message on a breakpoint, unless it only says that the breakpoint is not bound yet."""
         message = answer.get("message", before)
-        return None if message in self._profile.unbound_messages else message
+        return None if message in self._profile.breakpoints.unbound_messages else message
 
     def on_event(self, body: dict[str, Any]) -> None:
         """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""
@@ -509,8 +509,8 @@ class BreakpointRegistry:
             self._given_conditions[out["condition"]] = bp.condition or ""
         if bp.log_message:
             message = bp.log_message
-            if self._profile.log_percent_formats and "{" in message:
+            if self._profile.breakpoints.log_percent_formats and "{" in message:
                 message = message.replace("%", "%%")  # the adapter %-formats messages with expressions
             out["logMessage"] = (self._tag.format(bp.id) + message + self._message_end
-                                 + ("\n" * self._profile.log_as_written))
+                                 + ("\n" * self._profile.breakpoints.log_as_written))
         return out

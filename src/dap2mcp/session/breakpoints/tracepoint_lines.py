@@ -1,6 +1,6 @@
 """Tracepoints' messages taken out of the program's own output, where the program prints them itself.
 
-js-debug's logpoints are `console.log` calls made in the program (`AdapterProfile.logs_in_program_output`), so
+js-debug's logpoints are `console.log` calls made in the program (`AdapterProfile.breakpoints.logs_in_program_output`), so
 their messages come through the pipes dap2mcp reads the program's output from, between the program's lines and
 in their order. Each message is written as `MARK nonce:id MARK message MARK` and a line end (registry.py): the
 nonce names the session whose breakpoint logged it (a worker thread's session, or the program's), the last mark

@@ -18,7 +18,7 @@ STACK_LIMIT = 1000
 
 def may_have_outlived(profile: AdapterProfile, registry: BreakpointRegistry, body: dict[str, Any]) -> bool:
     """Whether a stop may be a watch's on a returned frame's stack slot: a watch's stop, with a watch on a local."""
-    stopped = profile.watch_stop.search(f"{body.get('reason', '')} {body.get('description') or ''}")
+    stopped = profile.watches.watch_stop.search(f"{body.get('reason', '')} {body.get('description') or ''}")
     return bool(stopped and body.get("threadId") is not None
                 and any(bp.frame and bp.enabled and bp.data_id for bp in registry.watches()))
 

@@ -30,7 +30,7 @@ async def resolve(session: DebugSession, bp: Breakpoint, *, frame: int, thread: 
     local, its frame. Refused with the adapter's reason where it cannot be watched."""
     profile, expression = session.profile, bp.watch or ""
     try:
-        info = await session.request("dataBreakpointInfo", {"name": profile.watch_name.format(expression),
+        info = await session.request("dataBreakpointInfo", {"name": profile.watches.watch_name.format(expression),
                                                             "frameId": frame})
     except AdapterRefused as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot watch {expression!r}: {exc.message}") from None
@@ -76,7 +76,7 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
             report.hits.append(WatchHit(id=bp.id, expression=bp.watch or "", old=old, new=new))
     if changed:
         await registry.sync_watches(session.tolerant_request)
-    stopped_by_watch = session.profile.watch_stop.search(f"{reason} {description or ''}") is not None
+    stopped_by_watch = session.profile.watches.watch_stop.search(f"{reason} {description or ''}") is not None
     paused_at = await _top(session, thread) if stopped_by_watch else None
     stoppers = await _stoppers(session, watches, paused_at) if stopped_by_watch else set()
     if stoppers is None:  # the adapter did not say which: a watch that changed did it, else any read watch may have
@@ -113,13 +113,13 @@ async def _stoppers(session: DebugSession, watches: list[Breakpoint], top: dict[
     """The ids of the watches that stopped the program, from what the debugger says of it; None where it says
     nothing: a read watch's stop is then told from another watch's only by the values."""
     profile = session.profile
-    if profile.watch_stopper_output is not None:
+    if profile.watches.watch_stopper_output is not None:
         said = session.adapter_output.peek_new(session.limits.adapter_output_chars).text
-        numbers = {int(found) for found in profile.watch_stopper_output.findall(said)}
+        numbers = {int(found) for found in profile.watches.watch_stopper_output.findall(said)}
         return {bp.id for bp in watches if bp.adapter_id in numbers} or None
-    if profile.watch_stopper_command is not None and top is not None:
+    if profile.watches.watch_stopper_command is not None and top is not None:
         found = re.search(rf"^{OWN_PRINT}watch (0x[0-9a-fA-F]+)$",
-                          await _said(session, profile.watch_stopper_command, top), re.MULTILINE)
+                          await _said(session, profile.watches.watch_stopper_command, top), re.MULTILINE)
         address = int(found.group(1), 16) if found else None
         return {bp.id for bp in watches if address is not None and _address(bp) == address} or None
     return None
@@ -134,7 +134,7 @@ def _address(bp: Breakpoint) -> int | None:
 async def _line_before(session: DebugSession, top: dict[str, Any]) -> int | None:
     """The source line of the instruction before the paused one in frame `top`: the write that stopped the
     program."""
-    if (command := session.profile.line_before_command) is not None:
+    if (command := session.profile.watches.line_before_command) is not None:
         found = re.search(rf"^{OWN_PRINT}line (\d+)$", await _said(session, command, top), re.MULTILINE)
         return int(found.group(1)) if found and found.group(1) != "0" else None
     if not top.get("instructionPointerReference"):
@@ -174,11 +174,11 @@ def apply(report: WatchReport, ctx: Context) -> None:
 async def _value(session: DebugSession, expression: str, frame: int) -> str | None:
     try:
         body = await session.request("evaluate", {"expression": expression, "frameId": frame,
-                                                  "context": session.profile.evaluate_context})
+                                                  "context": session.profile.evaluation.evaluate_context})
     except AdapterRefused:
         return None
     result = body.get("result")
-    return None if result in session.profile.failed_evaluations else result
+    return None if result in session.profile.evaluation.failed_evaluations else result
 
 
 async def _owner(session: DebugSession, expression: str, frame: int, thread: int | None) -> tuple[str, int] | None:

@@ -26,13 +26,13 @@ async def read(session: DebugSession, reference: str | None, expression: str | N
     """`count` bytes from `offset` bytes past `reference`, or past the address of what `expression` names."""
     profile = session.profile
     reads = session.capabilities.get("supportsReadMemoryRequest")
-    if not reads and profile.memory_command is None and profile.memory_expression is None:
+    if not reads and profile.console.memory_command is None and profile.console.memory_expression is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} cannot read memory (no supportsReadMemoryRequest): "
-                         f"{profile.memory_instead}")
+                         f"{profile.console.memory_instead}")
     if expression is not None:
         reference = hex(await address_of(session, expression, frame))
     assert reference is not None, "the tool asks for one of the two"
-    if profile.memory_expression is not None:
+    if profile.console.memory_expression is not None:
         start, data = await _by_expression(session, _number(reference) + offset, count, frame)
         unreadable = count - len(data)
     elif reads:
@@ -50,33 +50,33 @@ async def read(session: DebugSession, reference: str | None, expression: str | N
 async def address_of(session: DebugSession, expression: str, frame: int) -> int:
     """Where the value `expression` names is (its address, in the program's language), or a clear error."""
     profile = session.profile
-    if profile.address_of is None:
+    if profile.console.address_of is None:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name}: no address of an expression here; give a "
                          "memoryReference (a variable's or a frame's)")
-    asked = profile.address_of.format(expression)
+    asked = profile.console.address_of.format(expression)
     try:
         body = await session.request("evaluate", {"expression": asked, "frameId": frame,
-                                                  "context": profile.evaluate_context})
+                                                  "context": profile.evaluation.evaluate_context})
     except AdapterRefused as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no address for {expression!r} (a value that lives in memory: "
                          f"a variable, a field, an array element; `*p` for what p points at): {exc.message}") from None
-    found = profile.address_said.match((body.get("result") or "").strip())
-    if found is None or body.get("result") in profile.failed_evaluations:
+    found = profile.console.address_said.match((body.get("result") or "").strip())
+    if found is None or body.get("result") in profile.evaluation.failed_evaluations:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no address for {expression!r}: {profile.name} answered "
                          f"{body.get('result')!r} for {asked!r}")
     return int(found.group(found.lastindex or 0), 16)
 
 
 async def _by_expression(session: DebugSession, address: int, count: int, frame: int) -> tuple[int, bytes]:
-    """The bytes as the program's language reads them (`AdapterProfile.memory_expression`), a piece at a time (the
+    """The bytes as the program's language reads them (`AdapterProfile.console.memory_expression`), a piece at a time (the
     adapter lists no more of an array in one value); short where a piece is unreadable."""
     data = b""
     while len(data) < count:
         piece = min(EXPRESSION_PIECE, count - len(data))
-        expression = (session.profile.memory_expression or "").format(address=address + len(data), count=piece)
+        expression = (session.profile.console.memory_expression or "").format(address=address + len(data), count=piece)
         try:
             body = await session.request("evaluate", {"expression": expression, "frameId": frame,
-                                                      "context": session.profile.evaluate_context})
+                                                      "context": session.profile.evaluation.evaluate_context})
         except AdapterRefused:
             break
         listed = _BYTE_LIST.search(body.get("result") or "")
@@ -94,7 +94,7 @@ _BYTE_LIST = re.compile(r"\[(\d+(?:,\d+)*)\]\s*$")
 
 
 async def _by_command(session: DebugSession, address: int, count: int, frame: int) -> tuple[int, bytes]:
-    command = (session.profile.memory_command or "").format(address=address, count=count)
+    command = (session.profile.console.memory_command or "").format(address=address, count=count)
     body = await session.request("evaluate", {"expression": command, "frameId": frame, "context": "repl"})
     for line in (body.get("result") or "").splitlines():
         words = line.split(None, 2)

@@ -17,8 +17,8 @@ BACKWARD_LIMIT = 1000
 
 async def instructions(session: DebugSession, reference: str, offset: int, count: int) -> list[dict[str, Any]]:
     """`count` instructions from `offset` instructions away from `reference`: counted by the adapter, or here where
-    it miscounts (`AdapterProfile.disassembly_offset_counted_here`)."""
-    if session.profile.disassembly_offset_counted_here and offset:
+    it miscounts (`AdapterProfile.stops.disassembly_offset_counted_here`)."""
+    if session.profile.stops.disassembly_offset_counted_here and offset:
         return await instructions_around(session, reference, offset, count)
     return (await session.request("disassemble", {"memoryReference": reference, "instructionOffset": offset,
                                                   "instructionCount": count})).get("instructions") or []

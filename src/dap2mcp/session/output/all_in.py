@@ -112,12 +112,12 @@ class OutputAllIn:
         to take it): the caller judges by pauses instead."""
         if not self.writes_marks or self._run.state != "paused":
             return None
-        assert self._profile.output_mark is not None
+        assert self._profile.output.output_mark is not None
         mark = self._marks.new((1, 2))
         self._known_in = None  # until this mark is back
         try:
             try:
-                body, _ = await self._own.evaluate(self._profile.output_mark.format(mark=repr(mark.template)), frame,
+                body, _ = await self._own.evaluate(self._profile.output.output_mark.format(mark=repr(mark.template)), frame,
                                                    timeout=MARK_TIMEOUT)
             except Failure:  # it may still run, and its mark come: taken out then
                 return None

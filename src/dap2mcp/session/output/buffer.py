@@ -148,7 +148,7 @@ class OutputBuffer:
         return Output(text=shown[-limit:], truncated=len(shown) > limit or self._mark < self._start)
 
 class TracebackCutter:
-    """Cuts the launcher's entries from the tracebacks a program prints (`AdapterProfile.launcher_frames`):
+    """Cuts the launcher's entries from the tracebacks a program prints (`AdapterProfile.output.launcher_frames`):
     an entry is its `File` line and the indented source lines below it. Output events split lines anywhere,
     so inside a traceback a line is held back until its end comes (a traceback's lines come whole soon)."""
 

@@ -1,6 +1,6 @@
 """A child process of the program, as a session of its own.
 
-An adapter that follows children (`AdapterProfile.follows_children`) announces each with the reverse
+An adapter that follows children (`AdapterProfile.program.follows_children`) announces each with the reverse
 request `startDebugging`: a configuration to start a session with, over a new connection to the same
 adapter. debugpy names where to connect (`connect`) and holds the child until that session's
 `configurationDone`, so a breakpoint in the child is never run past; js-debug names nowhere, and the
@@ -68,13 +68,13 @@ def session(parent: DebugSession, reach: AdapterStart, session_id: str, *, debug
 
 def is_program(parent: DebugSession) -> bool:
     """Whether the child `parent`'s adapter announces next is the program itself, which `parent` only
-    launched (see `AdapterProfile.program_in_child`): debugged whatever `childProcesses` says."""
-    return parent.profile.program_in_child and parent.parent_id is None and not parent.sharers
+    launched (see `AdapterProfile.program.program_in_child`): debugged whatever `childProcesses` says."""
+    return parent.profile.program.program_in_child and parent.parent_id is None and not parent.sharers
 
 
 def launcher_of(session: DebugSession) -> DebugSession:
     """The session whose `stop` or `restart` ends or restarts `session`'s program: its launcher's, where
-    `session` is the program a launcher started (see `AdapterProfile.program_in_child`); else itself."""
+    `session` is the program a launcher started (see `AdapterProfile.program.program_in_child`); else itself."""
     return session.launcher if session.launcher is not None else session
 
 

@@ -55,7 +55,7 @@ class Link:
         """Start or reach the adapter. `on_output`: what an adapter prints outside DAP (Delve's debuggee);
         `terminal_output`, `terminal_exit`: what a program started through `runInTerminal` prints, and its end
         (pid, returncode); `on_child`: answers the `startDebugging` of a child process (see
-        `AdapterProfile.follows_children`)."""
+        `AdapterProfile.program.follows_children`)."""
         client = DapClient(await open_transport(plan, on_output))
         self._disconnect = None
         client.on_event(on_event)
@@ -71,7 +71,7 @@ class Link:
         """The first request, which says nothing of the program: it may run before the program is ready."""
         self.capabilities = await self.client.request(
             "initialize", {**CLIENT_CAPABILITIES, "adapterID": self.profile.adapter_id,
-                           "supportsStartDebuggingRequest": self.profile.follows_children},
+                           "supportsStartDebuggingRequest": self.profile.program.follows_children},
             timeout=HANDSHAKE_TIMEOUT)
 
     def on_initialized(self, body: dict[str, Any]) -> None:
@@ -177,11 +177,11 @@ class Link:
         try:
             return await client.wait(command, pending, timeout)
         except AdapterTimedOut:
-            if (holds is not None or self.profile.answers_in_turn) and self.owing() is None:
+            if (holds is not None or self.profile.program.answers_in_turn) and self.owing() is None:
                 # the first one owed: those sent with it waited behind it
                 self._owed = Owed.after_timeout(f"the evaluation of {holds[:200]!r}" if holds is not None
                                                 else f"a '{command}' request", pending, timeout,
-                                                holds_every_request=self.profile.answers_in_turn)
+                                                holds_every_request=self.profile.program.answers_in_turn)
             raise
 
     def owing(self) -> Owed | None:

@@ -34,9 +34,9 @@ class ProgramProcesses:
         if (pid := self._target().process_id) is not None:
             return processes.pid_alive(pid)
         adapter = self._adapter()
-        if adapter is None or self._profile.inferior_depth is None:
+        if adapter is None or self._profile.program.inferior_depth is None:
             return False
-        return bool(processes.running_below(adapter.pid, self._profile.inferior_depth))
+        return bool(processes.running_below(adapter.pid, self._profile.program.inferior_depth))
 
     def pids(self) -> list[int]:
         """The launched program's process id: as the adapter names it, else found at `inferior_depth` below
@@ -44,9 +44,9 @@ class ProgramProcesses:
         if pid := self._run.process.get("systemProcessId") or self._target().process_id:
             return [int(pid)]
         adapter = self._adapter()
-        if adapter is None or self._profile.inferior_depth is None:
+        if adapter is None or self._profile.program.inferior_depth is None:
             return []
-        below = processes.running_below(adapter.pid, self._profile.inferior_depth)
+        below = processes.running_below(adapter.pid, self._profile.program.inferior_depth)
         pids = {p.pid for p in below}
         return [p.pid for p in below if _parent(p) not in pids]
 

@@ -38,21 +38,21 @@ class Answers:
                     timeout: float) -> None:
         """`body`, the answer to `command`, changed in place."""
         if command == "stackTrace":
-            if self._profile.stack_page is not None:
-                await self.page_stack(body, arguments or {}, self._profile.stack_page, timeout)
+            if self._profile.stops.stack_page is not None:
+                await self.page_stack(body, arguments or {}, self._profile.stops.stack_page, timeout)
             self.stack(body, arguments)
-        elif command == "scopes" and self._profile.top_level_scopes:
+        elif command == "scopes" and self._profile.evaluation.top_level_scopes:
             self.scopes(body)
         elif command == "exceptionInfo":
             self.exception_info(body)
 
     def scopes(self, body: dict[str, Any]) -> None:
         """A frame's scopes with its own variables listed: a scope the adapter marks expensive that holds a module's
-        top level (`AdapterProfile.top_level_scopes`) is cheap where the frame is that top level, its innermost
+        top level (`AdapterProfile.evaluation.top_level_scopes`) is cheap where the frame is that top level, its innermost
         scope but for blocks'. In a function of the module it stays named only, as the module's closure does."""
         for scope in body.get("scopes") or []:
             name = str(scope.get("name", "")).lower()
-            if name in self._profile.top_level_scopes:
+            if name in self._profile.evaluation.top_level_scopes:
                 scope["expensive"] = False
             if not name.startswith(BLOCK):
                 return
@@ -63,11 +63,11 @@ class Answers:
         a C one three), which only shows up in the count."""
         profile = self._profile
         frames = body.get("stackFrames") or []
-        for frame in frames if profile.symbol_suffix is not None else ():
+        for frame in frames if profile.stops.symbol_suffix is not None else ():
             frame["name"] = profile.readable_symbol(str(frame.get("name", "")))
-        for frame in frames if profile.frame_mark is not None else ():
-            frame["name"] = profile.frame_mark.sub("", str(frame.get("name", "")))
-        if profile.guesses_total_frames:
+        for frame in frames if profile.stops.frame_mark is not None else ():
+            frame["name"] = profile.stops.frame_mark.sub("", str(frame.get("name", "")))
+        if profile.stops.guesses_total_frames:
             body.pop("totalFrames", None)
         main, total = self._target.main, body.get("totalFrames")
         start, levels = (arguments or {}).get("startFrame", 0), (arguments or {}).get("levels", 0)
@@ -78,9 +78,9 @@ class Answers:
             body["stackFrames"] = frames[: bottom + 1]
         elif main and not whole and isinstance(total, int):
             body.pop("totalFrames")  # it counts frames below `main` that a deeper page would not show
-        if whole and profile.bottom_files and frames:
+        if whole and profile.stops.bottom_files and frames:
             kept = len(frames)
-            while kept and str((frames[kept - 1].get("source") or {}).get("path", "")).startswith(profile.bottom_files):
+            while kept and str((frames[kept - 1].get("source") or {}).get("path", "")).startswith(profile.stops.bottom_files):
                 kept -= 1
             body["stackFrames"], body["totalFrames"] = frames[:kept or len(frames)], start + (kept or len(frames))
 
@@ -120,20 +120,20 @@ class Answers:
         profile = self._profile
         details = body.get("details") if isinstance(body.get("details"), dict) else {}
         paused_in = None
-        if profile.exception_note is not None:
+        if profile.stops.exception_note is not None:
             for holder, key in ((body, "exceptionId"), (details, "typeName"), (details, "fullTypeName")):
-                if isinstance(holder.get(key), str) and (note := profile.exception_note.search(holder[key])):
+                if isinstance(holder.get(key), str) and (note := profile.stops.exception_note.search(holder[key])):
                     holder[key], paused_in = holder[key][: note.start()], note.group("frame")
         trace = details.get("stackTrace")
         above = False  # whether the trace has frames above the one paused in (it starts at the innermost)
-        if profile.frame_mark is not None and isinstance(trace, str):
-            above = not profile.frame_mark.search(trace.split("\n", 1)[0])
-            details["stackTrace"] = profile.frame_mark.sub("", trace)
+        if profile.stops.frame_mark is not None and isinstance(trace, str):
+            above = not profile.stops.frame_mark.search(trace.split("\n", 1)[0])
+            details["stackTrace"] = profile.stops.frame_mark.sub("", trace)
         said = body.get("description") or details.get("message")
         if paused_in and above:
             body["description"] = f"{said} " * bool(said) + f"(the program is paused in `{paused_in}`; the frames " \
                 "above it, where the exception came from, have ended)"
-        elif profile.uncaught_unwound and body.get("breakMode") == "unhandled":
+        elif profile.stops.uncaught_unwound and body.get("breakMode") == "unhandled":
             body["description"] = f"{said} " * bool(said) + "(uncaught: the stack has unwound, every frame it left " \
                 "has ended, its `finally` blocks and context managers' exits have run; the frames are the " \
                 "traceback's, their variables as the exception left them)"

@@ -58,14 +58,14 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
             reference = found.get("variablesReference") or 0
             holder, found = await _member(session, reference, step) if reference else (0, None)
             if found is None:
-                if session.profile.assignment and step.startswith("["):  # an index not listed (computed, past a page)
+                if session.profile.evaluation.assignment and step.startswith("["):  # an index not listed (computed, past a page)
                     return {"name": name, **await _assign(session, name, value, frame)}
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{_joined(path[:done])}' has no "
                                  f"{'element' if step.startswith('[') else 'field'} '{step}' (frame {frame})")
         try:
             body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
         except Failure as exc:
-            if isinstance(exc, AdapterRefused) and session.profile.assignment and not (found or {}).get("variablesReference"):
+            if isinstance(exc, AdapterRefused) and session.profile.evaluation.assignment and not (found or {}).get("variablesReference"):
                 # lldb-dap refuses what lldb's own expressions take (an enum's enumerator name), without a reason:
                 # the debugger assigns, or says why it cannot
                 return {"name": name, "scope": scope.get("name"), **await _assign(session, name, value, frame)}
@@ -76,7 +76,7 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
                              f"('{name}.field', '{name}[0]')") from exc
         return {"name": name, "scope": scope.get("name"),
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
-    if session.profile.assignment:
+    if session.profile.evaluation.assignment:
         return {"name": name, **await _assign(session, name, value, frame, unlisted=path[0])}
     if path == [name] and not caps.get("supportsSetExpression") and not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable, or a field or element "
@@ -88,7 +88,7 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
 def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> str:
     """How to name a variable of an outer scope (a Python global) in an assignment run in the frame:
     where the adapter's language binds a bare name locally, the profile says (`scope_assignments`)."""
-    template = dict(session.profile.scope_assignments).get(str(scope.get("name")))
+    template = dict(session.profile.evaluation.scope_assignments).get(str(scope.get("name")))
     return template.format(name=name) if template is not None else name
 
 
@@ -133,7 +133,7 @@ async def _assign(session: DebugSession, name: str, value: str, frame: int, unli
     """`name = value` evaluated in the frame, as the profile spells an assignment: the debugger itself assigns.
     `unlisted`: the path's first name, which no scope lists: where the assignment fails, it is told apart
     whether that name is unknown (the agent's mistake) or the debugger refused the assignment."""
-    template = session.profile.assignment
+    template = session.profile.evaluation.assignment
     assert template is not None
     expression = template.format(target=name, value=value)
     try:
@@ -153,8 +153,8 @@ async def _assign(session: DebugSession, name: str, value: str, frame: int, unli
 async def _evaluated(session: DebugSession, expression: str, frame: int) -> dict[str, Any]:
     """An evaluation's answer; a result the adapter gives for an expression it could not evaluate is its error."""
     body = await session.request("evaluate", {"expression": expression, "frameId": frame,
-                                               "context": session.profile.evaluate_context})
-    if body.get("result") in session.profile.failed_evaluations:  # gdb's refusal, written as a result
+                                               "context": session.profile.evaluation.evaluate_context})
+    if body.get("result") in session.profile.evaluation.failed_evaluations:  # gdb's refusal, written as a result
         raise AdapterRefused("evaluate", f"{body['result']} (an unknown name, a value of another type, "
                              "or not an expression)")
     return body

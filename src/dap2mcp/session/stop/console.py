@@ -17,19 +17,19 @@ _WORD = re.compile(r"\s*([^\s/]*)")
 
 def console_command(profile: AdapterProfile, expression: str) -> str | None:
     """The debugger command in `expression`, if it is one (None for an expression); refused unless it only reads."""
-    prefix = profile.console_prefix
+    prefix = profile.console.console_prefix
     if prefix is None or not expression.lstrip().startswith(prefix):
         return None
     command = expression.lstrip()[len(prefix):].strip()
     word = (_WORD.match(command) or _WORD.match("")).group(1)  # `print/x v`: the word is `print`
-    if word in profile.console_reads or any(" " in read and f"{command} ".startswith(f"{read} ")
-                                            for read in profile.console_reads):
-        if profile.console_writes is not None and (write := profile.console_writes.search(command[len(word):])):
+    if word in profile.console.console_reads or any(" " in read and f"{command} ".startswith(f"{read} ")
+                                            for read in profile.console.console_reads):
+        if profile.console.console_writes is not None and (write := profile.console.console_writes.search(command[len(word):])):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"'{prefix}{command}' writes to the program ({write.group(0)!r}) "
                              "behind dap2mcp's back: change a variable with set-variable, which the next answers "
                              "show as a change; debugger commands that only read are passed on")
         return command
-    instead = next((tool for words, tool in profile.console_instead if word in words), None)
-    said = f"use {instead}" if instead else f"commands that only read are passed on: {', '.join(sorted(profile.console_reads))}"
+    instead = next((tool for words, tool in profile.console.console_instead if word in words), None)
+    said = f"use {instead}" if instead else f"commands that only read are passed on: {', '.join(sorted(profile.console.console_reads))}"
     raise DebugError(ErrorCode.NOT_SUPPORTED, f"'{prefix}{word}' is not passed to {profile.name}: it would change the "
                      f"session behind dap2mcp's back or reach outside the debugger; {said}")

@@ -96,13 +96,13 @@ async def fetch_variables(client: Requester, reference: int, count: int | None =
 @dataclass(frozen=True)
 class ScopeChoice:
     """Which scopes a view lists beyond the adapter's cheap ones: not those read only on request
-    (`AdapterProfile.scopes_on_request`), and, when asked, expensive ones too. Names are lower-cased."""
+    (`AdapterProfile.evaluation.scopes_on_request`), and, when asked, expensive ones too. Names are lower-cased."""
 
     on_request: frozenset[str] = frozenset()
     wanted: frozenset[str] = frozenset()
     closures: re.Pattern[str] | None = None
     """Scopes read only on request in a library's frame, and the outermost of them (a module's) in any frame
-    (`AdapterProfile.library_scopes`)."""
+    (`AdapterProfile.evaluation.library_scopes`)."""
     library_files: re.Pattern[str] | None = None
     """Files of libraries the program uses (`AdapterProfile.library_files`), library code whatever `justMyCode`."""
     library: bool = False
@@ -172,9 +172,9 @@ def cheap_references(scopes: list[dict[str, Any]]) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class Guess:
     """The ids the last stop's reads used. Where an adapter hands them out again at the next stop
-    (`AdapterProfile.steady_ids`), that stop's scopes and variables can be asked for together with its
+    (`AdapterProfile.stops.steady_ids`), that stop's scopes and variables can be asked for together with its
     stack, saving two round trips; the answers count only where the stack and the scopes confirm the ids.
-    Where a frame's scopes follow from its id alone (`AdapterProfile.scopes_by_frame`), the last stop's
+    Where a frame's scopes follow from its id alone (`AdapterProfile.evaluation.scopes_by_frame`), the last stop's
     `scopes` are kept here and not asked for again: the stack confirming the frame confirms them."""
 
     frame_id: int

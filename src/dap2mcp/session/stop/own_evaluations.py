@@ -40,7 +40,7 @@ class OwnEvaluations:
         """The adapter's answer and None, or `{}` and its reason where the adapter refused the expression."""
         try:
             return await self._adapter.request("evaluate", {"expression": expression, "frameId": frame_id,
-                                                            "context": context or self._profile.evaluate_context},
+                                                            "context": context or self._profile.evaluation.evaluate_context},
                                                timeout), None
         except AdapterRefused as exc:
             return {}, exc.message
@@ -49,7 +49,7 @@ class OwnEvaluations:
         """Have the debugger interrupt an evaluation that runs past `seconds`, where it can (the profile's
         `evaluation_limit`); False where it cannot. The setting stays in the debuggee: it is sent again only
         when it changes."""
-        statement = self._profile.evaluation_limit
+        statement = self._profile.evaluation.evaluation_limit
         if statement is None:
             return False
         if self._limit != seconds:
@@ -72,7 +72,7 @@ class OwnEvaluations:
                      variables: dict[int, list[dict[str, Any]]]) -> None:
         """Read again, by name in the frame, the values of the frame's listed `variables` (by scope reference, the
         adapter's dicts, changed in place), where the adapter lists copies taken at the stop
-        (`AdapterProfile.scopes_copied_at_stop`) and the program's state may have changed since. A name listed by
+        (`AdapterProfile.evaluation.scopes_copied_at_stop`) and the program's state may have changed since. A name listed by
         two scopes is read for the first (innermost) only, which is the one a name in the frame means; a
         variable that is not a plain name (js-debug's `Return value`), `this` (no assignment changes it; evaluated,
         it reads longer than listed), or whose reading is refused, stays as listed."""
@@ -97,10 +97,10 @@ class OwnEvaluations:
         """A scope the adapter would not list (`why`), read through the debugger's own commands where the profile
         has them (`list_commands`): their names, and each one's value as `evaluate` gives it. None if not."""
         profile = self._profile
-        if profile.unlisted_scope is None or not profile.unlisted_scope.search(why):
+        if profile.evaluation.unlisted_scope is None or not profile.evaluation.unlisted_scope.search(why):
             return None
         printed: dict[str, str] = {}  # gdb's text of each value: `{5, 0}` where `evaluate` says `[2]`
-        for command in profile.list_commands:
+        for command in profile.console.list_commands:
             name = None
             for line in (await self.console_text(command, frame_id, 100_000)).text.splitlines():
                 if found := _PRINTED.match(line):
@@ -111,7 +111,7 @@ class OwnEvaluations:
         variables = []
         for name, value in printed.items():
             body, refused = await self.evaluate(name, frame_id)
-            if refused is None and body.get("result") not in profile.failed_evaluations:
+            if refused is None and body.get("result") not in profile.evaluation.failed_evaluations:
                 variables.append({"name": name, "value": value, "type": body.get("type"),
                                   "variablesReference": body.get("variablesReference") or 0})
         return variables or None

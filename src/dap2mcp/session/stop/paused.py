@@ -69,8 +69,8 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
     if thread == info.thread_id and frame_id is None and max_frames == DEFAULT_FRAMES and not wanted:
         view = await session.recorder.stop_view(cycle)
     if view is None:
-        choice = ScopeChoice(on_request=session.profile.scopes_on_request - wanted, wanted=wanted,
-                             closures=session.profile.library_scopes, library_files=session.profile.library_files)
+        choice = ScopeChoice(on_request=session.profile.evaluation.scopes_on_request - wanted, wanted=wanted,
+                             closures=session.profile.evaluation.library_scopes, library_files=session.profile.library_files)
         view, threads = await fetch_view(session, session.capabilities, thread_id=thread, frame_id=frame_id,
                                          max_frames=max_frames, reason=reason, limits=session.limits,
                                          with_threads=with_threads, own=session.own_code, choice=choice,
@@ -81,17 +81,17 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
                              f"its scopes: {', '.join(str(s.get('name')) for s in view.scopes) or 'none'}")
         if view.focus is not None:
             await session.recorder.reread(view.focus.id, view.scopes, view.variables)
-        await preview_view(session, view, session.profile.values, session.limits, session.profile.hidden_variables)
+        await preview_view(session, view, session.profile.values, session.limits, session.profile.evaluation.hidden_variables)
     elif with_threads:
         threads = (await session.request("threads")).get("threads") or []
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
-                       hidden=session.profile.hidden_variables, threads_from=threads_from,
+                       hidden=session.profile.evaluation.hidden_variables, threads_from=threads_from,
                        toolchain=session.profile.values.toolchain_globals)
-    if ctx.threads and session.profile.threads_named_by_runtime:
+    if ctx.threads and session.profile.stops.threads_named_by_runtime:
         await _where_threads_are(session, ctx.threads)
     ctx.cycle = cycle
     ctx.changes = session.recorder.changes(cycle)
-    _take_returned(ctx, session.profile.return_value, shown=reason == "step" and thread == info.thread_id)
+    _take_returned(ctx, session.profile.stops.return_value, shown=reason == "step" and thread == info.thread_id)
     session.run.frames_handed_out(thread, ((f.id, index) for index, f in enumerate(ctx.frames or [])))
     if not library_frames:
         fold(ctx, session.own_code, view.focus.id if view.focus is not None else None)
@@ -121,7 +121,7 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
 
 def _take_returned(ctx: Context, pattern: re.Pattern[str] | None, shown: bool) -> None:
     """The adapter's variables naming what a function returned, out of the scopes and `changes`
-    (`AdapterProfile.return_value`): the context's `returned` at a step's stop where they are new (the step
+    (`AdapterProfile.stops.return_value`): the context's `returned` at a step's stop where they are new (the step
     came out of a function, or called one: the same frame at the stop before did not list them so), nowhere
     at others."""
     if pattern is None:
@@ -243,7 +243,7 @@ async def held(session: DebugSession, thread: int) -> bool | None:
     """Whether the adapter holds `thread` at this stop, stopped at a line of code, where the profile can tell
     (`step_ready_check`): a thread blocked inside a native call goes on running there. None where it cannot."""
     info = session.require_paused()
-    check = session.profile.step_ready_check
+    check = session.profile.stops.step_ready_check
     if thread == info.thread_id:
         return True
     if check is None:
@@ -301,7 +301,7 @@ async def _calls(session: DebugSession, frame: int) -> tuple[str, ...]:
 async def entered_sourceless(session: DebugSession, thread_id: int | None) -> str | None:
     """The function a `step in` just stopped in, where that is code whose source is not here (glibc's
     assembly, whose line table gdb reads): None where its source is (the program's own code, a C++ header)."""
-    if not session.profile.step_in_leaves_sourceless or session.state != "paused" or session.stop_info is None \
+    if not session.profile.stops.step_in_leaves_sourceless or session.state != "paused" or session.stop_info is None \
             or session.stop_info.reason != "step":
         return None
     with contextlib.suppress(Failure, LookupError, TypeError, ValueError):

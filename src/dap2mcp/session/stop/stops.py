@@ -43,7 +43,7 @@ class Stops:
     async def step_starts(self, adapter: Requester, thread_id: int) -> None:
         """Note the frame a step leaves, where the profile needs it to tell the step's own stops."""
         self._step_from = None
-        if self._profile.statement_lines is not None:
+        if self._profile.breakpoints.statement_lines is not None:
             with contextlib.suppress(Failure):
                 self._step_from = await _top_frame(adapter, thread_id)
 
@@ -51,7 +51,7 @@ class Stops:
         """Note where a move (a step or a `continue`) leaves from, where a stop at a later place of the same line
         may be no stop of its own (see `same_run_of_line`): only from a line of a line breakpoint (one request)."""
         self._moved_from = None
-        if self._profile.places_a_line and on_breakpoint_line:
+        if self._profile.breakpoints.places_a_line and on_breakpoint_line:
             with contextlib.suppress(Failure):
                 self._moved_from = await _place(adapter, thread_id)
 
@@ -98,9 +98,9 @@ class Stops:
         profile = self._profile
         reason = str(body.get("reason", "unknown"))
         description = body.get("description") or body.get("text")
-        if profile.stop_text_detail and body.get("description") and (text := body.get("text")):
+        if profile.stops.stop_text_detail and body.get("description") and (text := body.get("text")):
             description = f"{body['description']}: {str(text).strip(chr(34))}"  # Delve quotes the text
-        if profile.failed_command_stop is not None and body.get("description") == profile.failed_command_stop \
+        if profile.stops.failed_command_stop is not None and body.get("description") == profile.stops.failed_command_stop \
                 and reason == "exception":
             self._run.take_pause()
             move = _AS_ASKED.get(self._run.last_move, self._run.last_move or "command")
@@ -108,7 +108,7 @@ class Stops:
                 f"{profile.name} could not carry out the `{move}`: {str(body.get('text') or '').strip(chr(34))} "
                 "(the thread may be in code without symbols, as where a pause lands in the vDSO); the program "
                 "is paused where this stop shows it: a breakpoint on the line after, then `continue`, gets past")
-        if description and profile.own_numbering is not None and profile.own_numbering.fullmatch(str(description)):
+        if description and profile.stops.own_numbering is not None and profile.stops.own_numbering.fullmatch(str(description)):
             description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
         if self._run.take_pause() and (reason in ("pause", "exception", "signal", "step") or reason.startswith("SIG") or (
                 reason == "breakpoint" and not self._registry.hit(body.get("hitBreakpointIds") or []))):
@@ -157,7 +157,7 @@ class Stops:
 
     def _same_statement(self, top: dict[str, Any]) -> bool:
         """Whether a stop's top frame is the frame the step left, on another line of the statement it was on."""
-        start, lines = self._step_from or {}, self._profile.statement_lines
+        start, lines = self._step_from or {}, self._profile.breakpoints.statement_lines
         path = (top.get("source") or {}).get("path")
         if lines is None or not path or top.get("id") != start.get("id") or path != (start.get("source") or {}).get("path"):
             return False
@@ -165,10 +165,10 @@ class Stops:
         return span is not None and span[0] <= int(top.get("line") or 0) <= span[1]
 
     def _untold(self, body: dict[str, Any]) -> str | None:
-        """The expression that tells a stop's text the adapter left out (`AdapterProfile.untold_texts`)."""
+        """The expression that tells a stop's text the adapter left out (`AdapterProfile.stops.untold_texts`)."""
         if body.get("text"):
             return None
-        return dict(self._profile.untold_texts).get(str(body.get("description")))
+        return dict(self._profile.stops.untold_texts).get(str(body.get("description")))
 
     # -- stopOnEntry -------------------------------------------------------------------------------
 

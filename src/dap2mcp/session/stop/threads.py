@@ -140,7 +140,7 @@ async def _from_adapter(session: DebugSession, thread: dict[str, Any], max_frame
     session.run.frames_handed_out(tid, ((f.id, index) for index, f in enumerate(frames)))
     total = body.get("totalFrames")
     return ThreadStack(id=tid, name=str(thread.get("name", "")),
-                       state="stopped" if known or session.profile.stops_every_thread else None,
+                       state="stopped" if known or session.profile.stops.stops_every_thread else None,
                        frames=[StackLine(id=f.id, function=f.function, file=f.file, line=f.line) for f in frames],
                        totalFrames=total if isinstance(total, int) and total >= len(frames) else None)
 

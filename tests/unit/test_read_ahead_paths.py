@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from dap2mcp.adapters.base import EvaluationRules
 from dap2mcp.dap import AdapterRefused, AdapterTimedOut
 from dap2mcp.errors import ErrorCode, Failure
 from dap2mcp.server.failures import coded
@@ -163,7 +164,7 @@ async def test_guesses_are_kept_for_the_threads_stopped_last() -> None:
     """A long session stopping on many threads (a Go program's goroutines) keeps a bounded set of guesses: the
     threads that stopped most recently still read ahead, the oldest read the plain way again."""
     adapter = Adapter()
-    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True)
+    recorder = StopRecorder(adapter, dict, Limits(), steady_ids=True)
 
     async def stop(cycle: int, thread: int) -> list[tuple[str, int | None]]:
         """The requests sent up to the stack's answer at this stop."""
@@ -225,7 +226,7 @@ async def test_a_refused_read_on_known_scopes_is_read_again_the_plain_way() -> N
 @pytest.mark.parametrize("scopes_by_frame", [True, False])
 async def test_a_recorder_asks_for_scopes_again_only_where_they_may_change(scopes_by_frame: bool) -> None:
     adapter = Adapter()
-    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True, scopes_by_frame=scopes_by_frame)
+    recorder = StopRecorder(adapter, dict, Limits(), EvaluationRules(scopes_by_frame=scopes_by_frame), steady_ids=True)
     for cycle in (1, 2):
         adapter.sent.clear()
         recorder.on_stop(cycle, 1, "step")
@@ -289,7 +290,7 @@ def watch(recorder: StopRecorder, adapter: GatedGlobals) -> tuple[list[bool], li
 
 async def test_the_stop_snapshot_and_its_changes_are_made_while_the_other_scopes_are_read() -> None:
     adapter = GatedGlobals()
-    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True, scopes_by_frame=True)
+    recorder = StopRecorder(adapter, dict, Limits(), EvaluationRules(scopes_by_frame=True), steady_ids=True)
     adapter.gate.set()
     recorder.on_stop(1, 1, "step")  # the first stop has nothing to guess from
     await recorder.stop_view(1)
@@ -312,7 +313,7 @@ async def test_the_stop_snapshot_and_its_changes_are_made_while_the_other_scopes
 async def test_a_stop_snapshot_made_from_a_guess_that_failed_is_made_again() -> None:
     """The Globals refuse the guessed reference: everything is read again, and the snapshot comes from that read."""
     adapter = GatedGlobals(refuse_once={("variables", GLOBALS)})
-    recorder = StopRecorder(adapter, dict, frozenset(), Limits(), steady_ids=True, scopes_by_frame=True)
+    recorder = StopRecorder(adapter, dict, Limits(), EvaluationRules(scopes_by_frame=True), steady_ids=True)
     recorder._guesses = {1: Guess(FRAME, (LOCALS, GLOBALS), KNOWN)}  # type: ignore[assignment]
     built, compared = watch(recorder, adapter)
     adapter.gate.set()

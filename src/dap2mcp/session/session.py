@@ -129,12 +129,9 @@ class DebugSession:
         self.all_in = OutputAllIn(lambda: self.output, self.run, profile, self.own)
         """Whether the program's output is all in, at a stop or after an evaluation."""
         self.processes = ProgramProcesses(profile, lambda: self.target, self.run, lambda: self.link.adapter_process)
-        self.recorder = StopRecorder(self, lambda: self.link.capabilities, profile.evaluation.hidden_variables, self.limits,
-                                     carried=snapshots, cut_markers=profile.evaluation.cut_markers,
-                                     helper=profile.helper_source(), own=self.own_code,
-                                     steady_ids=profile.stops.steady_ids, scopes_by_frame=profile.evaluation.scopes_by_frame,
-                                     scopes_on_request=profile.evaluation.scopes_on_request, library_scopes=profile.evaluation.library_scopes,
-                                     library_files=profile.library_files,
+        self.recorder = StopRecorder(self, lambda: self.link.capabilities, self.limits, profile.evaluation,
+                                     carried=snapshots, helper=profile.helper_source(), own=self.own_code,
+                                     steady_ids=profile.stops.steady_ids, library_files=profile.library_files,
                                      relist=self.own.unlisted_variables,
                                      lists_all_children=profile.program.lists_all_children, shapes=profile.values,
                                      reread=self.own.reread if profile.evaluation.scopes_copied_at_stop else None)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...adapters.base import ValueShapes
+from ...adapters.base import EvaluationRules, ValueShapes
 from ...background import unlogged
 from ...dap import AdapterRefused
 from ...errors import DebugError, ErrorCode, Failure
@@ -66,29 +66,31 @@ thousands of goroutines in a long session."""
 
 
 class StopRecorder:
-    def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], hidden: frozenset[str],
-                 limits: Limits, carried: list[Snapshot] | None = None,
-                 capture_limits: CaptureLimits | None = None, cut_markers: frozenset[str] = frozenset(),
-                 helper: str | None = None, own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
-                 scopes_by_frame: bool = False, scopes_on_request: frozenset[str] = frozenset(),
-                 library_scopes: re.Pattern[str] | None = None, library_files: re.Pattern[str] | None = None,
-                 relist: Relist | None = None, lists_all_children: bool = False,
-                 shapes: ValueShapes | None = None, reread: Reread | None = None) -> None:
+    def __init__(self, requester: Requester, capabilities: Callable[[], dict[str, Any]], limits: Limits,
+                 rules: EvaluationRules | None = None, *, carried: list[Snapshot] | None = None,
+                 capture_limits: CaptureLimits | None = None, helper: str | None = None,
+                 own: Callable[[Frame], bool] | None = None, steady_ids: bool = False,
+                 library_files: re.Pattern[str] | None = None, relist: Relist | None = None,
+                 lists_all_children: bool = False, shapes: ValueShapes | None = None,
+                 reread: Reread | None = None) -> None:
+        """`rules`: how the adapter's scopes and variables read (the profile's `evaluation` part)."""
+        rules = rules or EvaluationRules()
         self._requester = requester
         self._relist = relist
         self._reread = reread
         """Where a scope lists copies taken at the stop: reads their values again after a change (see `capture`)."""
         self._shapes = shapes or ValueShapes()
-        self._choice = ScopeChoice(on_request=scopes_on_request, closures=library_scopes, library_files=library_files)
+        self._choice = ScopeChoice(on_request=rules.scopes_on_request, closures=rules.library_scopes,
+                                   library_files=library_files)
         self._capabilities = capabilities
-        self._hidden = hidden
-        self._cut_markers = cut_markers
+        self._hidden = rules.hidden_variables
+        self._cut_markers = rules.cut_markers
         self._helper = helper
         self._own = own
         self._guesses: dict[int, Guess] | None = {} if steady_ids else None
         """Per thread, the ids its last stop's view was read with (adapters with `steady_ids` only). They hold
         for one adapter process: a recorder lives as long as its session, and a new program gets a new one."""
-        self._scopes_by_frame = scopes_by_frame
+        self._scopes_by_frame = rules.scopes_by_frame
         self._lists_all_children = lists_all_children
         self._limits = limits
         self.capture_limits = capture_limits or CaptureLimits()

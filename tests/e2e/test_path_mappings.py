@@ -161,6 +161,22 @@ async def test_bad_path_mappings_are_refused_and_the_session_goes_on(tmp_path: P
             await tools.ok("stop")
 
 
+async def test_restart_takes_new_path_mappings(tmp_path: Path) -> None:
+    """`restart {pathMappings}` replaces the session's mappings, as its schema says ("As `debug`'s"): the argument
+    was taken and dropped without a word, and the program restarted with the old ones (here none), naming its
+    sources by the paths of the machine it was built on."""
+    local, remote = two_copies(tmp_path, TICKER_C)
+    subprocess.run(["cc", "-g", "-O0", "-o", "ticker", TICKER_C.name], cwd=remote, check=True)
+    line = marker(TICKER_C, "tick")
+    async with stdio_tools() as tools:
+        ctx = await tools.ok("debug", mode="binary", path=str(remote / "ticker"), adapter="lldb",
+                             breakpoints=[{"file": str(remote / TICKER_C.name), "line": line}])
+        assert (ctx["location"]["file"], ctx["location"]["line"]) == (str(remote / TICKER_C.name), line), ctx
+        ctx = await tools.ok("restart", pathMappings=[{"local": str(local), "remote": str(remote)}])
+        assert (ctx["location"]["file"], ctx["location"]["line"]) == (str(local / TICKER_C.name), line), ctx
+        await tools.ok("stop")
+
+
 async def test_an_executable_built_elsewhere_is_launched_by_local_paths(tmp_path: Path) -> None:
     """Mode `binary` takes mappings too: an executable from a build machine or a container's build names
     the sources by the paths they had there. `restart` keeps them."""

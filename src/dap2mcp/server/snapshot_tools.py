@@ -46,6 +46,7 @@ async def snapshot_create(
     snapshot, warning = await calls.snapshot_create(label or None, thread_id, frame_index, depth)
     return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=calls.id)
 
+
 @tool("snapshot_diff", "Compare Two Snapshots", read_only=True, idempotent=True)
 async def snapshot_diff(
     calls: SessionHandle,
@@ -70,12 +71,14 @@ async def snapshot_diff(
             return r.ok(answer, session_id=calls.id)
         chars //= 2
 
+
 @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
 async def snapshot_list(calls: SessionHandle) -> Annotated[CallToolResult, r.SnapshotListResult]:
     """List the session's snapshots with their metadata, and which stops are kept."""
     saved, stops = await calls.snapshot_list()
     snapshots = [r.SnapshotMeta.of(s) for s in saved]
     return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops), session_id=calls.id)
+
 
 @tool("snapshot_delete", "Delete Snapshot(s)", destructive=True)
 async def snapshot_delete(
@@ -85,6 +88,7 @@ async def snapshot_delete(
     """Delete a snapshot by its id, or all of the session's snapshots."""
     deleted, remaining = await calls.snapshot_delete(snapshot_id)
     return r.ok(r.SnapshotDeleteResult(deleted=deleted, remaining=remaining), session_id=calls.id)
+
 
 @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
 async def snapshot_export(
@@ -107,6 +111,7 @@ async def snapshot_export(
         if kept < len(data):  # escaped quotes and non-ASCII characters take more than a byte of text each
             exported.update(paged, data=data[:kept], nextOffset=begin + kept)
     return r.ok(r.SnapshotExportResult(**exported), session_id=calls.id)
+
 
 @tool("snapshot_import", "Import Snapshot")
 async def snapshot_import(

@@ -134,6 +134,7 @@ async def debug(
     return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],
                                                    timeout=timeout, progress=_progress(ctx)))
 
+
 @tool("stop", destructive=True, idempotent=True)
 async def stop(
     debugger: Debugger,
@@ -152,6 +153,7 @@ async def stop(
         return r.ok(r.StopResult(state="terminated", stopped=stopped))
     return r.ok(r.StopResult(**await debugger.stop(signal, timeout, sessionId)))
 
+
 @tool("restart", destructive=True)
 async def restart(
     debugger: Debugger,
@@ -164,8 +166,10 @@ async def restart(
 ) -> Annotated[CallToolResult, r.ContextResult]:
     """Run the program again from the start with the same breakpoints and snapshots, with new `args` or the
     previous ones. Returns what `debug` does."""
-    return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx),
-                                                              session_id=sessionId))
+    mappings = [(m.local, m.remote) for m in pathMappings] if pathMappings is not None else None
+    return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx), session_id=sessionId,
+                                                     path_mappings=mappings))
+
 
 @tool("breakpoint")
 async def breakpoint(
@@ -202,6 +206,7 @@ async def breakpoint(
                                                             **options))
     return r.ok(view, files_from=calls.files_from, session_id=calls.id)  # a BreakpointView is a BreakpointResult but for `success`
 
+
 @tool("clear-breakpoints", destructive=True, idempotent=True)
 async def clear_breakpoints(
     calls: SessionHandle,
@@ -216,6 +221,7 @@ async def clear_breakpoints(
     removed = await calls.clear_breakpoints(file, ids, all)
     return r.ok(r.ClearResult(removed=removed, remaining=calls.breakpoints_kept()), session_id=calls.id)
 
+
 @tool("continue")
 async def continue_(
     calls: SessionHandle,
@@ -226,6 +232,7 @@ async def continue_(
     """Resume the paused program until it stops (a breakpoint, an exception, `to`), ends, or `timeout`
     passes. Returns the context at the stop, the exit code and output at the end, or `state: running`."""
     return _context(calls, await calls.continue_(threadId, to, timeout))
+
 
 @tool("step")
 async def step(
@@ -238,11 +245,13 @@ async def step(
     changed since the previous stop."""
     return _context(calls, await calls.step(mode, threadId, timeout))
 
+
 @tool("wait", read_only=True)
 async def wait(calls: SessionHandle, timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
     """Wait for the running program's next stop without resuming it; returns the context at the stop, at
     the exit, or `running` after `timeout`."""
     return _context(calls, await calls.wait(timeout))
+
 
 @tool("output", read_only=True, idempotent=True)
 async def output(
@@ -259,6 +268,7 @@ async def output(
         page.update(text=text[:kept], nextOffset=begin + kept)
     return r.ok(r.OutputResult(**page), session_id=calls.id)
 
+
 @tool("pause", idempotent=True)
 async def pause(
     calls: SessionHandle,
@@ -268,6 +278,7 @@ async def pause(
     """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
     the context where it stopped."""
     return _context(calls, await calls.pause(threadId, timeout))
+
 
 @tool("context", read_only=True, idempotent=True)
 async def context(
@@ -290,6 +301,7 @@ async def context(
                                                         threadsOffset, libraryFrames),
                     frames_from=framesOffset)
 
+
 @tool("evaluate", destructive=True)
 async def evaluate(
     calls: SessionHandle,
@@ -305,6 +317,7 @@ async def evaluate(
     `expand` how to see them."""
     return r.ok(r.ValueResult(**await calls.evaluate(expression, frameId, timeout, depth)), session_id=calls.id)
 
+
 @tool("set-variable", destructive=True, idempotent=True)
 async def set_variable(
     calls: SessionHandle,
@@ -316,6 +329,7 @@ async def set_variable(
 ) -> Annotated[CallToolResult, r.SetVariableResult]:
     """Change a variable of the paused program, e.g. to test a fix. Returns the new value and type."""
     return r.ok(r.SetVariableResult(**await calls.set_variable(name, value, frameId)), session_id=calls.id)
+
 
 @tool("info", read_only=True, idempotent=True)
 async def info(
@@ -340,6 +354,7 @@ async def info(
         listed.update(items=items[:kept], truncated=True, nextOffset=offset + kept)
     return r.ok(r.InfoResult(**listed), session_id=calls.id)
 
+
 @tool("disassemble", read_only=True, idempotent=True)
 async def disassemble(
     calls: SessionHandle,
@@ -352,6 +367,7 @@ async def disassemble(
     """Disassemble machine code, by default where the program is paused (C, C++, Rust, Go)."""
     return r.ok(r.DisassembleResult(**await calls.disassemble(memoryReference, instructionOffset, instructionCount)),
                 session_id=calls.id)
+
 
 @tool("memory", read_only=True, idempotent=True)
 async def memory(

@@ -243,7 +243,8 @@ class Debugger:
         return answers
 
     async def restart(self, args: list[str] | None, timeout: float, progress: Progress = _quiet_progress,
-                      session_id: str | None = None) -> Context:
+                      session_id: str | None = None, path_mappings: list[tuple[str, str]] | None = None) -> Context:
+        """`args` and `path_mappings` (local, remote) replace the previous ones where given."""
         old = children.launcher_of(self.pick(session_id))
         if old.parent_id is not None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"session {old.id} is a child process of session "
@@ -251,7 +252,10 @@ class Debugger:
         old.recorder.hold_new()  # snapshots being taken finish and are carried; no new ones start
         await old.recorder.settle()
         try:
-            return await self.debug(old.target.with_args(args), adapter=self._asked.get(old.id), breakpoints=[],
+            target = old.target.with_args(args)
+            if path_mappings is not None:
+                target = target.mapped(path_mappings)
+            return await self.debug(target, adapter=self._asked.get(old.id), breakpoints=[],
                                     timeout=timeout, carried=old.breakpoints.all(),
                                     snapshots=list(old.recorder.store.saved.values()), replacing=old,
                                     progress=progress)

@@ -7,12 +7,14 @@ effect is measured side by side with it on, in one run.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from dap2mcp.adapters.python import DEBUGPY
 from dap2mcp.cli import main
 
 if __name__ == "__main__":
-    object.__setattr__(DEBUGPY, "steady_ids", False)  # a frozen profile, changed for this process only
+    # a frozen profile, changed for this process only
+    object.__setattr__(DEBUGPY, "stops", dataclasses.replace(DEBUGPY.stops, steady_ids=False))
     sys.argv = ["dap2mcp", "serve"]
     sys.exit(main())

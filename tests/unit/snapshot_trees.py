@@ -10,7 +10,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from dap2mcp.snapshots.model import Node, Snapshot, child_path, comparable, roots_in_order
+from dap2mcp.snapshots.model import (
+    Node,
+    Snapshot,
+    child_path,
+    comparable,
+    roots_in_order,
+)
 
 # -- building trees from specs -------------------------------------------------------------------
 # A spec maps a name to (type, value, children spec, flags); dict order is the order children are

@@ -6,7 +6,13 @@ import random
 
 import pytest
 
-from dap2mcp.snapshots.model import Node, child_path, comparable, format_delta, sibling_key
+from dap2mcp.snapshots.model import (
+    Node,
+    child_path,
+    comparable,
+    format_delta,
+    sibling_key,
+)
 
 from snapshot_trees import build, make, v
 

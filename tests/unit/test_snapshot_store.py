@@ -8,7 +8,9 @@ import pytest
 
 from dap2mcp.errors import DebugError, ErrorCode
 from dap2mcp.snapshots import store as store_module
-from dap2mcp.snapshots.model import Snapshot
+from dap2mcp.snapshots.model import (
+    Snapshot,
+)
 from dap2mcp.snapshots.store import SnapshotStore
 
 from snapshot_trees import T0, make, v

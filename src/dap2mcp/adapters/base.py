@@ -283,7 +283,7 @@ _ESCAPED_SYMBOL = re.compile(r"[\w.:$]*\$(?:LT|GT|RF|BP|SP|LP|RP|C|u[0-9a-f]{2})
 @dataclass(frozen=True)
 class ValueShapes:
     """How an adapter writes values that hide their contents, so that a context can show a value's first
-    level inline (`session.preview`): lldb-dap writes a struct as `account @ 0x7ff…` and a vector as
+    level inline (`session.stop.preview`): lldb-dap writes a struct as `account @ 0x7ff…` and a vector as
     `size=3`, cdt-gdb-adapter a struct or a C++ container as `{...}` and an array as `[64]` or its address."""
 
     opaque: re.Pattern[str] | None = None
@@ -439,7 +439,7 @@ class ProgramRules:
     """The first connection only launches: the adapter announces the program itself as the first child
     (js-debug). That child's session is the program's (its output and exit code, which reach the first
     connection, are that session's too; stopping or restarting it stops or restarts the first): see
-    `session.children`."""
+    `session.program.children`."""
     answers_in_turn: bool = False
     """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
     answered past its timeout (a value its formatters cannot read, a called function still running) holds
@@ -537,7 +537,7 @@ class StopRules:
     lldb-dap numbers frames by position and scopes by kind; Delve starts its handles afresh at each
     stop), an id means what it means when the adapter handles the request, and requests are handled
     in the order they come: a stop's scopes and variables are then asked for together with its stack,
-    on the last stop's ids (see `session.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
+    on the last stop's ids (see `session.stop.inspect.Guess`). Not cdt-gdb-adapter: it handles requests
     concurrently."""
     threads_named_by_runtime: bool = False
     """It names a thread by the function at the top of its stack, the runtime's for one that waits (Delve's
@@ -722,7 +722,7 @@ class ConsoleRules:
     memory_instead: str = "read values with `evaluate` instead"
     """What to do where memory cannot be read at all: said with NOT_SUPPORTED."""
     console_prefix: str | None = None
-    """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.console`."""
+    """What starts a debugger command in an `evaluate` expression (cdt-gdb-adapter: `>`), see `session.stop.console`."""
     console_reads: frozenset[str] = frozenset()
     """The debugger commands passed on, those that only read: first words, or whole leading words where one
     word would admit a command that also writes (Delve's `config -list` and not `config substitutePath ...`)."""

@@ -3,7 +3,8 @@ what it acts on, filled in per call; the rest are the tool's arguments, and its 
 
 A first parameter typed `SessionHandle` is the session the call's `sessionId` names (the current one without it),
 looked up once, here, and `sessionId` is added as the tool's last argument; one typed `Debugger` is the debugger
-itself, for the tools that act across sessions or name one themselves (`debug`, `stop`, `info`).
+itself, for the tools that act across sessions or name one themselves: `debug`, `stop`, `info` (`sessions` needs
+none), and those whose arguments are refused before a missing session is (`clear-breakpoints`, `memory`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def bind(fn: ToolFunction, debugger: Debugger) -> Tool:
     mark: ToolMark = fn.tool  # type: ignore[attr-defined]
     signature = inspect.signature(fn, eval_str=True)
     first, *rest = signature.parameters.values()
+    assert first.annotation in (Debugger, SessionHandle), f"{mark.name}: its first parameter is what it acts on"
     on_session = first.annotation is SessionHandle
     if on_session:
         session_id = inspect.Parameter("sessionId", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=SessionId)

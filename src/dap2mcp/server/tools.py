@@ -209,15 +209,17 @@ async def breakpoint(
 
 @tool("clear-breakpoints", destructive=True, idempotent=True)
 async def clear_breakpoints(
-    calls: SessionHandle,
+    debugger: Debugger,
     file: Annotated[str | None, Field(max_length=PATH_CHARS, description="Remove every breakpoint in this file.")] = None,
     ids: Annotated[list[int] | None, Field(description="Remove these breakpoint ids.")] = None,
     all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
+    sessionId: SessionId = None,
 ) -> Annotated[CallToolResult, r.ClearResult]:
     """Remove breakpoints: those in `file`, those with `ids`, or `all` (give at least one). Returns the ids
     removed and how many remain."""
-    if not (file or ids or all):
+    if not (file or ids or all):  # said before whether there is a session to clear them in
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
+    calls = debugger.handle(sessionId)
     removed = await calls.clear_breakpoints(file, ids, all)
     return r.ok(r.ClearResult(removed=removed, remaining=calls.breakpoints_kept()), session_id=calls.id)
 
@@ -371,7 +373,7 @@ async def disassemble(
 
 @tool("memory", read_only=True, idempotent=True)
 async def memory(
-    calls: SessionHandle,
+    debugger: Debugger,
     memoryReference: Annotated[str | None, Field(min_length=1, max_length=200, description=(
         "An address (0x…) to read at.")
     )] = None,
@@ -380,11 +382,13 @@ async def memory(
     offset: Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="Bytes to skip from there (negative: before it).")] = 0,
     count: Annotated[int, Field(ge=1, le=MEMORY_BYTES, description=f"Bytes to read (at most {MEMORY_BYTES}).")] = 256,
     frameId: FrameId = None,
+    sessionId: SessionId = None,
 ) -> Annotated[CallToolResult, r.MemoryResult]:
     """Read the paused program's raw memory (C, C++, Rust, Go), in rows of 16 bytes: address, hex and
     characters."""
-    if (memoryReference is None) == (expression is None):
+    if (memoryReference is None) == (expression is None):  # said before whether there is a session to read
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
+    calls = debugger.handle(sessionId)
     return r.ok(r.MemoryResult(**await calls.memory(memoryReference, expression, offset, count, frameId)),
                 session_id=calls.id)
 

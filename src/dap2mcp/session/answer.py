@@ -78,11 +78,6 @@ async def _parent_stop(sessions: Sessions, parent: DebugSession, child: DebugSes
     ctx.hint = "; ".join(filter(None, (note, ctx.hint)))
     return ctx
 
-# -- breakpoints -------------------------------------------------------------------------
-
-# A breakpoint is the program's: set, changed or cleared in one of its processes' sessions, it is in all
-# of them (each child's session started with its parent's), the others' answers aside.
-
 
 def _not_ended_by_another_call(session: DebugSession) -> None:
     """A program another call ended would read as ending by itself, with the kill's exit code for a crash."""

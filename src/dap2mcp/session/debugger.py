@@ -40,7 +40,6 @@ Progress = Callable[[str], Awaitable[None]]
 """Told what a slow start is doing (the server turns it into MCP progress notifications)."""
 
 
-
 async def _quiet_progress(message: str) -> None:
     return None
 
@@ -301,8 +300,6 @@ class Debugger:
     def _changed(self) -> None:
         self.changed()
         self.family.stir()
-
-    # -- execution ---------------------------------------------------------------------------
 
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,

@@ -181,6 +181,11 @@ class SessionHandle:
             ctx.hint = hints.PAUSE_PENDING + (hints.PAUSE_IN_LIBRARY if session.passes_over_library else "")
         return ctx
 
+    # -- breakpoints -------------------------------------------------------------------------
+
+    # A breakpoint is the program's: set, changed or cleared in one of its processes' sessions, it is in all
+    # of them (each child's session started with its parent's), the others' answers aside.
+
     async def add_breakpoint(self, spec: BreakpointSpec) -> BreakpointView:
         session = self.session
         resolve = None
@@ -228,7 +233,7 @@ class SessionHandle:
 
     async def evaluate(self, expression: str, frame_id: int | None, timeout: float = EVALUATE_TIMEOUT,
                        depth: int = 0) -> dict[str, Any]:
-        """`depth`: levels of the value's members to read besides its text (see `session.expand`)."""
+        """`depth`: levels of the value's members to read besides its text (see `session.stop.expand`)."""
         session = self.session
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         await session.recorder.settle()
@@ -534,7 +539,7 @@ async def _expanded(session: DebugSession, expression: str, body: dict[str, Any]
 
 
 async def _previewed(session: DebugSession, expression: str, body: dict[str, Any], frame: int) -> str:
-    """An evaluation's value, its first level shown where the adapter's text hides it (see `session.preview`)."""
+    """An evaluation's value, its first level shown where the adapter's text hides it (see `session.stop.preview`)."""
     raw = {"value": body.get("result", ""), "type": body.get("type"),
            "variablesReference": body.get("variablesReference"), "evaluateName": expression}
     known = session.frames.get(frame)

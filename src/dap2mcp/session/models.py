@@ -140,7 +140,7 @@ class Variable(_Model):
     type: Opt[str] = None
     variablesReference: Opt[int] = None
     """Non-zero when the value has children. Where the adapter's text hides them (lldb's `account @ 0x…`, gdb's
-    `{...}`), `value` shows the first level instead (`session.preview`); for more, `evaluate` a member
+    `{...}`), `value` shows the first level instead (`session.stop.preview`); for more, `evaluate` a member
     (`item['name']`, `obj.field`) or take a snapshot with `depth`."""
     valueTruncated: Opt[bool] = None
 

@@ -126,7 +126,7 @@ class DebugSession:
         self._recent_output = ""
         """The end of the program's output so far, where an adapter's end-of-program text is looked for."""
         self.own = OwnEvaluations(profile, self, self.adapter_output)
-        self.all_in = OutputAllIn(lambda: self.output, self.run, profile, self.own)
+        self.all_in = OutputAllIn(lambda: self.output, self.run, profile.output, self.own)
         """Whether the program's output is all in, at a stop or after an evaluation."""
         self.processes = ProgramProcesses(profile, lambda: self.target, self.run, lambda: self.link.adapter_process)
         self.recorder = StopRecorder(self, lambda: self.link.capabilities, self.limits, profile.evaluation,

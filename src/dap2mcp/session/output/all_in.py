@@ -11,7 +11,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from ...adapters import AdapterProfile
+from ...adapters.base import OutputRules
 from ...errors import Failure
 from ...processes import bytes_written, has_children, unread_in_pipes
 from ..program.run import Run
@@ -35,13 +35,13 @@ class MarkEvaluator(Protocol):
 
 
 class OutputAllIn:
-    def __init__(self, output: Callable[[], OutputBuffer], run: Run, profile: AdapterProfile,
+    def __init__(self, output: Callable[[], OutputBuffer], run: Run, rules: OutputRules,
                  own: MarkEvaluator) -> None:
         """`output`: the session's buffer (the launcher's, where the session shares its program's); `own`: evaluates
         the mark's writing in the program."""
         self._buffer = output
         self._run = run
-        self._profile = profile
+        self._rules = rules
         self._own = own
         self._marks = Marks()
         self.writes_marks = False
@@ -112,12 +112,12 @@ class OutputAllIn:
         to take it): the caller judges by pauses instead."""
         if not self.writes_marks or self._run.state != "paused":
             return None
-        assert self._profile.output.output_mark is not None
+        assert self._rules.output_mark is not None
         mark = self._marks.new((1, 2))
         self._known_in = None  # until this mark is back
         try:
             try:
-                body, _ = await self._own.evaluate(self._profile.output.output_mark.format(mark=repr(mark.template)), frame,
+                body, _ = await self._own.evaluate(self._rules.output_mark.format(mark=repr(mark.template)), frame,
                                                    timeout=MARK_TIMEOUT)
             except Failure:  # it may still run, and its mark come: taken out then
                 return None

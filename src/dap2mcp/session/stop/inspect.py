@@ -60,7 +60,7 @@ PREVIEW_MEMBERS = "dap2mcpPreviewMembers"
 """The members a preview was made of (as the adapter listed them), where it read them: a stop snapshot records
 them, so that a changed field or element is a change (a struct's own text under lldb or gdb never changes)."""
 """The key under which a raw variable carries its first level, shown instead of the adapter's text where that
-hides it (see `session.preview`; the raw dicts are the adapter's own answers)."""
+hides it (see `session.stop.preview`; the raw dicts are the adapter's own answers)."""
 
 
 def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:

@@ -38,6 +38,9 @@ async def test_missing_and_wrong_typed_arguments():
         await tools.error("step", "INVALID_ARGUMENT", mode="sideways")
         await tools.error("step", "INVALID_ARGUMENT")
         await tools.error("evaluate", "INVALID_ARGUMENT", expression=42)
+        # what is wrong with the call is said before that no session runs: fixing the session would not fix it
+        assert "give file, ids or all" in await tools.error("clear-breakpoints", "INVALID_ARGUMENT")
+        assert "memoryReference or expression" in await tools.error("memory", "INVALID_ARGUMENT")
         await tools.error("context", "INVALID_ARGUMENT", maxFrames="many")
         await tools.error("nonexistent-tool", "INVALID_ARGUMENT")
         # and the server still works

@@ -55,10 +55,11 @@ def test_a_change_by_id_keeps_what_it_leaves_out_and_an_empty_option_removes_it(
     bp = registry.register(BreakpointSpec(file=str(program), line=3, condition="i > 2"), None)
 
     registry.change(bp.id, BreakpointChange(enabled=False))
-    assert (bp.condition, bp.enabled) == ("i > 2", False)
+    assert (bp.options.condition, bp.options.enabled) == ("i > 2", False)
     registry.change(bp.id, BreakpointChange(condition="", hitCondition="% 2"))
-    assert (bp.condition, bp.hit_condition, bp.enabled) == (None, "% 2", False)
+    assert (bp.options.condition, bp.options.hitCondition, bp.options.enabled) == (None, "% 2", False)
     registry.change(bp.id, BreakpointChange(logMessage="i={i}", maxNotifications=3, enabled=True))
-    assert (bp.log_message, bp.max_notifications, bp.hit_condition, bp.enabled) == ("i={i}", 3, "% 2", True)
+    options = bp.options
+    assert (options.logMessage, options.maxNotifications, options.hitCondition, options.enabled) == ("i={i}", 3, "% 2", True)
     registry.change(bp.id, BreakpointChange(hitCondition=""))
-    assert (bp.log_message, bp.max_notifications, bp.hit_condition) == ("i={i}", 3, None)
+    assert (bp.options.logMessage, bp.options.maxNotifications, bp.options.hitCondition) == ("i={i}", 3, None)

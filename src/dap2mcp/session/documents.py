@@ -59,21 +59,22 @@ def _breakpoints(session: DebugSession) -> dict[str, Any]:
     for bp in session.breakpoints.all():
         if bp.temporary:
             continue
+        options = bp.options
         if bp.kind == "exception":
             exceptions.append({
-                "id": bp.id, "filter": bp.exception, "exceptionType": ", ".join(bp.exception_types) or None,
+                "id": bp.id, "filter": bp.exception, "exceptionType": ", ".join(options.exceptionTypes or ()) or None,
                 "breakOnFirstChance": bp.exception == "raised", "breakOnSecondChance": bp.exception != "raised",
-                "includeSubtypes": True, "enabled": bp.enabled, "verified": bp.verified, "hitCount": bp.hit_count,
+                "includeSubtypes": True, "enabled": options.enabled, "verified": bp.verified, "hitCount": bp.hit_count,
             })
             continue
-        every = re.fullmatch(r"\s*%\s*(\d+)\s*", bp.hit_condition or "")
+        every = re.fullmatch(r"\s*%\s*(\d+)\s*", options.hitCondition or "")
         listed.append({
-            "id": bp.id, "type": "Tracepoint" if bp.log_message else ("FunctionBreakpoint" if bp.function
+            "id": bp.id, "type": "Tracepoint" if options.logMessage else ("FunctionBreakpoint" if bp.function
                                                                         else "Breakpoint"),
             "file": bp.file, "line": bp.actual_line or bp.line, "column": None, "function": bp.function,
-            "enabled": bp.enabled, "verified": bp.verified, "state": bp.state.capitalize(), "hitCount": bp.hit_count,
-            "condition": bp.condition, "hitCondition": bp.hit_condition, "logMessage": bp.log_message,
-            "hitCountMultiple": int(every.group(1)) if every else 0, "maxNotifications": bp.max_notifications or 0,
+            "enabled": options.enabled, "verified": bp.verified, "state": bp.state.capitalize(), "hitCount": bp.hit_count,
+            "condition": options.condition, "hitCondition": options.hitCondition, "logMessage": options.logMessage,
+            "hitCountMultiple": int(every.group(1)) if every else 0, "maxNotifications": options.maxNotifications or 0,
             "notificationsSent": bp.notifications_sent,
         })
         if bp.kind == "watch":  # a data breakpoint: what it watches, for which access, and its last value

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...adapters import AdapterProfile
 from ...errors import DebugError, ErrorCode
 from ..models import BreakpointView
 from ..source_lines import line_text, read_lines
-from .specs import BreakpointChange, Kind
+from .specs import BreakpointOptions, Kind
 
-_HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
+HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
 _EXPRESSION = re.compile(r"\{([^{}]*)\}")
+
+NO_OPTIONS = BreakpointOptions().over()
+"""The options of a breakpoint given none: enabled, it stops at every hit."""
 
 
 @dataclass
@@ -39,11 +42,8 @@ class Breakpoint:
     bottom of the stack; when no such frame is there any more, the watch goes away."""
     value: str | None = None
     """A watch's value at the last stop, to show the old value beside the new one."""
-    condition: str | None = None
-    hit_condition: str | None = None
-    log_message: str | None = None
-    max_notifications: int | None = None
-    enabled: bool = True
+    options: BreakpointOptions = NO_OPTIONS
+    """As the agent gave them, and changed them since (`BreakpointOptions.over`)."""
     temporary: bool = False
     verified: bool = False
     message: str | None = None
@@ -60,25 +60,18 @@ class Breakpoint:
     """An edit of its file removed its line, or moved its code onto another breakpoint's: not sent in this run."""
 
     @property
-    def options(self) -> Options:
-        return Options(**{f.name: getattr(self, f.name) for f in fields(Options)})
-
-    def apply(self, options: Options) -> None:
-        for f in fields(Options):
-            setattr(self, f.name, getattr(options, f.name))
-
-    @property
     def exhausted(self) -> bool:
-        return self.max_notifications is not None and self.notifications_sent >= self.max_notifications
+        limit = self.options.maxNotifications
+        return limit is not None and self.notifications_sent >= limit
 
     @property
     def active(self) -> bool:
         """Sent to the adapter: enabled, and a tracepoint that has not used up its notifications."""
-        return self.enabled and not self.exhausted and not self.lost
+        return bool(self.options.enabled) and not self.exhausted and not self.lost
 
     @property
     def state(self) -> str:
-        if not self.enabled:
+        if not self.options.enabled:
             return "disabled"
         if self.exhausted:
             return "exhausted"
@@ -100,7 +93,7 @@ class Breakpoint:
             return self.message
         if self.kind == "line" and self.verified and self.actual_line and self.line and self.actual_line != self.line:
             return f"moved from line {self.line} to line {self.actual_line}: the adapter found no code on line {self.line}"
-        if self.kind == "watch" and self.data_id is None and self.enabled:
+        if self.kind == "watch" and self.data_id is None and self.options.enabled:
             return (f"not resolved: {self.watch!r} is looked up again at each stop, and watched once it names "
                     "something in the paused frame")
         if self.state == "pending":
@@ -110,47 +103,18 @@ class Breakpoint:
         return None
 
     def view(self) -> BreakpointView:
+        tracepoint = bool(self.options.logMessage)
         return BreakpointView(
-            id=self.id, type=self.kind if not self.log_message else "tracepoint", verified=self.verified,
+            id=self.id, type="tracepoint" if tracepoint else self.kind, verified=self.verified,
             watch=self.watch, access=self.access if self.watch else None, value=self.value,
-            state=self.state, enabled=self.enabled, file=self.file, line=self.actual_line or self.line,
+            state=self.state, file=self.file, line=self.actual_line or self.line,
             text=line_text(self.file, self.actual_line or self.line) if self.kind == "line" else None,
-            function=self.function, exception=self.exception, exceptionTypes=list(self.exception_types) or None,
-            condition=self.condition, hitCondition=self.hit_condition, logMessage=self.log_message,
-            maxNotifications=self.max_notifications, hitCount=self.hit_count,
-            notificationsSent=self.notifications_sent if self.log_message else None, message=self.note,
+            function=self.function, exception=self.exception, **self.options.model_dump(), hitCount=self.hit_count,
+            notificationsSent=self.notifications_sent if tracepoint else None, message=self.note,
         )
 
 
-@dataclass(frozen=True)
-class Options:
-    """What may be added to a breakpoint's place: each needs a capability of the adapter."""
-
-    condition: str | None = None
-    hit_condition: str | None = None
-    log_message: str | None = None
-    max_notifications: int | None = None
-    enabled: bool = True
-    exception_types: tuple[str, ...] = field(default=())
-
-    @staticmethod
-    def of(change: BreakpointChange, base: Options | None = None) -> Options:
-        """The options an agent gave (a new breakpoint's, or a change by id); what it leaves out stays as in
-        `base`."""
-        base = base or Options()
-
-        def pick(given: Any, current: Any) -> Any:
-            return current if given is None else given
-
-        return Options(condition=pick(change.condition, base.condition) or None,
-                       hit_condition=pick(change.hitCondition, base.hit_condition) or None,
-                       log_message=pick(change.logMessage, base.log_message) or None,
-                       max_notifications=pick(change.maxNotifications, base.max_notifications),
-                       enabled=pick(change.enabled, base.enabled) is not False,
-                       exception_types=tuple(pick(change.exceptionTypes, base.exception_types) or ()))
-
-
-def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], profile: AdapterProfile) -> None:
+def check_options(kind: Kind, options: BreakpointOptions, capabilities: dict[str, Any], profile: AdapterProfile) -> None:
     """Refuse, naming the missing capability, what the adapter would ignore or get wrong."""
     adapter = profile.name
 
@@ -159,72 +123,47 @@ def check_options(kind: Kind, options: Options, capabilities: dict[str, Any], pr
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} does not support {what} (no {capability})")
 
     if kind == "exception":
-        if options.log_message or options.hit_condition:
+        if options.logMessage or options.hitCondition:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "exception breakpoints take no logMessage or hitCondition")
         if options.condition:
             need("supportsExceptionFilterOptions", "conditions on exception breakpoints; use exceptionTypes")
-        if options.exception_types:
+        if options.exceptionTypes:
             need("supportsExceptionOptions", "exception types on exception breakpoints")
-    elif options.exception_types:
+    elif options.exceptionTypes:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
-    if kind == "watch" and options.log_message:
+    if kind == "watch" and options.logMessage:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "a watch takes no logMessage: DAP has no tracepoints on data")
-    if kind == "watch" and (options.condition or options.hit_condition) and not profile.watches.watch_conditions:
+    if kind == "watch" and (options.condition or options.hitCondition) and not profile.watches.watch_conditions:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop a watch's condition and hit condition and stop "
                          "at every write: watch without them and `continue` past the writes that are right, or use "
                          "adapter lldb")
-    if kind == "function" and (options.condition or options.hit_condition) and not profile.breakpoints.function_conditions:
+    if kind == "function" and (options.condition or options.hitCondition) and not profile.breakpoints.function_conditions:
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop the condition and hit condition of a function "
                          "breakpoint and stop at every call: put the breakpoint on a line of the function instead")
     if options.condition and kind != "exception":
         need("supportsConditionalBreakpoints", "conditional breakpoints")
         _check_expression(options.condition, "condition", profile)
-    if options.hit_condition:
+    if options.hitCondition:
         need("supportsHitConditionalBreakpoints", "hit conditions")
-        hit = _HIT_CONDITION.match(options.hit_condition)
+        hit = HIT_CONDITION.match(options.hitCondition)
         if not hit or int(hit.group(2)) == 0:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hit_condition!r} is not one of "
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hitCondition!r} is not one of "
                              "'N', '== N', '>= N', '> N', '<= N', '< N', '% N' with N a positive number")
-        hit_condition_sent(options.hit_condition, profile)
-    if options.log_message:
+        hit_condition_sent(options.hitCondition, profile)
+    if options.logMessage:
         if kind == "function":
             raise DebugError(ErrorCode.NOT_SUPPORTED, "DAP has no tracepoints on functions; use file and line")
         need("supportsLogPoints", "tracepoints (logMessage)")
-        _check_log_message(options.log_message, profile)
-    if options.max_notifications is not None and not options.log_message:
+        _check_log_message(options.logMessage, profile)
+    if options.maxNotifications is not None and not options.logMessage:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")
-
-
-def conditions_sent(bp: Breakpoint, profile: AdapterProfile, first_pass: str | None = None) -> dict[str, str]:
-    """The breakpoint's `condition` and `hitCondition` as the adapter is to be given them: the hits counted in
-    the condition where the profile says so (`counted_hits`), a line that a comprehension's frame runs too
-    kept to the frame around it (`own_frame`), a function's first line to its first pass (`first_pass`). Alone,
-    the condition goes as given; put beside those, it closes on a line of its own, so that a `#` comment at its
-    end (which Python takes in a condition) does not comment the closing parenthesis out."""
-    parts = [f"({bp.condition}\n)"] if bp.condition else []
-    if first_pass:
-        parts.insert(0, first_pass)
-    sent: dict[str, str] = {}
-    if bp.hit_condition and profile.breakpoints.counted_hits:
-        hit = _HIT_CONDITION.match(bp.hit_condition)
-        assert hit is not None, "checked by check_options"
-        count, operator, number = profile.breakpoints.counted_hits.format(key=bp.id), hit.group(1) or "==", hit.group(2)
-        parts.append(f"{count} % {number} == 0" if operator == "%" else f"{count} {operator} {number}")
-    elif bp.hit_condition:
-        sent["hitCondition"] = hit_condition_sent(bp.hit_condition, profile)
-    guard = profile.stops.own_frame
-    if bp.kind == "line" and guard and bp.file and bp.line in guard.lines(bp.file):
-        parts.insert(0, guard.test)
-    if parts:
-        sent["condition"] = " and ".join(parts) if len(parts) > 1 or not bp.condition else bp.condition
-    return sent
 
 
 def hit_condition_sent(text: str, profile: AdapterProfile) -> str:
     """A checked hit condition as the adapter reads it (see `AdapterProfile.breakpoints.hit_counts`)."""
     if profile.breakpoints.hit_counts is None:
         return text
-    hit = _HIT_CONDITION.match(text)
+    hit = HIT_CONDITION.match(text)
     assert hit is not None, "checked by check_options"
     given, count = hit.group(1) or "", int(hit.group(2))
     for form, sent, added in profile.breakpoints.hit_counts:

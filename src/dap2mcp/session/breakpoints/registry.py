@@ -22,12 +22,12 @@ from ...errors import DebugError, ErrorCode
 from ..hints import KEPT_FOR_RESTART
 from ..models import BreakpointView
 from ..source_lines import read_lines
-from .breakpoint import Breakpoint, Options, check_exception_filter, check_options, conditions_sent, resolve_place
+from .breakpoint import NO_OPTIONS, Breakpoint, check_exception_filter, check_options, resolve_place
+from .dap_form import dap_form, message_end
 from .edits import follow
-from .specs import BreakpointChange, BreakpointSpec, Kind
+from .specs import BreakpointOptions, BreakpointSpec, Kind
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
-
 
 
 class BreakpointRegistry:
@@ -57,7 +57,7 @@ class BreakpointRegistry:
         mark = re.escape(profile.breakpoints.log_tag)
         self._tag = f"{profile.breakpoints.log_tag}{self.nonce}:{{}}{profile.breakpoints.log_tag}"
         self._tagged = re.compile(f"^(?P<before>{profile.breakpoints.log_prefix})?{mark}{self.nonce}:(?P<id>\\d+){mark}")
-        self._message_end = profile.breakpoints.log_tag if profile.breakpoints.logs_in_program_output else ""
+        self._message_end = message_end(profile)
         self._counted_cycle = 0
         self._last_exception: set[int] = set()
         self._ids = itertools.count(max(self._items, default=0) + 1)
@@ -108,7 +108,7 @@ class BreakpointRegistry:
         only those an edit of their file moved or took away (a child process that runs the edited files);
         `bound_elsewhere`: breakpoints another process of the program bound (a worker's file), not said unbound."""
         return [f"breakpoint {bp.id} ({bp.describe()}): {note}" for bp in self._items.values()
-                if not bp.temporary and bp.kind != "exception" and bp.enabled and (note := bp.note)
+                if not bp.temporary and bp.kind != "exception" and bp.options.enabled and (note := bp.note)
                 and (bp.edited or not edited) and not (bp.state == "pending" and bp.id in bound_elsewhere)]
 
     def filters(self) -> list[dict[str, Any]]:
@@ -141,14 +141,13 @@ class BreakpointRegistry:
             raise DebugError(ErrorCode.BREAKPOINT_NOT_FOUND, f"no breakpoint with id {bp_id}")
         return bp
 
-    def new(self, kind: Kind, options: Options | None = None, *, temporary: bool = False, file: str | None = None,
+    def new(self, kind: Kind, options: BreakpointOptions = NO_OPTIONS, *, temporary: bool = False, file: str | None = None,
             line: int | None = None, function: str | None = None, exception: str | None = None,
             source: tuple[str, ...] | None = None, bp_id: int | None = None) -> Breakpoint:
         if bp_id is None:
             bp_id = next(self._temporary_ids if temporary else self._ids)
-        bp = Breakpoint(id=bp_id, kind=kind, temporary=temporary,
+        bp = Breakpoint(id=bp_id, kind=kind, options=options, temporary=temporary,
                         file=file, line=line, function=function, exception=exception, source=source)
-        bp.apply(options or Options())
         self._items[bp.id] = bp
         return bp
 
@@ -156,7 +155,7 @@ class BreakpointRegistry:
                  bp_id: int | None = None) -> Breakpoint:
         """A new breakpoint from an agent's spec, refused if the adapter could not honour all of it; `bp_id`: the
         id another session of the program gave it (see `count_with`)."""
-        options, capabilities, profile = Options.of(spec.options), self._capabilities(), self._profile
+        options, capabilities, profile = spec.over(), self._capabilities(), self._profile
         adapter = profile.name
         if spec.watch:
             if not capabilities.get("supportsDataBreakpoints"):
@@ -187,13 +186,13 @@ class BreakpointRegistry:
         return self.new("line", options, temporary=temporary, file=path, line=line, source=read_lines(path),
                         bp_id=bp_id)
 
-    def change(self, bp_id: int, changes: BreakpointChange) -> tuple[Breakpoint, Breakpoint]:
+    def change(self, bp_id: int, changes: BreakpointOptions) -> tuple[Breakpoint, Breakpoint]:
         """Apply `changes` to a breakpoint's options, checked as a new one would be; (it, a copy from before)."""
         bp = self.get(bp_id)
-        merged = Options.of(changes, bp.options)
+        merged = changes.over(bp.options)
         check_options(bp.kind, merged, self._capabilities(), self._profile)
         before = replace(bp)
-        bp.apply(merged)
+        bp.options = merged
         return bp, before
 
     def undo_change(self, bp: Breakpoint, before: Breakpoint) -> None:
@@ -242,7 +241,7 @@ class BreakpointRegistry:
             (path and bp.file == path and (bp.actual_line or bp.line) == line)
             or (bp.function and name and self.sent_name(bp.function).split("(", 1)[0] == name))]
         if any(bp.temporary for bp in here):  # debugpy and lldb-dap keep one per line: the `to` one took it,
-            here = [bp for bp in here if bp.temporary or not (bp.condition or bp.hit_condition)]  # unchecked
+            here = [bp for bp in here if bp.temporary or not (bp.options.condition or bp.options.hitCondition)]  # unchecked
         return [bp.adapter_id for bp in here if bp.adapter_id is not None]
 
     def count_exception(self, cycle: int, type_name: str | None, break_mode: str | None,
@@ -256,7 +255,7 @@ class BreakpointRegistry:
         hit = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active and (
             bp.exception == caught.filter if caught is not None else
             (not break_mode or filters.get(break_mode, bp.exception) == bp.exception)
-            and (not bp.exception_types or shown in bp.exception_types))]
+            and (not bp.options.exceptionTypes or shown in bp.options.exceptionTypes))]
         for bp in hit:
             bp.hit_count += 1
         self._counted_cycle, self._last_exception = cycle, {bp.id for bp in hit}
@@ -320,8 +319,7 @@ class BreakpointRegistry:
     async def sync_watches(self, request: Request) -> None:
         """All resolved, enabled watches in one `setDataBreakpoints` (it replaces the adapter's list)."""
         bps = [bp for bp in self._items.values() if bp.kind == "watch" and bp.active and bp.data_id is not None]
-        body = await request("setDataBreakpoints", {"breakpoints": [
-            {"dataId": bp.data_id, "accessType": bp.access, **self._extras(bp)} for bp in bps]})
+        body = await request("setDataBreakpoints", {"breakpoints": [self._dap_form(bp) for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])
 
     def watches(self) -> list[Breakpoint]:
@@ -361,20 +359,18 @@ class BreakpointRegistry:
 
     async def _sync_file(self, request: Request, path: str) -> None:
         """The file's line breakpoints, with the function breakpoints sent as lines of it (`FunctionPlace.line`)."""
-        lines = {bp.id: bp.line for bp in self._items.values() if bp.file == path and bp.active}
-        for bp in self._items.values():
-            place = self._function_places.get(bp.function or "")
-            if bp.kind == "function" and bp.active and place and place.file == path and place.line:
-                lines[bp.id] = place.line
-        bps = [self._items[id] for id in lines]
+        functions = {bp.id: place.line for bp in self._items.values() if bp.kind == "function" and bp.active
+                     and (place := self._function_places.get(bp.function or "")) and place.file == path and place.line}
+        bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
+        bps += [self._items[bp_id] for bp_id in functions]
         if bps:
             await self._own_code(request, [self._as_run(path)])
         body = await request("setBreakpoints", {"source": {"path": path}, "breakpoints": [
-            {"line": lines[bp.id], **self._extras(bp)} for bp in bps]})
+            self._dap_form(bp) for bp in bps]})
         self._apply(bps, body.get("breakpoints") or [])
         for bp in bps:
-            if bp.kind == "function" and bp.verified and not bp.message:
-                bp.message = (f"set on line {lines[bp.id]}, the function's first line, where each call's generator or "
+            if bp.id in functions and bp.verified and not bp.message:
+                bp.message = (f"set on line {functions[bp.id]}, the function's first line, where each call's generator or "
                               f"coroutine starts: {self._profile.name} never sees such a function called; it stops "
                               "once a call, at its first resumption, with reason `breakpoint`")
 
@@ -385,8 +381,7 @@ class BreakpointRegistry:
         await self._own_code(request, [place.file for place in places.values() if place.file and not place.line])
 
         async def answers(sent: list[Breakpoint]) -> list[dict[str, Any]]:
-            body = await request("setFunctionBreakpoints", {"breakpoints": [
-                {"name": places[bp.function].name if bp.function else bp.function, **self._extras(bp)} for bp in sent]})
+            body = await request("setFunctionBreakpoints", {"breakpoints": [self._dap_form(bp) for bp in sent]})
             return list(body.get("breakpoints") or [])
 
         if not self._profile.breakpoints.function_answers_unordered:
@@ -419,7 +414,7 @@ class BreakpointRegistry:
 
     async def sync_exceptions(self, request: Request) -> None:
         own = {f.filter for f in self._function_filters()}
-        off = {bp.exception for bp in self._items.values() if bp.kind == "exception" and not bp.enabled}
+        off = {bp.exception for bp in self._items.values() if bp.kind == "exception" and not bp.options.enabled}
         bps = [bp for bp in self._items.values() if bp.kind == "exception" and bp.active]
         if own and not self._filters_silenced:
             await self._sync_stand_ins(request, (own - off) | {bp.exception or "" for bp in bps})
@@ -428,17 +423,18 @@ class BreakpointRegistry:
             return
         defaults = [f["filter"] for f in self._adapter_filters() if f.get("default") and f["filter"] not in off]
         arguments: dict[str, Any]
-        if any(bp.exception_types for bp in bps):  # types need exceptionOptions, which replace the filters
+        if any(bp.options.exceptionTypes for bp in bps):  # types need exceptionOptions, which replace the filters
             modes, root = dict(self._profile.stops.exception_modes), [{"names": [self._profile.stops.exception_category]}]
             options = [{"path": root, "breakMode": modes[name]} for name in defaults if name in modes]
-            options += [{"path": root + ([{"names": list(bp.exception_types)}] if bp.exception_types else []),
+            options += [{"path": root + ([{"names": list(types)}] if (types := bp.options.exceptionTypes) else []),
                          "breakMode": modes.get(bp.exception or "", "always")} for bp in bps]
             arguments = {"filters": [], "exceptionOptions": options}
         else:
-            names = dict.fromkeys(defaults + [bp.exception for bp in bps if bp.exception and not bp.condition])
+            names = dict.fromkeys(defaults + [bp.exception for bp in bps if bp.exception and not bp.options.condition])
             arguments = {"filters": list(names)}
-        if conditional := [bp for bp in bps if bp.condition]:
-            arguments["filterOptions"] = [{"filterId": bp.exception, "condition": bp.condition} for bp in conditional]
+        if conditional := [bp for bp in bps if bp.options.condition]:
+            arguments["filterOptions"] = [{"filterId": bp.exception, "condition": bp.options.condition}
+                                          for bp in conditional]
         body = await request("setExceptionBreakpoints", arguments)
         answers = body.get("breakpoints")
         if answers:
@@ -479,8 +475,8 @@ class BreakpointRegistry:
             bp.message = self._message(answer, None)
             bp.adapter_id = answer.get("id")
             bp.actual_line = answer.get("line") or bp.actual_line
-            if self._profile.breakpoints.refused_condition_kept and bp.kind == "line" and bp.condition and bp.message \
-                    and not bp.verified:
+            if self._profile.breakpoints.refused_condition_kept and bp.kind == "line" and bp.options.condition \
+                    and bp.message and not bp.verified:
                 bp.verified, bp.adapter_id = True, -bp.id  # an id of our own: its stops are matched by place
                 bp.message = (f"{self._profile.name} refused the condition ({bp.message.rstrip('.')}) and keeps the "
                               f"breakpoint without it, so it stops at every hit; fix the condition with `breakpoint` "
@@ -502,15 +498,11 @@ class BreakpointRegistry:
                 bp.message = self._message(answer, bp.message)
                 bp.actual_line = answer.get("line") or bp.actual_line
 
-    def _extras(self, bp: Breakpoint) -> dict[str, Any]:
+    def _dap_form(self, bp: Breakpoint) -> dict[str, Any]:
+        """`bp` for the adapter (`dap_form`), its condition as the agent gave it remembered where another is sent."""
         place = self._function_places.get(bp.function or "") if bp.kind == "function" else None
-        out: dict[str, Any] = conditions_sent(bp, self._profile, place.first_pass if place else None)
-        if out.get("condition", bp.condition) != bp.condition:
-            self._given_conditions[out["condition"]] = bp.condition or ""
-        if bp.log_message:
-            message = bp.log_message
-            if self._profile.breakpoints.log_percent_formats and "{" in message:
-                message = message.replace("%", "%%")  # the adapter %-formats messages with expressions
-            out["logMessage"] = (self._tag.format(bp.id) + message + self._message_end
-                                 + ("\n" * self._profile.breakpoints.log_as_written))
-        return out
+        form = dap_form(bp, self._profile, place=place, tag=self._tag.format(bp.id))
+        given = bp.options.condition
+        if form.get("condition", given) != given:
+            self._given_conditions[form["condition"]] = given or ""
+        return form

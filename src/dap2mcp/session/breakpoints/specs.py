@@ -3,7 +3,8 @@ from there to the checks, the registry and the `Breakpoint` it becomes.
 
 The models are the tools' input schema too (their field names, bounds and descriptions are what an
 agent reads), so a value that exists here is one the tools accepted: the session need not check
-again what the spec's own validators refuse.
+again what the spec's own validators refuse. The options that may go with a place are declared once
+(`BreakpointOptions`): a new breakpoint's, a change by id and the registry's breakpoints are all of them.
 """
 
 from __future__ import annotations
@@ -71,40 +72,68 @@ class Location(BaseModel):
         return self
 
 
-class BreakpointChange(BaseModel):
-    """The options of a breakpoint, as `breakpoint` with `id` changes them: each one given replaces the
-    breakpoint's, each left out (None) stays as it is. An empty condition, hit condition or log message,
-    or empty exceptionTypes, removes it."""
-
+class _Frozen(BaseModel):
     model_config = _FROZEN
 
-    exceptionTypes: ExceptionTypes = None
-    condition: Condition = None
-    hitCondition: HitCondition = None
-    logMessage: LogMessage = None
-    maxNotifications: MaxNotifications = None
-    enabled: Enabled = None
 
-
-class BreakpointSpec(BaseModel):
-    """One breakpoint, as both `debug`'s `breakpoints` and the `breakpoint` tool take it: a place
-    (`{file, line}`, `{function}`) or an exception filter, with the same options."""
-
-    model_config = _FROZEN
+class _Place(_Frozen):
+    """Where a breakpoint is: a line, a function, or the exceptions of an exception filter."""
 
     file: File = None
     line: Line = None
     text: Text = None
     function: Function = None
     exception: ExceptionFilter = None
-    exceptionTypes: ExceptionTypes = None
+
+
+class _Watch(_Frozen):
+    """What a watch (a data breakpoint) is on, in place of a place."""
+
     watch: Watch = None
     access: Access = None
+
+
+class _ExceptionTypes(_Frozen):
+    """The option that narrows an exception filter: apart from the others, which the spec lists after its watch."""
+
+    exceptionTypes: ExceptionTypes = None
+
+
+class _Stops(_Frozen):
+    """The options of when it stops, or logs instead."""
+
     condition: Condition = None
     hitCondition: HitCondition = None
     logMessage: LogMessage = None
     maxNotifications: MaxNotifications = None
     enabled: Enabled = None
+
+
+class BreakpointOptions(_Stops, _ExceptionTypes):
+    """What may be added to a breakpoint's place, the one set of options a new breakpoint (`BreakpointSpec`), a
+    change by id (`BreakpointChange`) and a breakpoint of the registry (`Breakpoint.options`) carry. Given, None
+    is an option left out; held by a breakpoint (`over`), each is set or None, and `enabled` true or false."""
+
+    def over(self, base: BreakpointOptions | None = None) -> BreakpointOptions:
+        """The options a breakpoint holds once these are given to it: each given one replaces `base`'s (its
+        options so far, for a change by id), an empty condition, hit condition, log message or exceptionTypes
+        removes it, and a breakpoint is enabled unless told otherwise."""
+        given = self.model_dump(include=set(BreakpointOptions.model_fields), exclude_none=True)
+        merged = {**(base.model_dump() if base else {}), **given}
+        kept = {name: value for name, value in merged.items() if value != "" and value != []}
+        return BreakpointOptions(**{**kept, "enabled": merged.get("enabled") is not False})
+
+
+BreakpointChange = BreakpointOptions
+"""The options of a breakpoint, as `breakpoint` with `id` changes them: each one given replaces the
+breakpoint's, each left out (None) stays as it is. An empty condition, hit condition or log message,
+or empty exceptionTypes, removes it."""
+
+
+# pydantic takes the fields of the last base first: the bases' order is the fields' order in the tools' schema
+class BreakpointSpec(BreakpointOptions, _Watch, _ExceptionTypes, _Place):
+    """One breakpoint, as both `debug`'s `breakpoints` and the `breakpoint` tool take it: a place
+    (`{file, line}`, `{function}`) or an exception filter, with the same options."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> BreakpointSpec:
@@ -130,13 +159,6 @@ class BreakpointSpec(BaseModel):
     @property
     def kind(self) -> Kind:
         return "watch" if self.watch else "exception" if self.exception else "function" if self.function else "line"
-
-    @property
-    def options(self) -> BreakpointChange:
-        """What a new breakpoint adds to its place: the same options a change by id carries."""
-        return BreakpointChange(exceptionTypes=self.exceptionTypes, condition=self.condition,
-                                hitCondition=self.hitCondition, logMessage=self.logMessage,
-                                maxNotifications=self.maxNotifications, enabled=self.enabled)
 
 
 MAX_PATH_MAPPINGS = 32

@@ -20,7 +20,7 @@ def may_have_outlived(profile: AdapterProfile, registry: BreakpointRegistry, bod
     """Whether a stop may be a watch's on a returned frame's stack slot: a watch's stop, with a watch on a local."""
     stopped = profile.watches.watch_stop.search(f"{body.get('reason', '')} {body.get('description') or ''}")
     return bool(stopped and body.get("threadId") is not None
-                and any(bp.frame and bp.enabled and bp.data_id for bp in registry.watches()))
+                and any(bp.frame and bp.options.enabled and bp.data_id for bp in registry.watches()))
 
 
 def outlived(registry: BreakpointRegistry, stack: list[dict[str, Any]]) -> bool:
@@ -28,14 +28,15 @@ def outlived(registry: BreakpointRegistry, stack: list[dict[str, Any]]) -> bool:
     returned, and say whether they were all the watches there were, so that the stop was theirs and is no stop
     of the program's; the next answer says they went (`BreakpointRegistry.later_notes`). The caller re-sends the
     watches."""
-    gone = [bp for bp in registry.watches() if bp.frame and bp.enabled and bp.data_id and frame_of(bp, stack) is None]
+    gone = [bp for bp in registry.watches()
+            if bp.frame and bp.options.enabled and bp.data_id and frame_of(bp, stack) is None]
     if not gone:
         return False
     registry.take([bp.id for bp in gone])
     registry.later_notes += [f"watch {bp.id} ({bp.watch}) went away: the frame of {bp.frame[0] if bp.frame else ''} "
                              "whose local it watched returned, before the debugger stopped on the slot's reuse"
                              for bp in gone]
-    return not any(bp.enabled and bp.data_id for bp in registry.watches())
+    return not any(bp.options.enabled and bp.data_id for bp in registry.watches())
 
 
 def frame_of(bp: Breakpoint, stack: list[dict[str, Any]]) -> int | None:

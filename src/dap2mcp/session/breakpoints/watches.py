@@ -48,7 +48,7 @@ async def resolve(session: DebugSession, bp: Breakpoint, *, frame: int, thread: 
 async def after_stop(session: DebugSession, thread: int | None, reason: str, description: str | None,
                      top: int | None) -> WatchReport:
     registry, report = session.breakpoints, WatchReport(session.stop_count)
-    watches = [bp for bp in registry.watches() if bp.enabled]
+    watches = [bp for bp in registry.watches() if bp.options.enabled]
     if not watches or thread is None or top is None:
         return report
     stack = await session.stack(thread, STACK_LIMIT) if any(bp.frame for bp in watches) else []

@@ -9,7 +9,7 @@ from typing import Any
 from ... import processes
 from ...adapters import AdapterProfile, Target
 from ...errors import DebugError, ErrorCode
-from ..breakpoints.breakpoint import Options, check_options, resolve_place
+from ..breakpoints.breakpoint import check_options, resolve_place
 from ..breakpoints.specs import BreakpointSpec
 
 
@@ -60,7 +60,7 @@ def check_breakpoints(breakpoints: list[BreakpointSpec], profile: AdapterProfile
     a condition that is no expression, maxNotifications without logMessage), refused before the session
     is given up. What this adapter lacks is known only once it has started, and refused then."""
     for spec in breakpoints:
-        check_options(spec.kind, Options.of(spec.options), _Capable(), profile)
+        check_options(spec.kind, spec.over(), _Capable(), profile)
 
 
 def check_path_mappings(target: Target, profile: AdapterProfile) -> None:

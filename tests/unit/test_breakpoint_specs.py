@@ -8,9 +8,13 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from dap2mcp.adapters import PROFILES
+from dap2mcp.adapters.base import FunctionPlace
 from dap2mcp.adapters.python import DEBUGPY
+from dap2mcp.session.breakpoints.breakpoint import Breakpoint
+from dap2mcp.session.breakpoints.dap_form import dap_form
 from dap2mcp.session.breakpoints.registry import BreakpointRegistry
-from dap2mcp.session.breakpoints.specs import BreakpointChange, BreakpointSpec, Location
+from dap2mcp.session.breakpoints.specs import BreakpointChange, BreakpointOptions, BreakpointSpec, Location
 
 NOT_BOTH = "give either function, or file and line (or text), not both"
 NO_PLACE = "give file and line (or text, a part of the line), or function"
@@ -63,3 +67,25 @@ def test_a_change_by_id_keeps_what_it_leaves_out_and_an_empty_option_removes_it(
     assert (options.logMessage, options.maxNotifications, options.hitCondition, options.enabled) == ("i={i}", 3, "% 2", True)
     registry.change(bp.id, BreakpointChange(hitCondition=""))
     assert (bp.options.logMessage, bp.options.maxNotifications, bp.options.hitCondition) == ("i={i}", 3, None)
+
+
+def test_the_spec_lists_its_fields_where_the_tools_schema_always_had_them():
+    """The spec is built of the options' declaration and its place's; the schema an agent reads is as it was."""
+    assert list(BreakpointSpec.model_fields) == [
+        "file", "line", "text", "function", "exception", "exceptionTypes", "watch", "access",
+        "condition", "hitCondition", "logMessage", "maxNotifications", "enabled"]
+    assert BreakpointSpec(file="app.py", line=3, condition="").over() == BreakpointOptions(enabled=True)
+
+
+def test_one_function_gives_each_kind_of_breakpoint_its_dap_form():
+    lldb = PROFILES["lldb"]
+    traced = BreakpointOptions(condition="i > 2", hitCondition=">= 2", logMessage="i {i}").over()
+    assert dap_form(Breakpoint(id=4, file="/x/app.c", line=3, options=traced), lldb, tag="<4>") == {
+        "line": 3, "hitCondition": "2", "condition": "i > 2", "logMessage": "<4>i {i}"}  # lldb-dap reads a bare N as ">= N"
+    watched = BreakpointOptions(condition="total > 3").over()
+    assert dap_form(Breakpoint(id=5, kind="watch", watch="total", data_id="0x10/4", access="read", options=watched),
+                    lldb) == {"dataId": "0x10/4", "accessType": "read", "condition": "total > 3"}
+    assert dap_form(Breakpoint(id=6, kind="function", function="json.loads"), DEBUGPY,
+                    place=FunctionPlace("loads")) == {"name": "loads"}
+    assert dap_form(Breakpoint(id=7, kind="function", function="gen"), DEBUGPY,
+                    place=FunctionPlace("gen", "/x/gen.py", 7, "first")) == {"line": 7, "condition": "first"}

@@ -1,7 +1,9 @@
-"""The MCP SDK's private parts dap2mcp relies on stay in server/sdk.py, and are still there.
+"""The MCP SDK's private parts dap2mcp relies on stay in server/sdk.py, and are still there; so do the two public
+parts used in a way the SDK does not document (a Tool's `fn_metadata.output_model`, set to None by binding.py, and
+the "Unknown tool" text app.py reads).
 
-An SDK upgrade that moves one fails here, naming what to re-read in sdk.py's docstring, instead of
-failing at run time (or, for `connection_of`, quietly keying per-client state on each request)."""
+An SDK upgrade that moves one fails here, naming what to re-read in sdk.py's docstring (or binding.py, or app.py),
+instead of failing at run time (or, for `connection_of`, quietly keying per-client state on each request)."""
 
 from __future__ import annotations
 
@@ -12,15 +14,22 @@ import importlib.util
 import inspect
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Annotated
 
 import pytest
 from mcp import Client
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.server.session import ServerSession
+from mcp.types import CallToolResult
+from pydantic import BaseModel
 
 import dap2mcp
-from dap2mcp.server import sdk
+from dap2mcp.errors import ErrorCode
+from dap2mcp.server import app, binding, sdk
+from dap2mcp.session.debugger import Debugger
 
 SRC = Path(dap2mcp.__file__).parent
 SDK_MODULE = SRC / "server" / "sdk.py"
@@ -28,9 +37,9 @@ SDK_PACKAGES = ("mcp", "mcp_types")
 VERSION = importlib.metadata.version("mcp")
 
 
-def recheck(what: str) -> str:
+def recheck(what: str, where: str = "src/dap2mcp/server/sdk.py's docstring") -> str:
     return (f"mcp {VERSION} (sdk.py was checked on {sdk.CHECKED_ON}): {what}. Re-read that use in "
-            f"src/dap2mcp/server/sdk.py's docstring against the SDK's source, then update sdk.py")
+            f"{where} against the SDK's source, then update it (and the SDK section of docs/how-it-is-built.md)")
 
 
 def test_the_sdk_is_the_version_sdk_py_was_checked_on():
@@ -77,6 +86,60 @@ def test_a_sessions_connection_is_the_one_it_was_made_for():
     session = ServerSession(SimpleNamespace(), connection)  # type: ignore[arg-type]
     assert sdk.connection_of(session) is connection, recheck("`ServerSession._connection` is not its connection")
     assert sdk.connection_of(None) is None
+
+
+# -- public names, used as the SDK does not document: binding.py and app.py ---------------------------------------
+
+
+class _Shape(BaseModel):
+    n: int
+
+
+_OFF_SHAPE = {"n": "not a number"}
+
+
+@binding.tool("probe-shape")
+async def _off_shape(debugger: Debugger) -> Annotated[CallToolResult, _Shape]:
+    """Answers what its output model would refuse."""
+    return CallToolResult(content=[], structured_content=_OFF_SHAPE)
+
+
+async def _off_shape_unbound() -> Annotated[CallToolResult, _Shape]:
+    return CallToolResult(content=[], structured_content=_OFF_SHAPE)
+
+
+BIND = "src/dap2mcp/server/binding.py (`bind`'s docstring)"
+UNKNOWN = "src/dap2mcp/server/app.py (`_as_debug_error`)"
+
+
+async def test_a_bound_tool_publishes_its_output_schema_but_its_results_are_not_checked_against_it():
+    """binding.bind sets `fn_metadata.output_model = None` on each Tool: the SDK would check every result
+    against the model, which only repeats what building the result from the model did."""
+    assert "output_model" in type(Tool.from_function(_off_shape_unbound).fn_metadata).model_fields, \
+        recheck("a Tool's `fn_metadata` has no `output_model`, which binding.bind sets to None", BIND)
+    checked = Tool.from_function(_off_shape_unbound, name="probe-checked", structured_output=True)
+    with pytest.raises(ToolError):  # the control: left alone, the SDK checks a result against the model
+        await MCPServer("probe", tools=[checked]).call_tool("probe-checked", {})
+    bound = binding.bind(_off_shape, Debugger())
+    assert bound.output_schema is not None and "n" in bound.output_schema.get("properties", {}), \
+        recheck("the output schema is no longer published once `fn_metadata.output_model` is None", BIND)
+    try:
+        result = await MCPServer("probe", tools=[bound]).call_tool("probe-shape", {})
+    except ToolError as exc:
+        pytest.fail(recheck(f"the SDK checks a result against the output model though `output_model` is None ({exc})",
+                            BIND))
+    assert isinstance(result, CallToolResult) and result.structured_content == _OFF_SHAPE
+
+
+async def test_an_unknown_tool_is_a_tool_error_that_says_so():
+    """app.py's `_as_debug_error` knows a call of an unknown tool only by the SDK's text, "Unknown tool", on a
+    ToolError with no cause: with another text the agent would get INTERNAL for a misspelled tool name."""
+    with pytest.raises(ToolError) as caught:
+        await MCPServer("probe").call_tool("no-such-tool", {})
+    assert "Unknown tool" in str(caught.value) and caught.value.__cause__ is None, \
+        recheck(f"an unknown tool is refused as {type(caught.value).__name__}({str(caught.value)!r}), "
+                f"cause {caught.value.__cause__!r}, where app.py matches 'Unknown tool'", UNKNOWN)
+    assert app._as_debug_error("no-such-tool", caught.value).code == ErrorCode.INVALID_ARGUMENT
 
 
 # -- no other module reaches in -------------------------------------------------------------------

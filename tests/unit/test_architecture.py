@@ -1,4 +1,4 @@
-"""The layering DESIGN.md asks for, checked on the sources: no import cycle anywhere (imports made only for type
+"""The layering docs/how-it-is-built.md describes, checked on the sources: no import cycle anywhere (imports made only for type
 checking included), the server reaching sessions only through the debugger, and the DAP wire naming failures
 by type, never by the agent's error codes, which the server assigns in one place."""
 

@@ -468,7 +468,7 @@ class OutputRules:
     """An expression, evaluated in the stopped frame, that writes the text `{mark} % fd` (a string literal
     holding `%d`, filled in with the file descriptor) to the first of the program's fds 1 and 2 that is the pipe
     the adapter reads and would take it without blocking, and gives that fd (or nothing): once the mark is back,
-    what the program wrote before it is all in (see session/marks.py). Only in a program dap2mcp launched."""
+    what the program wrote before it is all in (see session/output/marks.py). Only in a program dap2mcp launched."""
 
 
 @dataclass(frozen=True)

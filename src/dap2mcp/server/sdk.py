@@ -4,7 +4,10 @@ Everything else in dap2mcp uses the SDK's public surface: `MCPServer(tools=...)`
 `Tool.from_function` for the tools, `MCPServer.middleware` for the middleware chain, the public
 methods of the low-level `Server` once it is in hand. This is the only module under src/ that
 names a private attribute or module of `mcp`; tests/unit/test_sdk_seams.py checks that each name
-below still exists with the shape relied on, and that no other module reaches in.
+below still exists with the shape relied on, and that no other module reaches in. Two public names are used in
+ways the SDK does not document, and are checked there too: server/binding.py sets a tool's
+`fn_metadata.output_model` to None, and server/app.py reads the SDK's "Unknown tool" text
+(docs/how-it-is-built.md lists every such reliance).
 
 `MCPServer._lowlevel_server` (`lowlevel`)
     The low-level `Server` that `MCPServer` builds and runs. `MCPServer` hands out parts of it

@@ -1,4 +1,4 @@
-"""The 13 tools of seed 003, plus `wait` and `output`. Each parses its input, calls the debugger or the session the
+"""The 13 tools of seed 003, plus `wait`, `output` and `memory`. Each parses its input, calls the debugger or the session the
 call names (see binding.py), and shapes the result."""
 
 from __future__ import annotations

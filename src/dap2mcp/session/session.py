@@ -1,15 +1,18 @@
 """One debug session: the pieces that each own part of its state, wired together, and what the adapter's
 events do to them.
 
-    Link            the adapter connection, `initialize`, capabilities, requests      (link.py)
-    Run             running / paused / ended, the stop, the frames valid at it       (run.py)
-    Stops           a `stopped` event in the agent's terms                           (stops.py)
-    Answers         the adapter's answers shaped for the agent                       (answers.py)
-    BreakpointRegistry  the agent's breakpoints and the adapter's view of them        (registry.py)
-    OutputBuffer    the program's output; another for the adapter's own words         (output.py)
-    StopRecorder    a snapshot of every stop                                          (recorder.py)
-    OwnEvaluations  evaluations dap2mcp makes for itself                              (own_evaluations.py)
-    ProgramProcesses  the debuggee's processes, its children among them               (program.py)
+    Link            the adapter connection, `initialize`, capabilities, requests      (program/link.py)
+    Run             running / paused / ended, the stop, the frames valid at it       (program/run.py)
+    ExitCode        the exit code where no `exited` event brings it                  (program/exit_code.py)
+    ProgramProcesses  the debuggee's processes, its children among them               (program/program.py)
+    Stops           a `stopped` event in the agent's terms                           (stop/stops.py)
+    Answers         the adapter's answers shaped for the agent                       (stop/answers.py)
+    StopRecorder    a snapshot of every stop                                          (stop/recorder.py)
+    OwnEvaluations  evaluations dap2mcp makes for itself                              (stop/own_evaluations.py)
+    BreakpointRegistry  the agent's breakpoints and the adapter's view of them  (breakpoints/registry.py)
+    TracepointLines tracepoints' messages in the program's own output     (breakpoints/tracepoint_lines.py)
+    OutputBuffer    the program's output; another for the adapter's own words         (output/buffer.py)
+    OutputAllIn     whether that output is all in, by marks or by pauses              (output/all_in.py)
 
 Events come from the link and are dispatched by name through one table (`self._events`); each handler hands
 what the event says to the piece that owns it. Nothing here holds a lock across a wait: a `continue`

@@ -6,7 +6,7 @@
 # DAP2MCP_MERGE_STDERR=1: debugpy reads stdout and stderr through two pipes and forwards them
 #   from two threads, so their lines arrive out of order. Send stderr into the stdout pipe,
 #   which keeps the order in which the program wrote them; note which pipe that is, the only one
-#   dap2mcp's output marks may be written to (session/marks.py). Taken out of the environment: a
+#   dap2mcp's output marks may be written to (session/output/marks.py). Taken out of the environment: a
 #   child process shares its parent's pipe already, or has pipes of its own the program reads apart.
 # DAP2MCP_REPR_TIMEOUT=<seconds>: a value's repr that runs longer while pydevd reads a stop is
 #   interrupted (pydevd's own thread interrupter: SIGINT for the main thread, an asynchronous

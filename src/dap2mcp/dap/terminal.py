@@ -15,8 +15,11 @@ from .. import processes
 
 OutputSink = Callable[[str, str], None]  # (category, text)
 ExitSink = Callable[[int, int], None]  # (pid, returncode: negative for a signal, as asyncio has it)
-TOLD_WITHIN = 1.5
-"""How long an ended program's end may take to be told: its last output first, for up to a second."""
+LAST_OUTPUT_WITHIN = 1.0
+"""How long an ended program's last output is waited for before its end is told (a process it started may hold
+its pipes)."""
+TOLD_WITHIN = LAST_OUTPUT_WITHIN + 0.5
+"""How long an ended program's end may take to be told: its last output first."""
 
 
 class TerminalRunner:
@@ -26,8 +29,6 @@ class TerminalRunner:
         """Told when a program started here ends, once its output is in: where the adapter sends no `exited`
         event (js-debug), its status is the program's exit code."""
         self.processes: list[asyncio.subprocess.Process] = []
-        self.ending: set[int] = set()
-        """The programs started here whose end is not told yet: the adapter may say it ended before they have."""
         self._pumps: list[asyncio.Task[None]] = []
         self._watches: list[asyncio.Task[None]] = []
 
@@ -48,7 +49,6 @@ class TerminalRunner:
         except OSError as exc:
             raise OSError(f"runInTerminal failed: {exc}") from exc
         self.processes.append(proc)
-        self.ending.add(proc.pid)
         assert proc.stdout is not None and proc.stderr is not None
         pumps = [asyncio.create_task(self._pump(proc.stdout, "stdout")), asyncio.create_task(self._pump(proc.stderr, "stderr"))]
         self._pumps += pumps
@@ -57,14 +57,19 @@ class TerminalRunner:
 
     async def _watch(self, proc: asyncio.subprocess.Process, pumps: list[asyncio.Task[None]]) -> None:
         await proc.wait()
-        await asyncio.wait(pumps, timeout=1.0)  # its last lines first (a process it started may hold its pipes)
+        await asyncio.wait(pumps, timeout=LAST_OUTPUT_WITHIN)  # its last lines first
         assert proc.returncode is not None
-        self.ending.discard(proc.pid)
         self.exited(proc.pid, proc.returncode)
 
     async def _pump(self, stream: asyncio.StreamReader, category: str) -> None:
         while chunk := await stream.read(65536):
             self.sink(category, chunk.decode("utf-8", "replace"))
+
+    @property
+    def ending(self) -> bool:
+        """A program started here runs still, or its end is not told yet: the adapter may say it ended before
+        its process has."""
+        return any(not watch.done() for watch in self._watches)
 
     async def ended(self, within: float) -> None:
         """Wait up to `within` seconds for the programs started here to end by themselves, and their ends told."""

@@ -126,7 +126,7 @@ class Link:
     @property
     def program_ending(self) -> bool:
         """A program it had dap2mcp start (`runInTerminal`) is running still, or its end is not told yet."""
-        return self._client is not None and bool(self._client.terminal.ending)
+        return self._client is not None and self._client.terminal.ending
 
     async def programs_ended(self, within: float) -> None:
         """Wait up to `within` seconds for the programs it had dap2mcp start to end by themselves."""

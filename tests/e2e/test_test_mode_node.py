@@ -93,7 +93,7 @@ async def test_a_mocha_project_stops_at_its_failing_assertion_and_grep_selects_t
         assert "1 passing" in ended["output"]["text"]
 
         ended = await tools.ok("debug", **run_tests(project, test="no such test"))
-        assert ended["exitCode"] == 0 and "no test ran: mocha found no test to run" in ended["hint"], json.dumps(ended)[:4000]  # whole: a worker's stop came here under load
+        assert ended.get("exitCode") == 0 and "no test ran: mocha found no test to run" in ended["hint"], json.dumps(ended)[:4000]  # whole: a worker's stop came here under load
 
 
 async def stops_at_each_failure_of_the_invoice_project(tools, project, runner, assertion, actual, end):
@@ -157,4 +157,4 @@ async def test_a_vitest_project_stops_in_its_worker_at_the_failing_assertion_and
         assert ended["state"] == "terminated" and ended["exitCode"] == 0, ended
 
         ended = await tools.ok("debug", **run_tests(project, test="no such test"))
-        assert ended["exitCode"] == 0 and "no test ran: vitest found no test to run" in ended["hint"], json.dumps(ended)[:4000]  # whole: a worker's stop came here under load
+        assert ended.get("exitCode") == 0 and "no test ran: vitest found no test to run" in ended["hint"], json.dumps(ended)[:4000]  # whole: a worker's stop came here under load

@@ -521,6 +521,11 @@ class StopRules:
     exception, but the command's failure; the program is where that stop shows it."""
     own_numbering: re.Pattern[str] | None = None
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
+    unasked_pause: tuple[str, re.Pattern[str]] | None = None
+    """(description, statement): how the adapter describes a pause that neither the agent nor a breakpoint asked
+    for, and the statement in the program's code that asks for one. js-debug says "Paused on debugger statement"
+    for V8's every such pause, among them, under load, a new process's pause at its first statement, which
+    js-debug means to go on from itself: such a stop is the program's only on a line with the statement."""
     symbol_escapes: tuple[tuple[str, str], ...] = ()
     """Escapes left in function names the adapter's demangler does not finish (Rust's legacy `$LT$` for `<`)."""
     exception_category: str | None = None

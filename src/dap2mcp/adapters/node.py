@@ -345,6 +345,7 @@ NODE_PROFILE = NodeProfile(
     ),
     stops=StopRules(
         bottom_files=(INTERNALS,),
+        unasked_pause=("Paused on debugger statement", re.compile(r"\bdebugger\b")),
         symbol_suffix=re.compile(r"^global\."),  # js-debug's name for a CommonJS module's top-level function
     ),
     evaluation=EvaluationRules(

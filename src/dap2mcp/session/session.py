@@ -209,12 +209,15 @@ class DebugSession:
         if event not in _QUIET_EVENTS:
             self.run.notify()
 
-    def _on_stopped(self, body: dict[str, Any]) -> None:
+    def _on_stopped(self, body: dict[str, Any], pause_judged: bool = False) -> None:
         if self.state == "terminated":
             return  # gdb stops once more after it has reported the program's end
         if self.run.stray_step(body):
             log.debug("continuing past a stray step stop")
             asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.get("threadId")}))
+            return
+        if not pause_judged and self.has_client and self.stops.may_be_unasked(body):
+            asyncio.ensure_future(self._judge_pause(body))
             return
         if self.has_client and self.stops.incomplete(body):
             asyncio.ensure_future(self._complete_stop(body))
@@ -233,6 +236,15 @@ class DebugSession:
             asyncio.ensure_future(self._judge_stop(body, caught))
             return
         self._stopped(body)
+
+    async def _judge_pause(self, body: dict[str, Any]) -> None:
+        """A pause nobody asked for, on a line that does not ask for one, is the adapter's own (js-debug's at a
+        new process's first statement, under load): gone on from."""
+        if await self.stops.unasked(body, self.link):
+            log.debug("continuing past a pause the adapter made of its own")
+            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+        elif self.state != "terminated":
+            self._on_stopped(body, pause_judged=True)
 
     async def _judge_line_stop(self, body: dict[str, Any]) -> None:
         """A breakpoint's later place on the line the move left, in the same run of it, is no stop: the move goes on."""

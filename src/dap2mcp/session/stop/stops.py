@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Failure
+from .. import source_lines
 from ..breakpoints.specs import BreakpointSpec
 from ..models import StopInfo
 from ..program.run import Run
@@ -163,6 +164,24 @@ class Stops:
             return False
         span = lines(path, int(start.get("line") or 0))
         return span is not None and span[0] <= int(top.get("line") or 0) <= span[1]
+
+    def may_be_unasked(self, body: dict[str, Any]) -> bool:
+        """A pause described as the adapter describes one nobody asked for (`StopRules.unasked_pause`), while no
+        `pause` of the agent's is awaited."""
+        unasked = self._profile.stops.unasked_pause
+        return unasked is not None and body.get("reason") == "pause" and body.get("description") == unasked[0] \
+            and body.get("threadId") is not None and not self._run.pausing
+
+    async def unasked(self, body: dict[str, Any], adapter: Requester) -> bool:
+        """Whether such a pause is none of the program's: its line, read here, holds no statement that asks for
+        one. Where the line cannot be read the stop is taken as the program's."""
+        unasked = self._profile.stops.unasked_pause
+        try:
+            top = await _top_frame(adapter, body["threadId"])
+        except Failure:
+            return False
+        text = source_lines.line_text((top.get("source") or {}).get("path"), top.get("line"))
+        return unasked is not None and text is not None and not unasked[1].search(text)
 
     def _untold(self, body: dict[str, Any]) -> str | None:
         """The expression that tells a stop's text the adapter left out (`AdapterProfile.stops.untold_texts`)."""

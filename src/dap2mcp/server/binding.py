@@ -5,20 +5,25 @@ A first parameter typed `SessionHandle` is the session the call's `sessionId` na
 looked up once, here, and `sessionId` is added as the tool's last argument; one typed `Debugger` is the debugger
 itself, for the tools that act across sessions or name one themselves: `debug`, `stop`, `info` (`sessions` needs
 none), and those whose arguments are refused before a missing session is (`clear-breakpoints`, `memory`).
+
+A parameter typed `Spread[Model]` is a group of arguments that belong together (`debug`'s launch request): the
+model's fields are the tool's arguments, side by side with the others, and the function gets the model.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
+from pydantic_core import PydanticUndefined
 
 from ..session.debugger import Debugger
 from ..session.handle import SessionHandle
@@ -26,6 +31,11 @@ from ..session.handle import SessionHandle
 SessionId = Annotated[str | None, Field(max_length=100, description="Default: the current session.")]
 
 ToolFunction = Callable[..., Awaitable[Any]]
+
+_SPREAD = object()
+Model = TypeVar("Model", bound=BaseModel)
+Spread = Annotated[Model, _SPREAD]
+"""A model whose fields are the tool's arguments, given to the function whole."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +78,15 @@ def bind(fn: ToolFunction, debugger: Debugger) -> Tool:
         session_id = inspect.Parameter("sessionId", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=SessionId)
         at = next((i for i, p in enumerate(rest) if p.annotation in (Context, Context | None)), len(rest))
         rest = [*rest[:at], session_id, *rest[at:]]
+    spread = {p.name: p.annotation.__origin__ for p in rest if _SPREAD in getattr(p.annotation, "__metadata__", ())}
+    rest = [field for p in rest for field in (_fields(p.annotation.__origin__) if p.name in spread else [p])]
     rest = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in rest]
 
     @functools.wraps(fn)
     async def call(**arguments: Any) -> Any:
         on = debugger.handle(arguments.pop("sessionId")) if on_session else debugger
+        for name, model in spread.items():
+            arguments[name] = model(**{field: arguments.pop(field) for field in model.model_fields})
         return await fn(on, **arguments)
 
     del call.__wrapped__  # the SDK reads the signature below, not `fn`'s
@@ -88,6 +102,15 @@ def bind(fn: ToolFunction, debugger: Debugger) -> Tool:
         for field in spec.get("properties", {}).values():  # by the argument's own description
             field.pop("description", None)
     return built
+
+
+def _fields(model: type[BaseModel]) -> list[inspect.Parameter]:
+    """A spread model's fields as the parameters they stand for: each with its annotation as written (the
+    description and bounds in it) and its default."""
+    hints = typing.get_type_hints(model, include_extras=True)
+    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hints[name],
+                              default=inspect.Parameter.empty if info.default is PydanticUndefined else info.default)
+            for name, info in model.model_fields.items()]
 
 
 _NULL = {"type": "null"}

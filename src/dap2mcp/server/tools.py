@@ -4,14 +4,12 @@ call names (see binding.py), and shapes the result."""
 from __future__ import annotations
 
 import contextlib
-import shlex
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..adapters import Target
 from ..errors import DebugError, ErrorCode
 from ..session.breakpoints.specs import (
     MAX_PATH_MAPPINGS,
@@ -44,8 +42,9 @@ from ..session.handle import (
     THREAD_FRAMES,
     SessionHandle,
 )
+from ..session.program.launch_request import LaunchRequest
 from . import results as r
-from .binding import SessionId, tool
+from .binding import SessionId, Spread, tool
 
 Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait, then state 'running'.")]
 ThreadId = Annotated[int | None, Field(description="Default: the thread that stopped.")]
@@ -61,38 +60,7 @@ INFO_ITEMS = 200
 @tool("debug", destructive=True)
 async def debug(
     debugger: Debugger,
-    mode: Annotated[Literal["source", "binary", "test", "attach", "connect"], Field(description=(
-        "See the description."))],
-    path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "A script, source file, package, project or executable; for 'test': tests, a test file or "
-        "pytest node id."))] = None,
-    test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-        "Mode 'test': only these tests, as the runner's filter (pytest -k, go test -run, mocha --grep, Jest's "
-        "and Vitest's -t, ...)."))] = None,
-    bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-        "A Cargo project's binary to run (cargo --bin)."))] = None,
-    module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None,
-    processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None,
-    address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None,
-    args: Annotated[list[str] | None, Field(description=(
-        "The program's arguments (mode 'test': the runner's).") )] = None,
-    cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None,
-    env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None,
-    breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
-        "Initial breakpoints, each as the `breakpoint` tool takes one."))] = None,
-    stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False,
-    python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "Python interpreter (default: the project's venv, else python3)."))] = None,
-    adapter: Annotated[Literal["debugpy", "lldb", "gdb", "delve", "node"] | None, Field(description=(
-        "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb)."))] = None,
-    tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True,
-    justMyCode: Annotated[bool, Field(description=(
-        "Python: steps pass over library code; false steps into it."))] = True,
-    pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
-        "A program running elsewhere: [{local, remote}] directories."))] = None,
-    childProcesses: Annotated[bool, Field(description=(
-        "Python: child processes become sessions too; false: undebugged."))] = True,
+    request: Spread[LaunchRequest],
     timeout: Timeout = DEFAULT_WAIT,
     ctx: Context | None = None,
 ) -> Annotated[CallToolResult, r.ContextResult]:
@@ -102,37 +70,9 @@ async def debug(
     `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by
     `sessionId`, and makes it current. Returns the context at the first stop, `state: running` after
     `timeout`, or the exit code and output."""
-    if test is not None and mode != "test":
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
-    if bin is not None and mode != "source":
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
-    if mode == "test":
-        if module:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'test' runs the test runner itself: give path "
-                             "(tests, a test file or node id, or a package directory), not module")
-        target = Target(mode="test", path=path or ".", test=test, args=tuple(args or ()), cwd=cwd,
-                        env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
-                        just_my_code=justMyCode, children=childProcesses)
-    elif mode == "attach":
-        if processId is None:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
-        target = Target(mode="attach", process_id=processId, path=path, just_my_code=justMyCode)
-    elif mode == "connect":
-        if not address:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")
-        target = Target(mode="connect", address=parse_address(address), path=path, args=tuple(args or ()),
-                        cwd=cwd, env=dict(env or {}), just_my_code=justMyCode)
-    else:
-        path, module, args = split_module(path, module, args)
-        if not path and not module:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
-        target = Target(mode=mode, path=path, module=module, args=tuple(args or ()), cwd=cwd,
-                        env=dict(env or {}), stop_on_entry=stopOnEntry, python=python, tcp_nodelay=tcpNoDelay,
-                        just_my_code=justMyCode, children=childProcesses, bin=bin)
-    if pathMappings:
-        target = target.mapped([(m.local, m.remote) for m in pathMappings])
-    return _context(debugger, await debugger.debug(target, adapter=adapter, breakpoints=breakpoints or [],
-                                                   timeout=timeout, progress=_progress(ctx)))
+    return _context(debugger, await debugger.debug(request.target(), adapter=request.adapter,
+                                                   breakpoints=request.breakpoints or [], timeout=timeout,
+                                                   progress=_progress(ctx)))
 
 
 @tool("stop", destructive=True, idempotent=True)
@@ -430,38 +370,6 @@ def _context(on: Debugger | SessionHandle, ctx: Any, frames_from: int = 0) -> Ca
 
 FRAMES_CUT = (f"The frames were cut to keep this answer within {r.ANSWER_BYTES // 1024} KB of text: "
               "`context {framesOffset: framesNext}` lists the next ones.")
-
-
-def split_module(path: str | None, module: str | None,
-                 args: list[str] | None) -> tuple[str | None, str | None, list[str] | None]:
-    """`path: "-m pytest tests/x.py -x"` as `python -m` reads it: module `pytest`, the rest before `args`.
-    A module given with a path, or a module name with arguments in it, is refused: one would be dropped,
-    or taken for a module name that cannot exist."""
-    if path and module:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, "give path or module, not both (module runs like `python -m`; "
-                         "its arguments go in args)")
-    if path and path.lstrip().startswith("-m"):
-        try:
-            words = shlex.split(path)
-        except ValueError as exc:
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read path {path!r} as `-m module args`: {exc}") from None
-        if len(words) < 2 or words[0] != "-m":
-            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"path {path!r} names no module: give module "
-                             "(e.g. 'pytest') and its arguments in args")
-        return None, words[1], [*words[2:], *(args or [])]
-    if module and (module.split() != [module] or module.startswith("-")):
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"module {module!r} is not a module name: give the name alone "
-                         "(e.g. 'pytest') and its arguments in args")
-    return path, module, args
-
-
-def parse_address(address: str) -> tuple[str, int]:
-    """'host:port' or '[v6]:port' to a (host, port) pair."""
-    host, sep, port = address.strip().rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"address must be host:port, got {address!r}")
-    return host, int(port)
 
 
 TOOLS = (debug, stop, restart, breakpoint, clear_breakpoints, continue_, step, wait, output, pause, context, evaluate,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -304,11 +303,6 @@ class Debugger:
 
 def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
                 snapshots: list[Snapshot] | None = None, *, session_id: str = "s1") -> DebugSession:
-    if target.mode != "attach" and target.file and not target.module:
-        path = os.path.join(target.cwd or os.getcwd(), target.file)
-        if not os.path.exists(path):
-            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"{'tests' if target.mode == 'test' else 'program'} not "
-                             f"found: {target.file}")
     profile = adapters.select(target, adapter)
     return DebugSession(profile.settled(target), profile, carried=carried, snapshots=snapshots, session_id=session_id)
 

@@ -1,5 +1,6 @@
 """What a `debug` or `restart` is refused for before the current session is given up: a program that
-could not start anyway must not cost the one that runs now."""
+could not start anyway must not cost the one that runs now. What the machine says of a target is checked here;
+what `debug`'s arguments say together, in launch_request.py."""
 
 from __future__ import annotations
 
@@ -22,14 +23,17 @@ def check_start(target: Target, breakpoints: list[BreakpointSpec]) -> None:
     for spec in breakpoints:
         if spec.file:
             resolve_place(spec.file, spec.line, spec.text, target.cwd)
-    if not target.launched:
-        return
-    if target.cwd is not None and not os.path.isdir(target.cwd):
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cwd '{target.cwd}' is not a directory (any more)")
-    if any("\x00" in text for text in (*target.args, *target.env, *target.env.values())):
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, "a program argument or environment variable cannot contain "
-                         "a NUL character")
-    _check_utf8(target)
+    if target.launched:
+        if target.cwd is not None and not os.path.isdir(target.cwd):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cwd '{target.cwd}' is not a directory (any more)")
+        if any("\x00" in text for text in (*target.args, *target.env, *target.env.values())):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "a program argument or environment variable cannot contain "
+                             "a NUL character")
+        _check_utf8(target)
+    if target.mode != "attach" and target.file and not target.module \
+            and not os.path.exists(os.path.join(target.cwd or os.getcwd(), target.file)):
+        raise DebugError(ErrorCode.FILE_NOT_FOUND, f"{'tests' if target.mode == 'test' else 'program'} not "
+                         f"found: {target.file}")
 
 
 def _check_utf8(target: Target) -> None:

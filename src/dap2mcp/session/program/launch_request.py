@@ -1,0 +1,125 @@
+"""What `debug` is asked to start, as one typed request: its fields are the tool's arguments (their types and
+descriptions are the tool's input schema, server/binding.py spreads them into it), what they say together is
+checked here, once, and the request becomes the adapter's `Target`.
+
+What the machine says of a target (the process is there, the file exists, the directory is one) is checked apart,
+in checks.py, because a `restart` asks it again of a target no request made.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...adapters import Target
+from ...errors import DebugError, ErrorCode
+from ..breakpoints.specs import MAX_PATH_MAPPINGS, PATH_CHARS, TEXT_CHARS, BreakpointSpec, PathMapping
+
+Mode = Literal["source", "binary", "test", "attach", "connect"]
+AdapterName = Literal["debugpy", "lldb", "gdb", "delve", "node"]
+
+
+class LaunchRequest(BaseModel):
+    """The arguments of `debug` but its wait (`timeout`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: Annotated[Mode, Field(description="See the description.")]
+    path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "A script, source file, package, project or executable; for 'test': tests, a test file or "
+        "pytest node id."))] = None
+    test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+        "Mode 'test': only these tests, as the runner's filter (pytest -k, go test -run, mocha --grep, Jest's "
+        "and Vitest's -t, ...)."))] = None
+    bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+        "A Cargo project's binary to run (cargo --bin)."))] = None
+    module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None
+    processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None
+    address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None
+    args: Annotated[list[str] | None, Field(description=(
+        "The program's arguments (mode 'test': the runner's).") )] = None
+    cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None
+    env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None
+    breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
+        "Initial breakpoints, each as the `breakpoint` tool takes one."))] = None
+    stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False
+    python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "Python interpreter (default: the project's venv, else python3)."))] = None
+    adapter: Annotated[AdapterName | None, Field(description=(
+        "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb)."))] = None
+    tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True
+    justMyCode: Annotated[bool, Field(description=(
+        "Python: steps pass over library code; false steps into it."))] = True
+    pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
+        "A program running elsewhere: [{local, remote}] directories."))] = None
+    childProcesses: Annotated[bool, Field(description=(
+        "Python: child processes become sessions too; false: undebugged."))] = True
+
+    def target(self) -> Target:
+        """The adapter's `Target` for this request; INVALID_ARGUMENT where its arguments do not go together."""
+        mode = self.mode
+        if self.test is not None and mode != "test":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
+        if self.bin is not None and mode != "source":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
+        launched = {"args": tuple(self.args or ()), "cwd": self.cwd, "env": dict(self.env or {}),
+                    "just_my_code": self.justMyCode}
+        started = {**launched, "stop_on_entry": self.stopOnEntry, "python": self.python,
+                   "tcp_nodelay": self.tcpNoDelay, "children": self.childProcesses}
+        if mode == "test":
+            if self.module:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'test' runs the test runner itself: give path "
+                                 "(tests, a test file or node id, or a package directory), not module")
+            target = Target(mode="test", path=self.path or ".", test=self.test, **started)
+        elif mode == "attach":
+            if self.processId is None:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
+            target = Target(mode="attach", process_id=self.processId, path=self.path, just_my_code=self.justMyCode)
+        elif mode == "connect":
+            if not self.address:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")
+            target = Target(mode="connect", address=parse_address(self.address), path=self.path, **launched)
+        else:
+            path, module, args = split_module(self.path, self.module, self.args)
+            if not path and not module:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
+            target = Target(mode=mode, path=path, module=module, bin=self.bin,
+                            **{**started, "args": tuple(args or ())})
+        if self.pathMappings:
+            target = target.mapped([(m.local, m.remote) for m in self.pathMappings])
+        return target
+
+
+def split_module(path: str | None, module: str | None,
+                 args: list[str] | None) -> tuple[str | None, str | None, list[str] | None]:
+    """`path: "-m pytest tests/x.py -x"` as `python -m` reads it: module `pytest`, the rest before `args`.
+    A module given with a path, or a module name with arguments in it, is refused: one would be dropped,
+    or taken for a module name that cannot exist."""
+    if path and module:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, "give path or module, not both (module runs like `python -m`; "
+                         "its arguments go in args)")
+    if path and path.lstrip().startswith("-m"):
+        try:
+            words = shlex.split(path)
+        except ValueError as exc:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read path {path!r} as `-m module args`: {exc}") from None
+        if len(words) < 2 or words[0] != "-m":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"path {path!r} names no module: give module "
+                             "(e.g. 'pytest') and its arguments in args")
+        return None, words[1], [*words[2:], *(args or [])]
+    if module and (module.split() != [module] or module.startswith("-")):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"module {module!r} is not a module name: give the name alone "
+                         "(e.g. 'pytest') and its arguments in args")
+    return path, module, args
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """'host:port' or '[v6]:port' to a (host, port) pair."""
+    host, sep, port = address.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"address must be host:port, got {address!r}")
+    return host, int(port)

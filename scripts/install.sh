@@ -19,6 +19,7 @@ command -v c++ >/dev/null || need_apt+=(g++)
 command -v rustc >/dev/null || need_apt+=(rustc)
 command -v cargo >/dev/null || need_apt+=(cargo)     # Cargo projects: mode test, and mode source with a project
 command -v npm >/dev/null || need_apt+=(nodejs npm)   # cdt-gdb-adapter is an npm package
+command -v ruby >/dev/null || need_apt+=(ruby)       # Ruby: rdbg comes with it, in its debug gem (adapters/ruby.py)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 [ -x /usr/bin/python3 ] || need_apt+=(python3)   # tests attach to Debian's own build (a fixed-address executable)
 if ((${#need_apt[@]})); then

@@ -8,12 +8,15 @@ import os
 from ..errors import DebugError, ErrorCode
 from . import cargo, go_build, node_tests
 from .base import AdapterProfile, AdapterStart, Target, Tool
+from .configured import config_path, configured
+from .generic import AdapterSpec, GenericProfile
 from .go import DELVE
 from .native import GDB, LLDB, NATIVE_EXTENSIONS, directory_refused
 from .node import NODE_PROFILE
 from .python import DEBUGPY
+from .ruby import RUBY_PROFILE
 
-PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE, NODE_PROFILE)}
+PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE, NODE_PROFILE, RUBY_PROFILE)}
 """By the names `debug`'s `adapter` argument takes. Where two profiles share an extension, the first wins."""
 UNPROFILED: tuple[tuple[str, str, tuple[Tool, ...]], ...] = ()
 """Adapters `doctor` checks whose profile is still to come."""
@@ -21,12 +24,25 @@ UNPROFILED: tuple[tuple[str, str, tuple[Tool, ...]], ...] = ()
 GO_BUILD_INFO = b"\xff Go buildinf:"
 
 
-def select(target: Target, adapter: str | None = None) -> AdapterProfile:
-    """The adapter named by the user, else the one whose language the program is written in."""
+def select(target: Target, adapter: str | AdapterSpec | None = None) -> AdapterProfile:
+    """The adapter given by the user (by name, or by its command), else the one whose language the program is
+    written in: the user's own adapters (`configured`) first, for the extensions they name."""
+    if isinstance(adapter, AdapterSpec):
+        return GenericProfile.given(adapter)
+    own = configured()
+    if clash := own.keys() & PROFILES.keys():
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"{config_path()}: adapter '{sorted(clash)[0]}' is a built-in "
+                         "adapter's name; give yours another")
     if adapter:
+        if adapter in own:
+            return own[adapter].for_mode(target.mode)
         if adapter not in PROFILES:
-            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"unknown adapter '{adapter}'; available: {', '.join(PROFILES)}")
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown adapter '{adapter}'; available: "
+                             f"{', '.join([*PROFILES, *own])}, or an adapter by its command")
         return _fits(PROFILES[adapter], target)
+    ext = os.path.splitext(target.path or "")[1].lower()
+    if ext and target.mode != "test" and (mine := next((c for c in own.values() if ext in c.extensions), None)):
+        return mine.for_mode(target.mode)
     if target.module or (target.mode == "connect" and not target.path):
         return DEBUGPY
     if target.mode == "attach":
@@ -34,7 +50,6 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     if target.mode == "test":
         return _for_tests(target)
     path = target.absolute(target.path or "")
-    ext = os.path.splitext(path)[1].lower()
     if os.path.isdir(path):
         if go_build.is_go_project(path):
             return DELVE
@@ -55,7 +70,7 @@ def select(target: Target, adapter: str | None = None) -> AdapterProfile:
     raise DebugError(
         ErrorCode.ADAPTER_NOT_FOUND,
         f"no debug adapter for '{target.path}' (extension '{ext or 'none'}'); "
-        f"pass adapter= one of {', '.join(PROFILES)}",
+        f"pass adapter= one of {', '.join(PROFILES)}, an adapter by its command, or one named in {config_path()}",
     )
 
 
@@ -120,4 +135,4 @@ def _is_go(path: str) -> bool:
         return False
 
 
-__all__ = ["PROFILES", "UNPROFILED", "AdapterProfile", "AdapterStart", "Target", "Tool", "select"]
+__all__ = ["PROFILES", "UNPROFILED", "AdapterProfile", "AdapterSpec", "AdapterStart", "Target", "Tool", "select"]

@@ -39,6 +39,15 @@ class Interpreter:
     chosen: str
 
 
+def parse_address(address: str) -> tuple[str, int]:
+    """'host:port' or '[v6]:port' to a (host, port) pair."""
+    host, sep, port = address.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"address must be host:port, got {address!r}")
+    return host, int(port)
+
+
 @dataclass(frozen=True)
 class Target:
     """What the user asked to debug, independent of any adapter."""
@@ -197,6 +206,8 @@ class AdapterStart:
     arguments: dict[str, Any]
     env: dict[str, str] | None = None
     listen: re.Pattern[str] | None = None
+    listen_on: Literal["stdout", "stderr"] = "stdout"
+    """Where the adapter prints the address it listens on (rdbg: stderr)."""
     address: tuple[str, int] | None = None
     cwd: str | None = None
     """Where the adapter itself runs (Delve builds the program there, so it must be the Go module's)."""
@@ -440,6 +451,12 @@ class ProgramRules:
     (js-debug). That child's session is the program's (its output and exit code, which reach the first
     connection, are that session's too; stopping or restarting it stops or restarts the first): see
     `session.program.children`."""
+    adapter_is_program: bool = False
+    """The adapter runs in the program's own process (rdbg): its exit status is the program's exit code, which it
+    sends no `exited` event for."""
+    untrue_capabilities: frozenset[str] = frozenset()
+    """Capabilities the adapter announces and does not have (rdbg 1.4.0's `supportsFunctionBreakpoints`: it answers
+    `setFunctionBreakpoints` and sets nothing), taken as not announced."""
     answers_in_turn: bool = False
     """The adapter answers one request at a time, in the order they came (lldb-dap, gdb): a request it has not
     answered past its timeout (a value its formatters cannot read, a called function still running) holds

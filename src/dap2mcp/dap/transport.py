@@ -9,6 +9,7 @@ import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .. import processes
 from .errors import AdapterFailure, AdapterGone, AdapterMissing
@@ -71,39 +72,51 @@ async def connect_tcp(host: str, port: int, *, timeout: float = 10.0) -> Transpo
 async def spawn_listening(
     argv: Sequence[str], listening: re.Pattern[str], *, env: Mapping[str, str] | None = None,
     cwd: str | None = None, on_output: Callable[[str, str], None], timeout: float = 30.0,
+    announced_on: Literal["stdout", "stderr"] = "stdout",
 ) -> Transport:
-    """Start an adapter that prints the address it listens on (`listening`, groups host and port), then
-    connect. Whatever it prints afterwards is its debuggee's output (Delve's): `on_output(category, text)`."""
+    """Start an adapter that prints the address it listens on (`listening`, groups host and port) on
+    `announced_on`, then connect. Whatever it prints besides is its debuggee's output (Delve's, rdbg's):
+    `on_output(category, text)`."""
     try:
         proc = await processes.spawn(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL)  # the program reads EOF
     except OSError as exc:
         raise AdapterMissing(f"cannot start {argv[0]!r}: {exc}") from exc
     assert proc.stdout is not None and proc.stderr is not None
-    stderr_tail = bytearray()
-    stderr_task = asyncio.create_task(_drain(proc.stderr, stderr_tail, lambda text: on_output("stderr", text)))
+    streams = {"stdout": proc.stdout, "stderr": proc.stderr}
+    other: Literal["stdout", "stderr"] = "stderr" if announced_on == "stdout" else "stdout"
+    other_tail = bytearray()
+    other_task = asyncio.create_task(_drain(streams[other], other_tail, lambda text: on_output(other, text)))
     seen: list[str] = []
     try:
         try:
-            match = await asyncio.wait_for(_address(proc.stdout, listening, seen), timeout)
+            match = await asyncio.wait_for(_address(streams[announced_on], listening, seen), timeout)
         except (TimeoutError, ValueError, AdapterFailure) as exc:  # ValueError: a line past the reader's limit
-            said = ("".join(seen) + stderr_tail.decode("utf-8", "replace")).strip()[-600:]
+            said = ("".join(seen) + other_tail.decode("utf-8", "replace")).strip()[-600:]
             raise AdapterGone(f"{argv[0]} did not say where it listens"
                              f"{f' within {timeout:g}s' if isinstance(exc, TimeoutError) else ''}: "
                              f"{said or exc or 'no output'}") from exc
         transport = await connect_tcp(match["host"], int(match["port"]))
     except BaseException:  # a failure, or the `debug` call cancelled: nothing may outlive it
-        stderr_task.cancel()
+        other_task.cancel()
         await asyncio.shield(processes.kill_tree(proc))
         raise
-    transport.process, transport.stderr_tail, transport._stderr_task = proc, stderr_tail, stderr_task
-    transport._stdout_task = asyncio.create_task(_drain(proc.stdout, bytearray(), lambda text: on_output("stdout", text)))
+    announced_tail = bytearray()
+    announced_task = asyncio.create_task(_drain(streams[announced_on], announced_tail,
+                                                lambda text: on_output(announced_on, text)))
+    transport.process = proc
+    if announced_on == "stdout":
+        transport.stderr_tail, transport._stderr_task, transport._stdout_task = other_tail, other_task, announced_task
+    else:
+        transport.stderr_tail, transport._stderr_task, transport._stdout_task = announced_tail, announced_task, other_task
     return transport
 
 
-async def _address(stdout: asyncio.StreamReader, listening: re.Pattern[str], seen: list[str]) -> re.Match[str]:
-    while line := (await stdout.readline()).decode("utf-8", "replace"):
+async def _address(stream: asyncio.StreamReader, listening: re.Pattern[str], seen: list[str]) -> re.Match[str]:
+    """The address, once what the adapter printed so far matches (over several lines where the adapter says it
+    is ready after saying where: rdbg)."""
+    while line := (await stream.readline()).decode("utf-8", "replace"):
         seen.append(line)
-        if match := listening.search(line):
+        if match := listening.search("".join(seen)):
             return match
     raise AdapterGone("adapter exited")
 

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .. import adapters
-from ..adapters import Target
+from ..adapters import AdapterSpec, Target
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot
 from . import answer, documents, hints
@@ -47,7 +47,7 @@ class Debugger:
     def __init__(self) -> None:
         self.sessions = Sessions()
         """Every session running, by handle; only the debugger adds and removes them."""
-        self._asked: dict[str, str | None] = {}
+        self._asked: dict[str, str | AdapterSpec | None] = {}
         """The adapter each session's `debug` asked for (None: chosen from the program), for its `restart`."""
         self._lifecycle: dict[str, asyncio.Lock] = {}
         """Per session: one start, restart or stop of it at a time (released before waiting for a stop)."""
@@ -123,7 +123,7 @@ class Debugger:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    async def debug(self, target: Target, *, adapter: str | None, breakpoints: list[BreakpointSpec],
+    async def debug(self, target: Target, *, adapter: str | AdapterSpec | None, breakpoints: list[BreakpointSpec],
                     timeout: float, carried: list[Breakpoint] | None = None, snapshots: list[Snapshot] | None = None,
                     replacing: DebugSession | None = None, progress: Progress = _quiet_progress) -> Context:
         """A new session beside those running, or with `replacing` (a `restart`) one under the same handle;
@@ -301,7 +301,7 @@ class Debugger:
         self.family.stir()
 
 
-def new_session(target: Target, adapter: str | None, carried: list[Breakpoint] | None = None,
+def new_session(target: Target, adapter: str | AdapterSpec | None, carried: list[Breakpoint] | None = None,
                 snapshots: list[Snapshot] | None = None, *, session_id: str = "s1") -> DebugSession:
     profile = adapters.select(target, adapter)
     return DebugSession(profile.settled(target), profile, carried=carried, snapshots=snapshots, session_id=session_id)

@@ -465,6 +465,8 @@ class DebugSession:
             await self.link.open(plan, self._program_output, self._on_event, self._program_output,
                                  on_child=self._child_announced if self.profile.program.follows_children else None,
                                  terminal_exit=self._terminal_exited)
+            if self.profile.program.adapter_is_program and (adapter := self.link.adapter_process) is not None:
+                self.exits.watch_adapter(adapter)
             await self.link.initialize()
         except BaseException:
             await self.close()

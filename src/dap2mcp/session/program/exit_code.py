@@ -51,6 +51,13 @@ class ExitCode:
             self._run.exit_printed(code)
         self._known.set()
 
+    def watch_adapter(self, process: asyncio.subprocess.Process) -> None:
+        """Learn the exit code from the adapter's own process, which is the program's (`ProgramRules.adapter_is_program`:
+        rdbg runs in the program it debugs, and sends no `exited` event)."""
+        async def ended() -> None:
+            self.terminal_exited(await process.wait())
+        self._watch = unlogged(asyncio.ensure_future(ended()))
+
     def terminal_exited(self, returncode: int) -> None:
         """The program started through `runInTerminal` ended with `returncode` (negative: killed by that signal,
         as asyncio has it): its status is the exit code where the adapter sends no `exited` event (js-debug)."""

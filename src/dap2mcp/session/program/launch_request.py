@@ -14,11 +14,12 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...adapters import Target
+from ...adapters.base import parse_address
+from ...adapters.generic import AdapterSpec
 from ...errors import DebugError, ErrorCode
 from ..breakpoints.specs import MAX_PATH_MAPPINGS, PATH_CHARS, TEXT_CHARS, BreakpointSpec, PathMapping
 
 Mode = Literal["source", "binary", "test", "attach", "connect"]
-AdapterName = Literal["debugpy", "lldb", "gdb", "delve", "node"]
 
 
 class LaunchRequest(BaseModel):
@@ -48,8 +49,10 @@ class LaunchRequest(BaseModel):
     stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False
     python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Python interpreter (default: the project's venv, else python3)."))] = None
-    adapter: Annotated[AdapterName | None, Field(description=(
-        "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb)."))] = None
+    adapter: Annotated[Annotated[str, Field(min_length=1, max_length=100)] | AdapterSpec | None, Field(description=(
+        "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb). A name (debugpy, lldb, gdb, "
+        "delve, node, or one of adapters.toml), or any DAP adapter: {command: [argv], launch: {...}}, "
+        "{command, attach: {...}}, or {address: 'host:port', launch|attach}."))] = None
     tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True
     justMyCode: Annotated[bool, Field(description=(
         "Python: steps pass over library code; false steps into it."))] = True
@@ -114,12 +117,3 @@ def split_module(path: str | None, module: str | None,
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"module {module!r} is not a module name: give the name alone "
                          "(e.g. 'pytest') and its arguments in args")
     return path, module, args
-
-
-def parse_address(address: str) -> tuple[str, int]:
-    """'host:port' or '[v6]:port' to a (host, port) pair."""
-    host, sep, port = address.strip().rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"address must be host:port, got {address!r}")
-    return host, int(port)

@@ -35,7 +35,8 @@ async def open_transport(plan: AdapterStart, on_output: Callable[[str, str], Non
         return await connect_tcp(*plan.address)
     env = processes.environ_with(plan.env)
     if plan.listen is not None:
-        return await spawn_listening(plan.argv, plan.listen, env=env, cwd=plan.cwd, on_output=on_output)
+        return await spawn_listening(plan.argv, plan.listen, env=env, cwd=plan.cwd, on_output=on_output,
+                                     announced_on=plan.listen_on)
     return await spawn_stdio(plan.argv, env=env, cwd=plan.cwd)
 
 
@@ -69,16 +70,20 @@ class Link:
 
     async def initialize(self) -> None:
         """The first request, which says nothing of the program: it may run before the program is ready."""
-        self.capabilities = await self.client.request(
+        self.capabilities = self._kept(await self.client.request(
             "initialize", {**CLIENT_CAPABILITIES, "adapterID": self.profile.adapter_id,
                            "supportsStartDebuggingRequest": self.profile.program.follows_children},
-            timeout=HANDSHAKE_TIMEOUT)
+            timeout=HANDSHAKE_TIMEOUT))
 
     def on_initialized(self, body: dict[str, Any]) -> None:
         self.initialized.set()
 
     def on_capabilities(self, body: dict[str, Any]) -> None:
-        self.capabilities.update(body.get("capabilities") or {})
+        self.capabilities.update(self._kept(body.get("capabilities") or {}))
+
+    def _kept(self, announced: dict[str, Any]) -> dict[str, Any]:
+        """What the adapter announces, but for what it does not do (`ProgramRules.untrue_capabilities`)."""
+        return {name: value for name, value in announced.items() if name not in self.profile.program.untrue_capabilities}
 
     # -- the connection ----------------------------------------------------------------------
 

@@ -176,7 +176,8 @@ def cmdline_of(proc: psutil.Process) -> list[str]:
 
 def locals_of(context: dict[str, Any]) -> dict[str, str]:
     # gdb says Local; js-debug `Local: main`, with a `Block: main` scope per block (loop variables) before it
-    scope = next(s for s in context["scopes"] if s["name"] in ("Locals", "Local") or s["name"].startswith("Local: "))
+    scope = next(s for s in context["scopes"] if s["name"] in ("Locals", "Local", "Local variables")  # rdbg's
+                 or s["name"].startswith("Local: "))
     return {v["name"]: v["value"] for v in scope["variables"]}
 
 

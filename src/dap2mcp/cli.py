@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 import anyio
+
+if TYPE_CHECKING:
+    from .adapters.generic import AdapterSpec
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,9 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if options.command == "doctor":
         from .adapters import PROFILES, UNPROFILED
-        from .adapters.doctor import run
+        from .adapters.configured import configured
+        from .adapters.doctor import examine_configured, run
 
-        return run(list(PROFILES.values()), UNPROFILED)
+        return run(list(PROFILES.values()), UNPROFILED, examine_configured(configured, _answers_initialize))
     if options.command == "demo":
         from .demo import run_demo
 
@@ -68,3 +73,28 @@ def _port(text: str) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _answers_initialize(spec: AdapterSpec) -> str | None:
+    """`doctor`'s check of an adapter of the user's: None where it answers `initialize`, else why not."""
+    from .adapters.base import parse_address
+    from .dap import DapClient, connect_tcp, spawn_stdio
+    from .errors import Failure
+
+    async def ask() -> None:
+        transport = await (connect_tcp(*parse_address(spec.address)) if spec.address
+                           else spawn_stdio(spec.command or []))
+        client = DapClient(transport)
+        client.start()
+        try:
+            await client.request("initialize", {"clientID": "dap2mcp", "adapterID": "dap2mcp-doctor"}, timeout=15)
+        finally:
+            await client.close()
+
+    try:
+        anyio.run(ask)
+    except Failure as exc:
+        return f"it did not answer `initialize`: {exc}"
+    except OSError as exc:
+        return f"it could not be reached: {exc}"
+    return None

@@ -26,7 +26,7 @@ def test_doctor_lists_every_language_with_versions() -> None:
     assert "(debugpy 1.8.22)" in " ".join(table[("debugpy", "debugpy")])  # the adapter dap2mcp runs, pinned
     for adapter, command in [("debugpy", "python3"), ("debugpy", "debugpy"), ("lldb", "lldb-dap-19"), ("gdb", "cdtDebugAdapter"),
                              ("gdb", "gdb"), ("delve", "dlv"), ("delve", "go"), ("lldb", "rustc"),
-                             ("lldb", "cargo"), ("node", "node")]:  # cargo: Cargo projects, Rust's mode test
+                             ("lldb", "cargo"), ("node", "node"), ("ruby", "ruby"), ("ruby", "rdbg")]:  # cargo: Cargo projects, Rust's mode test
         row = table[(adapter, command)]
         assert row[4] == "ok" and any(ch.isdigit() for ch in " ".join(row[6:])), row  # found, with a version
     js_debug = table[("node", "js-debug")]  # installed by scripts/install.sh into the checkout

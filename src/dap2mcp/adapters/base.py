@@ -538,6 +538,10 @@ class StopRules:
     exception, but the command's failure; the program is where that stop shows it."""
     own_numbering: re.Pattern[str] | None = None
     """A stop description that only gives the adapter's own breakpoint numbers (lldb: "breakpoint 4.1")."""
+    entry_pause: bool = False
+    """With `stopOnEntry` the profile has the adapter hold the program where it starts, and the first stop, a
+    `pause`, is the entry stop (rdbg, asked to `attach` to the program it holds at its first line: a breakpoint
+    there would come too late)."""
     unasked_pause: tuple[str, re.Pattern[str]] | None = None
     """(description, statement): how the adapter describes a pause that neither the agent nor a breakpoint asked
     for, and the statement in the program's code that asks for one. js-debug says "Paused on debugger statement"

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..errors import DebugError
 from .base import AdapterProfile, Tool
+from .configured import Configured, config_path
+from .generic import AdapterSpec
 
 Unprofiled = tuple[str, str, Sequence[Tool]]
 """An adapter installed before its profile exists, as `doctor` lists it: name, language, tools (js-debug)."""
@@ -44,6 +48,29 @@ def examine(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = (
     return found
 
 
+Answers = Callable[[AdapterSpec], str | None]
+"""Whether an adapter answers `initialize`: None where it does, else why not (the wire is the caller's)."""
+
+
+def examine_configured(entries: Callable[[], Mapping[str, Configured]], answers: Answers) -> list[Finding]:
+    """The user's own adapters (`adapters.toml`), each asked `initialize` once."""
+    try:
+        found = entries()
+    except DebugError as exc:
+        return [Finding("adapters.toml", "yours", "config", str(config_path()), None, None,
+                        "correct the file", exc.message)]
+    listed: list[Finding] = []
+    for name, entry in found.items():
+        spec = entry.any.spec
+        assert spec is not None
+        command = spec.command[0] if spec.command else spec.address or ""
+        path = shutil.which(command) if spec.command else command
+        kinds = "/".join(entry.extensions) or "by name"
+        listed.append(Finding(name, kinds, "adapter", command, path, "answers initialize" if path else None,
+                              f"install {command}, or correct {config_path()}", answers(spec) if path else None))
+    return listed
+
+
 def _version(path: str, tool: Tool) -> str | None:
     argv = list(tool.version_command) or ([path, *tool.version_argv] if tool.version_argv else [])
     if not argv:
@@ -72,7 +99,8 @@ def render(findings: list[Finding]) -> str:
     return "\n".join(lines)
 
 
-def run(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = ()) -> int:
-    findings = examine(profiles, unprofiled)
+def run(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = (),
+        configured: Sequence[Finding] = ()) -> int:
+    findings = [*examine(profiles, unprofiled), *configured]
     print(render(findings), file=sys.stdout)
     return 0 if all(f.ok for f in findings) else 1

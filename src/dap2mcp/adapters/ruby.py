@@ -29,7 +29,8 @@ from .base import (
 RUBY = Tool("runtime", ("ruby",), install="apt-get install -y ruby")
 RDBG = Tool("adapter", ("rdbg", *sorted(glob.glob("/usr/lib/ruby/gems/*/gems/debug-*/exe/rdbg"), reverse=True),
                         *sorted(glob.glob("/var/lib/gems/*/gems/debug-*/exe/rdbg"), reverse=True)),
-            version_argv=(), install="apt-get install -y ruby (its debug gem brings rdbg)", script=True, label="rdbg")
+            version_command=("ruby", "-e", "require 'debug/version'; puts \"debug gem #{DEBUGGER__::VERSION}\""),
+            install="apt-get install -y ruby (its debug gem brings rdbg)", script=True, label="rdbg")
 LISTENING = re.compile(r"(?=.*wait for debugger connection).*?Debugger can attach via TCP/IP "
                        r"\((?P<host>[^()\s]+):(?P<port>\d+)\)", re.DOTALL)
 """Where rdbg listens, once it also says it waits for a client (in either order): a client that connects before
@@ -54,19 +55,9 @@ class RubyProfile(AdapterProfile):
                              "runner's script (e.g. `bin/rails test`, a minitest file) with mode 'source'")
         argv = [RUBY.require(self.name), RDBG.require(self.name), "--open", "--host=127.0.0.1", "--port=0",
                 "--", "-r", str(PRELOAD), target.program or target.absolute(target.path or ""), *target.args]
-        return AdapterStart(argv, "launch", {}, env={**QUIET, **target.env}, listen=LISTENING, listen_on="stderr",
+        request = "attach" if target.stop_on_entry else "launch"  # rdbg keeps a program it attaches to at its start
+        return AdapterStart(argv, request, {}, env={**QUIET, **target.env}, listen=LISTENING, listen_on="stderr",
                             cwd=target.cwd)
-
-    def entry_place(self, target: Target) -> tuple[str, int] | None:
-        """The script's first line of code: rdbg's own first pause is passed over at `configurationDone`."""
-        if target.mode not in ("source", "binary") or not target.program:
-            return None
-        try:
-            lines = Path(target.program).read_text(errors="replace").splitlines()
-        except OSError:
-            return None
-        code = (n for n, text in enumerate(lines, 1) if text.strip() and not text.lstrip().startswith("#"))
-        return next(((target.program, n) for n in code), None)
 
 
 RUBY_PROFILE = RubyProfile(
@@ -77,6 +68,7 @@ RUBY_PROFILE = RubyProfile(
     tools=(RUBY, RDBG),
     program=ProgramRules(adapter_is_program=True, untrue_capabilities=frozenset({"supportsFunctionBreakpoints"})),
     output=OutputRules(own_log_lines=re.compile(r"^DEBUGGER: [^\n]*\n", re.MULTILINE)),
-    stops=StopRules(own_numbering=re.compile(r"\s*BP - .*")),  # " BP - Line  /path/app.rb:21 (line)"
+    stops=StopRules(own_numbering=re.compile(r"\s*BP - .*"),  # " BP - Line  /path/app.rb:21 (line)"
+                    entry_pause=True),
     evaluation=EvaluationRules(scopes_on_request=frozenset({"global variables"})),
 )

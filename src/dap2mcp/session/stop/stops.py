@@ -36,6 +36,8 @@ class Stops:
         self._run = run
         self._entry: Breakpoint | None = None
         self._spent: Breakpoint | None = None
+        self._entry_pause = False
+        """The adapter's own hold at the start is the entry stop (`StopRules.entry_pause`), still to come."""
         self._step_from: dict[str, Any] | None = None
         """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
         self._moved_from: _Place | None = None
@@ -91,6 +93,10 @@ class Stops:
         if self._at_entry(info):
             info.reason = "entry"
             self._spent, self._entry = self._entry, None
+        elif self._entry_pause:
+            self._entry_pause = False
+            if info.reason == "pause" and self._run.stop_count == 0:
+                info.reason = "entry"
         return info
 
     def _reason(self, body: dict[str, Any]) -> tuple[str, str | None]:
@@ -196,6 +202,9 @@ class Stops:
         stop would be in the loader or the runtime, or on its top level's first statement, where the adapter's
         would come later (`Target.entry_line`; once the adapter's capabilities are known)."""
         if not target.stop_on_entry:
+            return
+        if self._profile.stops.entry_pause:
+            self._entry_pause = True
             return
         if target.main:
             self._entry = self._registry.register(BreakpointSpec(function=target.main), target.cwd, temporary=True)

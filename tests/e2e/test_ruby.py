@@ -9,9 +9,9 @@ import asyncio
 import re
 import subprocess
 
-from conftest import PROGRAMS, locals_of, marker, stdio_tools
-
 from dap2mcp.adapters.ruby import RDBG
+
+from conftest import PROGRAMS, locals_of, marker, stdio_tools
 
 ORDERS = PROGRAMS / "ruby" / "orders.rb"
 DISCOUNT, TOTAL, RAISE, REPORT = (marker(ORDERS, name) for name in ("discount", "total", "raise", "report"))

@@ -65,7 +65,7 @@ def examine_configured(entries: Callable[[], Mapping[str, Configured]], answers:
         assert spec is not None
         command = spec.command[0] if spec.command else spec.address or ""
         path = shutil.which(command) if spec.command else command
-        kinds = "/".join(entry.extensions) or "by name"
+        kinds = "/".join(entry.extensions) or "any"
         listed.append(Finding(name, kinds, "adapter", command, path, "answers initialize" if path else None,
                               f"install {command}, or correct {config_path()}", answers(spec) if path else None))
     return listed

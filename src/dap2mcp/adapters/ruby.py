@@ -63,7 +63,7 @@ class RubyProfile(AdapterProfile):
 RUBY_PROFILE = RubyProfile(
     name="ruby",
     adapter_id="rdbg",
-    language="Ruby",
+    language="ruby",
     extensions=(".rb",),
     tools=(RUBY, RDBG),
     program=ProgramRules(adapter_is_program=True, untrue_capabilities=frozenset({"supportsFunctionBreakpoints"})),

@@ -118,17 +118,19 @@ def check_options(kind: Kind, options: BreakpointOptions, capabilities: dict[str
     """Refuse, naming the missing capability, what the adapter would ignore or get wrong."""
     adapter = profile.name
 
-    def need(capability: str, what: str) -> None:
+    def need(capability: str, what: str, instead: str) -> None:
         if not capabilities.get(capability):
-            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} does not support {what} (no {capability})")
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} does not support {what} (no {capability}): {instead}")
 
     if kind == "exception":
         if options.logMessage or options.hitCondition:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "exception breakpoints take no logMessage or hitCondition")
         if options.condition:
-            need("supportsExceptionFilterOptions", "conditions on exception breakpoints; use exceptionTypes")
+            need("supportsExceptionFilterOptions", "conditions on exception breakpoints",
+                 "use exceptionTypes, or `evaluate` the condition at each stop and `continue`")
         if options.exceptionTypes:
-            need("supportsExceptionOptions", "exception types on exception breakpoints")
+            need("supportsExceptionOptions", "exception types on exception breakpoints",
+                 "use the adapter's filter alone and `continue` past the other types")
     elif options.exceptionTypes:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "exceptionTypes go with exception, not with a line or function")
     if kind == "watch" and options.logMessage:
@@ -141,10 +143,12 @@ def check_options(kind: Kind, options: BreakpointOptions, capabilities: dict[str
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} would drop the condition and hit condition of a function "
                          "breakpoint and stop at every call: put the breakpoint on a line of the function instead")
     if options.condition and kind != "exception":
-        need("supportsConditionalBreakpoints", "conditional breakpoints")
+        need("supportsConditionalBreakpoints", "conditional breakpoints",
+             "set it without the condition, `evaluate` the condition at each stop and `continue` where it is false")
         _check_expression(options.condition, "condition", profile)
     if options.hitCondition:
-        need("supportsHitConditionalBreakpoints", "hit conditions")
+        need("supportsHitConditionalBreakpoints", "hit conditions",
+             "set it without one and `continue` past the hits to skip, or use a `condition` on a count the program keeps")
         hit = HIT_CONDITION.match(options.hitCondition)
         if not hit or int(hit.group(2)) == 0:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"hitCondition {options.hitCondition!r} is not one of "
@@ -153,7 +157,8 @@ def check_options(kind: Kind, options: BreakpointOptions, capabilities: dict[str
     if options.logMessage:
         if kind == "function":
             raise DebugError(ErrorCode.NOT_SUPPORTED, "DAP has no tracepoints on functions; use file and line")
-        need("supportsLogPoints", "tracepoints (logMessage)")
+        need("supportsLogPoints", "tracepoints (logMessage)",
+             "set a breakpoint there, `evaluate` what to log at each stop and `continue`")
         _check_log_message(options.logMessage, profile)
     if options.maxNotifications is not None and not options.logMessage:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "maxNotifications goes with logMessage (a tracepoint)")

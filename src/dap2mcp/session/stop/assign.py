@@ -42,7 +42,8 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
     if len(path) > 1 and caps.get("supportsSetExpression"):
         return {"name": name, **await _set_expression(session, name, value, frame)}
     if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
-        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables")
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables: `evaluate` an "
+                         "assignment in the program's language instead, where the adapter runs code (`x = 5`)")
     scopes = [s for s in (await session.request("scopes", {"frameId": frame})).get("scopes") or [] if not unexpanded(s)]
     for scope in scopes:
         found = (await _member(session, scope["variablesReference"], path[0]))[1]

@@ -64,7 +64,8 @@ async def debug(
     timeout: Timeout = DEFAULT_WAIT,
     ctx: Context | None = None,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript). Mode `source`: a script or source
+    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript, Ruby; any DAP adapter by `adapter`
+    {command, launch}). Mode `source`: a script or source
     file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
     cargo test, node:test, mocha, Jest, Vitest), stopping at the first failure; `attach`: a running process;
     `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by

@@ -49,6 +49,22 @@ async def test_an_adapter_given_by_its_command_runs_a_whole_bug_hunt():
         sessions = (await tools.ok("info", type="sessions"))["items"]
         assert [s["adapter"] for s in sessions] == ["custom"], sessions
 
+        # the rest of the tools, on the same profile: a restart keeps the breakpoints, snapshots diff two stops
+        ctx = await tools.ok("restart", args=["4"])
+        assert ctx["location"]["line"] == WORK and locals_of(ctx)["i"] == "3", ctx
+        first = (await tools.ok("snapshot_create", label="at 3"))["snapshot"]["id"]
+        await tools.ok("set-variable", name="value", value="7")
+        second = (await tools.ok("snapshot_create", label="changed"))["snapshot"]["id"]
+        diff = await tools.ok("snapshot_diff", snapshot_id_1=first, snapshot_id_2=second)
+        assert [(m["path"], m["oldValue"], m["newValue"]) for m in diff["diff"]["modified"]] == [("value", "9", "7")], diff
+        assert (await tools.ok("context", frameId=ctx["frames"][1]["id"]))["location"]["function"] == "main"
+        assert (await tools.ok("info", type="threads"))["items"], "threads listed"
+        await tools.ok("clear-breakpoints", all=True)
+        ended = await tools.ok("continue")
+        assert ended["exitCode"] == 0 and "total 28" in ended["output"]["text"], ended  # 1 + 4 + 7 + 16
+        assert (await tools.ok("output"))["text"].endswith("total 28\n")
+        await tools.ok("stop")
+
 
 async def test_an_adapter_already_listening_is_reached_at_its_address():
     port = free_port()

@@ -310,6 +310,7 @@ LLDB = NativeProfile(
         places_a_line=True,
         function_answers_unordered=True,
         hit_counts=((">=", "", 0), (">", "", 1)),  # lldb-dap 19 takes a bare N as "pass over N - 1 hits", no other form
+        changed_while_running=False,
     ),
     watches=WatchRules(
         watch_name="&({})",
@@ -390,6 +391,7 @@ GDB = NativeProfile(
         function_conditions=False,
         refused_condition_kept=True,
         log_as_written=True,
+        changed_while_running=False,
     ),
     watches=WatchRules(
         watch_conditions=False,

@@ -392,7 +392,7 @@ class DebugSession:
                      "message": text.rstrip("\n")[: self.limits.value_chars * 4],
                      "hitCount": bp.hit_count, "notificationsSent": bp.notifications_sent})
         if bp.exhausted and self.has_client:  # it has said enough
-            asyncio.ensure_future(self.breakpoints.sync(self.tolerant_request, [bp]))
+            asyncio.ensure_future(self.breakpoints.spend(self.tolerant_request, bp, running=self.state != "paused"))
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -650,6 +650,7 @@ class DebugSession:
         """Let the program run; it counts as running from now, so waiters see the next stop."""
         self.recorder.hold_new()
         await self.recorder.settle()
+        await self.breakpoints.drop_spent(self.tolerant_request)  # spent while the program ran: removed while it stands
         await self.stops.move_starts(self.link, arguments["threadId"], self._on_breakpoint_line())
         since = self.run.moving(command)
         try:

@@ -58,6 +58,9 @@ class Breakpoint:
     """What the edit of the file did to the breakpoint, for this run."""
     lost: bool = False
     """An edit of its file removed its line, or moved its code onto another breakpoint's: not sent in this run."""
+    held: bool = False
+    """A tracepoint spent while the program ran, left in the adapter until the program has stopped
+    (`BreakpointRules.changed_while_running`)."""
 
     @property
     def exhausted(self) -> bool:

@@ -48,7 +48,7 @@ class BreakpointRegistry:
             if not bp.temporary:
                 self._items[bp.id] = replace(bp, verified=False, message=None, adapter_id=None, actual_line=None,
                                              hit_count=0, notifications_sent=0, edited=None, lost=False,
-                                             data_id=None, frame=None, value=None)
+                                             held=False, data_id=None, frame=None, value=None)
         if edited:
             follow(self._items.values())
         self._profile = profile
@@ -273,11 +273,26 @@ class BreakpointRegistry:
         bp = self._items.get(int(tagged.group("id")))
         if bp is None:
             return None, message
-        bp.hit_count += 1
-        if bp.exhausted:  # logged while the adapter was being told to stop: the limit holds anyway
+        if bp.exhausted:  # off: logged while the adapter was being told, or while it waits to be removed (`spend`)
             return None, ""
+        bp.hit_count += 1
         bp.notifications_sent += 1
         return bp, message
+
+    async def spend(self, request: Request, bp: Breakpoint, *, running: bool) -> None:
+        """`bp` has used up its notifications: removed from the adapter, or, while the program runs under an
+        adapter that does not take changes then (`changed_while_running`), left as it is until `drop_spent`."""
+        bp.held = running and not self._profile.breakpoints.changed_while_running
+        if not bp.held:
+            await self.sync(request, [bp])
+
+    async def drop_spent(self, request: Request) -> None:
+        """Remove the spent tracepoints `spend` kept in the adapter: the program is stopped, about to run again."""
+        held = [bp for bp in self._items.values() if bp.held]
+        for bp in held:
+            bp.held = False
+        for path in sorted({bp.file for bp in held if bp.file}):
+            await self._sync_file(request, path)
 
     def take_later_notes(self) -> list[str]:
         taken, self.later_notes = self.later_notes, []
@@ -362,7 +377,7 @@ class BreakpointRegistry:
         """The file's line breakpoints, with the function breakpoints sent as lines of it (`FunctionPlace.line`)."""
         functions = {bp.id: place.line for bp in self._items.values() if bp.kind == "function" and bp.active
                      and (place := self._function_places.get(bp.function or "")) and place.file == path and place.line}
-        bps = [bp for bp in self._items.values() if bp.file == path and bp.active]
+        bps = [bp for bp in self._items.values() if bp.file == path and (bp.active or bp.held)]
         bps += [self._items[bp_id] for bp_id in functions]
         if bps:
             await self._own_code(request, [self._as_run(path)])

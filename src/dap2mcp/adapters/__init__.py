@@ -27,6 +27,15 @@ GO_BUILD_INFO = b"\xff Go buildinf:"
 def select(target: Target, adapter: str | AdapterSpec | None = None) -> AdapterProfile:
     """The adapter given by the user (by name, or by its command), else the one whose language the program is
     written in: the user's own adapters (`configured`) first, for the extensions they name."""
+    profile = _chosen(target, adapter)
+    if target.mode == "core" and not profile.launch.reads_cores:
+        readers = ", ".join(name for name, p in PROFILES.items() if p.launch.reads_cores)
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"the {profile.name} adapter reads no core files; {readers} do "
+                         "(C, C++, Rust and Go programs)")
+    return profile
+
+
+def _chosen(target: Target, adapter: str | AdapterSpec | None) -> AdapterProfile:
     if isinstance(adapter, AdapterSpec):
         return GenericProfile.given(adapter)
     own = configured()
@@ -56,6 +65,9 @@ def select(target: Target, adapter: str | AdapterSpec | None = None) -> AdapterP
         if cargo.is_project(path):
             return LLDB
         raise DebugError(ErrorCode.INVALID_ARGUMENT, directory_refused(target.path or ".", path))
+    if target.mode == "core" and not _is_elf(path):
+        raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'core' takes as path the executable the core is of; "
+                         f"'{target.path}' is not one")
     if _is_elf(path):
         if target.mode == "source":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is an executable, not source: "

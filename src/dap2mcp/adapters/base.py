@@ -20,7 +20,7 @@ from .thread_states import ThreadReport
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-Mode = Literal["source", "binary", "test", "attach", "connect"]
+Mode = Literal["source", "binary", "test", "attach", "connect", "core"]
 LAUNCHES = ("source", "binary", "test")
 OWN_PRINT = "dap2mcp:"
 """How each line a debugger command of dap2mcp's own prints begins (lldb's `script print`): lldb-dap forwards what
@@ -79,6 +79,8 @@ class Target:
     library: tuple[str, ...] = ()
     """Directories of the language's own library (Go's GOROOT), found by `ready`: code there is not the
     program's, so a pause or a crash inside it is shown at the program's frame that called it."""
+    core: str | None = None
+    """Mode `core`: the core file of the program `path` names, read instead of a running program."""
     test: str | None = None
     """Mode `test`: which tests of `path` to run, by name, as the test runner's own filter takes it."""
     runner: str | None = None
@@ -418,6 +420,14 @@ class LaunchRules:
     """Its `plan` needs nothing that `ready` finds, so a launch's adapter is started and initialized while
     `ready` still checks the runtime (debugpy: the interpreter's check, 0.1 s through a pyenv shim, costs
     no time of its own). Not the native profiles and Delve, whose plans take the built program."""
+    reads_cores: bool = False
+    """It opens a core file with the executable it is of (mode `core`): lldb-dap, gdb, Delve."""
+    core_stop_told: bool = True
+    """It tells a core's state as a `stopped` event (lldb-dap). Not cdt-gdb-adapter (its `configurationDone` fails:
+    "The program is not being run.") nor Delve: dap2mcp makes that stop itself, at the core's first thread."""
+    core_signal: str | None = None
+    """An expression, in that thread's top frame, for the number of the signal that ended the program (gdb's
+    `$_siginfo`), where the adapter does not say it."""
     path_map: PathMapSpelling | None = None
     """How the adapter takes `pathMappings` (see `PathMapSpelling`); None where it has no such argument."""
     no_path_map: str = "this adapter has no path mappings"
@@ -769,6 +779,11 @@ class ConsoleRules:
     """Refused commands (first words) → the tool that does what they would do."""
     list_commands: tuple[str, ...] = ()
     """Debugger commands (`console_prefix` and all) that print a frame's variables as `name = value` lines."""
+    save_core: str | None = None
+    """The debugger command (run in the `repl` context) that writes a core of the paused program to `{path}`
+    (gdb's `gcore`); None where there is none."""
+    save_core_instead: str = "open the program under adapter gdb to save a core (gcore)"
+    """What to do where the adapter cannot save a core: said with NOT_SUPPORTED."""
 
 
 @dataclass(frozen=True)
@@ -884,6 +899,8 @@ class AdapterProfile:
         to run and what runs it (e.g. "Python 3.11.7", "cc 12.2.0") where it can tell."""
         for tool in self.tools:
             tool.require(self.name)
+        if target.core is not None:
+            target = replace(target, core=target.absolute(target.core))
         if target.mode in ("attach", "connect") or not target.path:
             return target, None
         program = target.absolute(target.path)

@@ -52,7 +52,7 @@ class AdapterSpec(BaseModel):
         return "launch" if self.launch is not None else "attach"
 
 
-_PLACEHOLDER = re.compile(r"\$\{(path|args|cwd|env|processId|host|port)\}")
+_PLACEHOLDER = re.compile(r"\$\{(path|args|cwd|env|processId|host|port|core)\}")
 
 
 def fill(template: Any, target: Target) -> Any:
@@ -64,6 +64,7 @@ def fill(template: Any, target: Target) -> Any:
         "args": list(target.args), "cwd": target.cwd or os.getcwd(), "env": dict(target.env),
         "processId": target.process_id,
         "host": target.address[0] if target.address else None, "port": target.address[1] if target.address else None,
+        "core": target.core,
     }
     if isinstance(template, dict):
         return {key: fill(value, target) for key, value in template.items()}

@@ -156,7 +156,7 @@ class DelveProfile(AdapterProfile):
                          refusal(dlv, version, "go there"))
             program = go_build.build(package, tests=tests, env=target.env, deadline=deadline)
             return replace(target, program=program, package_dir=package.directory), version
-        executable = target.program if target.mode == "binary" else \
+        executable = target.program if target.mode in ("binary", "core") else \
             f"/proc/{target.process_id}/exe" if target.mode == "attach" else None
         if executable:  # built elsewhere, maybe by another Go than this machine's
             version = _go_version(go, "version", executable)
@@ -173,6 +173,10 @@ class DelveProfile(AdapterProfile):
     def plan(self, target: Target) -> AdapterStart:
         argv = [DLV.require(self.name), "dap", "--listen=127.0.0.1:0"]
         common: dict[str, Any] = {"name": "dap2mcp", "type": "go", **self.path_map_arguments(target)}
+        if target.mode == "core":
+            return AdapterStart(argv, "launch", {**common, "request": "launch", "mode": "core",
+                                                 "program": target.program, "coreFilePath": target.core},
+                                listen=LISTENING)
         if target.mode == "attach":
             return AdapterStart(argv, "attach", {**common, "request": "attach", "mode": "local",
                                                  "processId": target.process_id}, listen=LISTENING)
@@ -262,6 +266,8 @@ DELVE = DelveProfile(
         build_failure_markers=("Build error", "build failed", "could not build"),
         launch_timeout=180.0,
         entry_function="main.main",
+        reads_cores=True,
+        core_stop_told=False,
         path_map=PathMapSpelling("substitutePath", local="from", remote="to"),  # from the client's path to the debugger's
         tests=TestRunner("go test", nothing_selected_text=re.compile(r"^testing: warning: no tests to run$", re.M)),
     ),
@@ -299,6 +305,8 @@ DELVE = DelveProfile(
         # `dlv config` would change Delve's settings behind dap2mcp's back (substitutePath: the paths it shows,
         # stackTraceDepth, hideSystemGoroutines: the stacks and threads it reads); help, sources and the list pass
         console_prefix="dlv ",
+        save_core_instead="Delve's `dump` is not reachable over DAP: run `gcore PID` on the paused program, then "
+                          "debug it with mode 'core'",
         console_reads=frozenset({"help", "h", "sources", "s", "config -list"}),
         console_instead=((frozenset({"config"}), "`debug` (dap2mcp sets Delve's configuration; `dlv config -list` "
                                                  "shows it)"),),

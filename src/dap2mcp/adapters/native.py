@@ -41,6 +41,7 @@ from .base import (
     ValueShapes,
     WatchRules,
 )
+from .generic import fill
 
 C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
@@ -85,6 +86,11 @@ class NativeProfile(AdapterProfile):
 
     rust_filters: tuple[FunctionFilter, ...] = ()
     """Exception filters of a Rust program's own (its panics), which the adapter does not offer."""
+    core_attach: dict[str, Any] = field(default_factory=dict)
+    """The `attach` arguments that open a core file (mode `core`), `${core}` its path, beside `program`."""
+    core_adapter: Tool | None = None
+    """The adapter's other command that opens cores, where its usual one cannot (cdt-gdb-adapter's target
+    adapter, which has gdb select the core as its target)."""
 
     def function_filters(self, target: Target) -> tuple[FunctionFilter, ...]:
         return self.rust_filters if self.is_rust(target) else ()
@@ -138,6 +144,10 @@ class NativeProfile(AdapterProfile):
                                   **self.path_map_arguments(target)}
         if self.rust_commands and self.is_rust(target) and (etc := rust_etc()):
             common["initCommands"] = [*common.get("initCommands", ()), *(c.format(etc=etc) for c in self.rust_commands)]
+        if target.mode == "core":
+            adapter = self.core_adapter.require(self.name) if self.core_adapter else argv[0]
+            return AdapterStart([adapter], "attach", {**common, "request": "attach", "program": target.program,
+                                                      **fill(self.core_attach, target)})
         if target.mode == "attach":
             pid: Any = str(target.process_id) if keys.get("pid_as_text") else target.process_id
             return AdapterStart(argv, "attach", {**common, "request": "attach", keys["pid"]: pid})
@@ -266,6 +276,7 @@ LLDB = NativeProfile(
                 version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),
     values=LLDB_VALUES,
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
+    core_attach={"coreFile": "${core}"},
     # else the program reads a terminal nobody types into, and waits
     fixed={"initCommands": [STDIN_FROM_NULL, STEP_AVOID, FORMATTERS]},
     rust_commands=("command script import {etc}/lldb_lookup.py", "command source -s 1 {etc}/lldb_commands",
@@ -276,6 +287,7 @@ LLDB = NativeProfile(
         project_tools=(cargo.CARGO,),
         terminal_output=True,
         entry_function="main",
+        reads_cores=True,
         path_map=PathMapSpelling("sourceMap", local=1, remote=0),  # lldb's target.source-map: [as built, as here]
         tests=TestRunner("cargo test", nothing_selected_text=re.compile(r"^running 0 tests$", re.M)),
     ),
@@ -323,6 +335,8 @@ LLDB = NativeProfile(
     console=ConsoleRules(
         address_of="&({})",
         memory_command=LLDB_MEMORY,
+        save_core_instead="lldb on Linux writes minidumps, not ELF cores: debug the program with adapter gdb to "
+                          "save one (gcore)",
     ),
 )
 
@@ -336,6 +350,8 @@ GDB = NativeProfile(
            Tool("runtime", ("node",), install="apt-get install -y nodejs"),
            Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
+    core_attach={"target": {"type": "core", "parameters": ["${core}"]}},  # gdb's `target core FILE`
+    core_adapter=Tool("adapter", ("cdtDebugTargetAdapter",), install="npm install -g cdt-gdb-adapter@1.7.0"),
     # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
     # as on the terminal lldb gives it, what it printed before a stop is there at the stop; a char[64] reads as
     # its text, not its NULs
@@ -349,6 +365,9 @@ GDB = NativeProfile(
         compilers={ext: COMPILERS[ext] for ext in C_EXTENSIONS},
         quiet_start=True,
         entry_function="main",
+        reads_cores=True,
+        core_stop_told=False,
+        core_signal="$_siginfo.si_signo",
         no_path_map=("cdt-gdb-adapter 1.7 takes no path mapping argument (no sourceMap, no substitutePath); "
                      "adapter lldb maps paths for C and C++"),
     ),
@@ -406,5 +425,6 @@ GDB = NativeProfile(
         console_writes=re.compile(r"<<=|>>=|(?<![=!<>])=(?!=)|\+\+|--"),  # C's assignments, increments, decrements
         console_instead=GDB_INSTEAD,
         list_commands=(">info args", ">info locals"),
+        save_core=">gcore {path}",
     ),
 )

@@ -81,14 +81,25 @@ def is_source(program: str) -> bool:
 def diagnose_crash(
     program: Annotated[str, Field(max_length=4096, description="The program that crashes: a .py script, a .js/.ts file, a .c/.cpp/.rs source, a Go file or package, or an executable.")],
     args: Annotated[str, Field(max_length=4096, description="Its command-line arguments, separated by spaces.")] = "",
+    core: Annotated[str, Field(max_length=4096, description=(
+        "A core file the crash left (C, C++, Rust, Go), when the program is an executable: read it instead of "
+        "running the program."))] = "",
 ) -> str:
-    """Diagnose a crash (an uncaught exception, a segmentation fault, a panic, an abort): run the program to it
-    and read the stack, the variables of each frame and, in native code, the memory involved."""
-    mode = "source" if is_source(program) else "binary"
+    """Diagnose a crash (an uncaught exception, a segmentation fault, a panic, an abort), or a core file it left:
+    run the program to it, or open the core, and read the stack, the variables of each frame and, in native code,
+    the memory involved."""
+    if core:
+        first = ("Open the core with the executable it is of: " + call("debug", mode="core", path=program, core=core)
+                 + ". The program does not run: moving it is refused, and an expression that calls a function "
+                 "cannot be evaluated.")
+    else:
+        mode = "source" if is_source(program) else "binary"
+        first = ("Run it until it crashes (a Python or JavaScript program stops at an uncaught exception or an "
+                 "unhandled rejection, a native one at the signal, a Go one at the panic): "
+                 + call("debug", mode=mode, path=program, args=args.split()) + ".")
     return _steps(
         f"Find why {program} crashes.",
-        "Run it until it crashes (a Python or JavaScript program stops at an uncaught exception or an unhandled "
-        "rejection, a native one at the signal, a Go one at the panic): " + call("debug", mode=mode, path=program, args=args.split()) + ".",
+        first,
         "The result is the stop: `reason`, `exception` and `frames` (innermost first). Read the variables of "
         "the frame that holds the program's own code with " + call("context", frameId=Hole("its frameId"),
                                                                     maxFrames=50) + ".",
@@ -97,9 +108,11 @@ def diagnose_crash(
         "a pointer points at with " + call("memory", expression=Hole("*pointer"), count=64) + " (a pointer into "
         "freed or unmapped memory shows as unreadable), and in native code or Go the instructions at the crash "
         "with " + call("disassemble") + ".",
-        "If the bad value was made earlier, stop where it is made: " + call("breakpoint", file=Hole("file"),
-                                                                             line=Hole("line")) + " and "
-        + call("restart") + ", or watch it change (see the prompt find-who-changed).",
+        ("If the bad value was made earlier, find where from the frames' values, then run the program (mode "
+         "binary) to a breakpoint there." if core else
+         "If the bad value was made earlier, stop where it is made: " + call("breakpoint", file=Hole("file"),
+                                                                              line=Hole("line")) + " and "
+         + call("restart") + ", or watch it change (see the prompt find-who-changed)."),
         "When done, " + call("stop") + ".",
     )
 

@@ -112,6 +112,11 @@ class DisassembleResult(Ok):
     instructions: list[dict[str, Any]]
 
 
+class SavedCore(Ok):
+    path: str
+    bytes: int
+
+
 class MemoryRow(BaseModel):
     address: str
     hex: str

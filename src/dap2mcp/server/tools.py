@@ -1,4 +1,4 @@
-"""The 13 tools of seed 003, plus `wait`, `output` and `memory`. Each parses its input, calls the debugger or the session the
+"""The 13 tools of seed 003, plus `wait`, `output`, `memory` and `save-core`. Each parses its input, calls the debugger or the session the
 call names (see binding.py), and shapes the result."""
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ async def debug(
     timeout: Timeout = DEFAULT_WAIT,
     ctx: Context | None = None,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript, Ruby; any DAP adapter by `adapter`
-    {command, launch}). Mode `source`: a script or source
+    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript, Ruby, any DAP adapter). Mode `source`: a
+    script or source
     file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
     cargo test, node:test, mocha, Jest, Vitest), stopping at the first failure; `attach`: a running process;
     `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by
@@ -312,6 +312,15 @@ async def disassemble(
                 session_id=calls.id)
 
 
+@tool("save-core")
+async def save_core(
+    calls: SessionHandle,
+    path: Annotated[str | None, Field(max_length=PATH_CHARS, description="Where (default: dap2mcp's cache).")] = None,
+) -> Annotated[CallToolResult, r.SavedCore]:
+    """Write a core file of the paused program (gdb's gcore), to open later with `debug` mode `core`."""
+    return r.ok(r.SavedCore(**await calls.save_core(path)), session_id=calls.id)
+
+
 @tool("memory", read_only=True, idempotent=True)
 async def memory(
     debugger: Debugger,
@@ -374,5 +383,5 @@ FRAMES_CUT = (f"The frames were cut to keep this answer within {r.ANSWER_BYTES /
 
 
 TOOLS = (debug, stop, restart, breakpoint, clear_breakpoints, continue_, step, wait, output, pause, context, evaluate,
-         set_variable, info, disassemble, memory)
+         set_variable, info, disassemble, memory, save_core)
 """The tools in the order tools/list gives them."""

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .. import adapters
-from ..adapters import AdapterSpec, Target
+from ..adapters import AdapterSpec, Target, cores
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot
 from . import answer, documents, hints
@@ -22,7 +23,7 @@ from .family import Family
 from .handle import SessionHandle
 from .models import Context, InterpreterView
 from .program import children, ending, testing
-from .program.checks import check_breakpoints, check_path_mappings, check_start
+from .program.checks import check_breakpoints, check_path_mappings, check_start, refuse_on_core
 from .program.startup import injections_finished
 from .session import DebugSession
 from .sessions import Sessions
@@ -179,7 +180,7 @@ class Debugger:
             bp for bp in session.breakpoints.all()
             if bp.verified or (session.profile.breakpoints.binds_as_scripts_load and bp.kind == "line" and bp.active)]
         waits = session.state == "running" and (target.stop_on_entry or bool(stoppers)
-                                                or target.launched)
+                                                or target.launched or target.mode == "core")  # a core's state
         started_in = asyncio.get_running_loop().time() - began
         if waits:
             await progress("running to the first stop")
@@ -220,7 +221,9 @@ class Debugger:
             await self._close(session, "`stop`")
         session = asked if asked.launcher is session else session
         out = session.output.take_new(session.limits.output_chars)
-        if said is None and not session.launched and session.exit_code is None:
+        if said is None and session.target.mode == "core":
+            said = f"closed the core file {session.target.core}"
+        elif said is None and not session.launched and session.exit_code is None:
             said = "detached: the program was attached to, not launched, and runs on"
         return {"state": "terminated", "exitCode": session.exit_code if session.ended_by is None else None,
                 "output": out.text or None, "outputTruncated": out.truncated or None, "description": said,
@@ -244,6 +247,7 @@ class Debugger:
                       session_id: str | None = None, path_mappings: list[tuple[str, str]] | None = None) -> Context:
         """`args` and `path_mappings` (local, remote) replace the previous ones where given."""
         old = children.launcher_of(self.pick(session_id))
+        refuse_on_core(old.target, "run again")
         if old.parent_id is not None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"session {old.id} is a child process of session "
                              f"{old.parent_id}'s program, which starts it: `restart` sessionId {old.parent_id}")
@@ -311,6 +315,10 @@ def _started(ctx: Context, session: DebugSession) -> Context:
     """The first answer of a `debug` or `restart`, with what it says besides the stop: where files are named
     from, and the interpreter the program runs on where the profile chose one."""
     ctx.pathsRelativeTo = session.target.files_from
+    target = session.target
+    if target.mode == "core" and target.program and cores.stripped(target.program):
+        ctx.hint = (f"{os.path.basename(target.program)} has no symbols (stripped): frames show addresses only; the "
+                    "build with its symbols (or its debug file) shows functions, lines and variables")
     if (chosen := session.target.interpreter) is not None:
         ctx.interpreter = InterpreterView(path=chosen.path, chosen=chosen.chosen)
     return ctx

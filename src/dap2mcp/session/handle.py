@@ -11,10 +11,12 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import os
 import stat
 from pathlib import Path
 from typing import Any, Literal
 
+from ..adapters.build import cache_dir
 from ..dap import AdapterRefused, AdapterTimedOut
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
@@ -26,6 +28,7 @@ from .family import Family
 from .memory import contents
 from .memory.disassembly import instructions
 from .models import BreakpointView, Context, relative
+from .program.checks import refuse_on_core
 from .session import DebugSession
 from .sessions import Sessions
 from .stop import assign, expand, paused, preview, threads
@@ -40,6 +43,8 @@ INTERRUPT_GRACE = 5.0
 instruction, and a thread inside one long native call gets it only when the call returns."""
 PAUSE_IN_OWN_CODE = 0.5
 """How long a pause may take to land in the program's own code before library code is made a place to stop too."""
+CORE_EVALUATION = ("the program is a core file: an expression that calls a function (or writes) needs a running "
+                   "program; read the values it would read instead")
 STEP_IN_LEAVES = 4
 """How many calls into code without source one `step in` steps back out of (a line calling strlen, then memcpy)."""
 MEMORY_BYTES = contents.MAX_BYTES
@@ -69,8 +74,13 @@ class SessionHandle:
         """How many breakpoints the session holds (temporary ones left out)."""
         return len(self.session.breakpoints.views())
 
+    def _running(self, what: str) -> DebugSession:
+        """The session, where its program can run: not a core file's (`refuse_on_core`)."""
+        refuse_on_core(self.session.target, what)
+        return self.session
+
     async def continue_(self, thread_id: int | None, to: Location | None, timeout: float) -> Context:
-        session = self.session
+        session = self._running("continue")
         temp = await session.add_breakpoint(BreakpointSpec.at(to), temporary=True) if to else None
         try:
             sharing = session.breakpoints.sharing(temp) if temp is not None else []
@@ -101,7 +111,7 @@ class SessionHandle:
         program's own frame below library code, the frames above it are stepped out of first. A `step out`
         from there ends once they are: back in the program's own frame, at the return from the library
         call its line makes (stepping out of that frame too would run the program's `main` to its end)."""
-        session = self.session
+        session = self._running("step")
         deadline = asyncio.get_running_loop().time() + timeout
 
         def left() -> float:
@@ -159,7 +169,7 @@ class SessionHandle:
         return self.session.output.page(offset, limit)
 
     async def pause(self, thread_id: int | None, timeout: float) -> Context:
-        session = self.session
+        session = self._running("pause")
         deadline = asyncio.get_running_loop().time() + timeout
 
         def left() -> float:
@@ -187,7 +197,7 @@ class SessionHandle:
     # of them (each child's session started with its parent's), the others' answers aside.
 
     async def add_breakpoint(self, spec: BreakpointSpec) -> BreakpointView:
-        session = self.session
+        session = self._running("stop at a breakpoint")
         resolve = None
         if spec.watch and session.state == "paused":
             frame, thread = await paused.focused_frame_id(session), session.require_paused().thread_id
@@ -199,7 +209,7 @@ class SessionHandle:
         return view
 
     async def update_breakpoint(self, bp_id: int, changes: BreakpointChange) -> BreakpointView:
-        session = self.session
+        session = self._running("stop at a breakpoint")
         view = (await session.update_breakpoint(bp_id, changes)).view()
         for other in self.sessions.others_running(session):
             with contextlib.suppress(Failure):
@@ -257,14 +267,17 @@ class SessionHandle:
                 await _standing_limit(session, frame, timeout)
             if isinstance(exc, AdapterRefused):  # lldb's words keep Rust's legacy escapes (`_$u7b$$u7b$closure`)
                 exc = AdapterRefused(exc.command, session.profile.readable_text(exc.message))
-            raise _evaluation_failure(exc, session.profile.name, timeout, interrupts,
-                                      ran_out=loop.time() - began >= timeout) from exc
+            failure = _evaluation_failure(exc, session.profile.name, timeout, interrupts,
+                                          ran_out=loop.time() - began >= timeout)
+            raise (failure.said_more(CORE_EVALUATION) if session.target.mode == "core" else failure) from exc
         await _standing_limit(session, frame, timeout)
         if (failed := body.get("result") in session.profile.evaluation.failed_evaluations) or not body.get("result"):
             why = await _why_not(session, expression, frame)
             if failed or why:
-                raise DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate '{expression}' "
-                                 f"in frame {frame}: {why or body['result'] + ' (an unknown name, or not an expression)'}")
+                failure = DebugError(ErrorCode.ADAPTER_ERROR, f"{session.profile.name} could not evaluate "
+                                     f"'{expression}' in frame {frame}: "
+                                     f"{why or body['result'] + ' (an unknown name, or not an expression)'}")
+                raise failure.said_more(CORE_EVALUATION) if session.target.mode == "core" else failure
         result = assign.value_of(await _previewed(session, expression, body, frame), body, session)
         result.update(await _expanded(session, expression, body, depth))
         printed = await session.all_in.printed(frame)
@@ -279,7 +292,7 @@ class SessionHandle:
         return result
 
     async def set_variable(self, name: str, value: str, frame_id: int | None) -> dict[str, Any]:
-        session = self.session
+        session = self._running("take a changed value")
         frame = session.check_frame(frame_id) if frame_id is not None else await paused.focused_frame_id(session)
         if session.profile.evaluation.sets_in_top_frame_only and (place := paused.frame_place(session, frame)):
             raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} sets a variable in the innermost frame "
@@ -347,6 +360,30 @@ class SessionHandle:
         return await contents.read(session, reference, expression, offset, count, frame)
 
     # -- snapshots ---------------------------------------------------------------------------
+
+    async def save_core(self, path: str | None) -> dict[str, Any]:
+        """A core file of the paused program, written by the debugger (gdb's `gcore`), to read later with mode
+        `core`: where it lies and its size."""
+        session = self.session
+        profile = session.profile
+        if session.target.mode == "core":
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"the program is a core file already ({session.target.core})")
+        if profile.console.save_core is None:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} cannot save a core: "
+                             f"{profile.console.save_core_instead}")
+        session.require_paused()
+        pid = session.run.process.get("systemProcessId") or session.target.process_id
+        out = Path(path).expanduser().resolve() if path else \
+            cache_dir() / "cores" / f"{os.path.basename(session.target.program or 'program')}.{pid or 0}.core"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.unlink(missing_ok=True)
+        frame = await paused.focused_frame_id(session)
+        said = await session.request("evaluate", {"expression": profile.console.save_core.format(path=out),
+                                                   "frameId": frame, "context": "repl"}, timeout=120)
+        if not out.is_file():
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{profile.name} wrote no core to {out}: "
+                             f"{said.get('result') or 'it said nothing'}")
+        return {"path": str(out), "bytes": out.stat().st_size}
 
     async def snapshot_create(self, label: str | None, thread_id: int | None, frame_index: int,
                               depth: int) -> tuple[Snapshot, str | None]:

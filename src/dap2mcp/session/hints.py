@@ -40,7 +40,7 @@ def at_result(ctx: Context, *, timed_out: bool, again: str | None) -> str | None
     if timed_out and ctx.state == "running":
         return (f"still running after the timeout; call {again or '`wait`'} to keep waiting, "
                 "`pause` to stop it, or `context` to look without waiting")
-    if ctx.state == "paused" and ctx.location is not None and ctx.location.line is None \
+    if ctx.state == "paused" and ctx.reason != "core" and ctx.location is not None and ctx.location.line is None \
             and not any(s.variables for s in ctx.scopes or ()) and len(ctx.frames or ()) == 1:  # debugpy, paused in its first ~100 ms
         return ("paused before the program's first line ran: nothing to show yet; `step` over to reach its "
                 "first line, or set a breakpoint and `continue`")

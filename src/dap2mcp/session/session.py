@@ -328,8 +328,9 @@ class DebugSession:
             self.start_failed.set()
 
     def _exit_printed(self) -> None:
-        """The program's end as the adapter prints it (gdb: "exited with code 01"), which may be all it says."""
-        if (code := self.profile.exit_code(self._recent_output)) is None:
+        """The program's end as the adapter prints it (gdb: "exited with code 01"), which may be all it says. A
+        core's program ended before the session began: what the adapter says of that end is the core's story."""
+        if self.target.mode == "core" or (code := self.profile.exit_code(self._recent_output)) is None:
             return
         if self.exit_code is None:
             if self.processes.runs():  # the program printed what its end would look like
@@ -519,12 +520,15 @@ class DebugSession:
         await self.breakpoints.sync_everything(self.tolerant_request)
         for command, arguments in self.profile.launch.configuration:
             await self.tolerant_request(command, arguments)
+        untold_core = self.target.mode == "core" and not self.profile.launch.core_stop_told
         if self.capabilities.get("supportsConfigurationDoneRequest"):
-            await client.request("configurationDone")
+            await (self.tolerant_request("configurationDone", {}) if untold_core else client.request("configurationDone"))
         try:
             await client.wait(request, started, self.profile.launch.launch_timeout)
         except Failure as exc:
             raise self._why_not_started(exc) from None
+        if untold_core:
+            self._stopped(await startup.core_stop(self.link, self.profile.launch.core_signal))
         connected = self.run.process.get("systemProcessId")
         if plan.summon is not None and connected is not None and connected != plan.summon.process_id:
             raise DebugError(ErrorCode.ADAPTER_FAILED, f"process {connected} connected to the adapter instead of "

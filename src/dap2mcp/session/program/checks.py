@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from ... import processes
-from ...adapters import AdapterProfile, Target
+from ...adapters import AdapterProfile, Target, cores
 from ...errors import DebugError, ErrorCode
 from ..breakpoints.breakpoint import check_options, resolve_place
 from ..breakpoints.specs import BreakpointSpec
@@ -30,6 +30,12 @@ def check_start(target: Target, breakpoints: list[BreakpointSpec]) -> None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "a program argument or environment variable cannot contain "
                              "a NUL character")
         _check_utf8(target)
+    if target.core is not None:
+        core = os.path.join(target.cwd or os.getcwd(), target.core)
+        if not os.path.isfile(core):
+            raise DebugError(ErrorCode.FILE_NOT_FOUND, f"core file not found: {target.core}")
+        if target.path and os.path.isfile(program := os.path.join(target.cwd or os.getcwd(), target.path)):
+            cores.check(program, core)
     if target.mode != "attach" and target.file and not target.module \
             and not os.path.exists(os.path.join(target.cwd or os.getcwd(), target.file)):
         raise DebugError(ErrorCode.FILE_NOT_FOUND, f"{'tests' if target.mode == 'test' else 'program'} not "
@@ -82,3 +88,12 @@ def check_path_mappings(target: Target, profile: AdapterProfile) -> None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"pathMappings: local path '{local}' does not exist here; "
                              "local is the agent's copy of the program's files")
     profile.path_map_arguments(target)  # NOT_SUPPORTED where the adapter has no mappings
+
+
+def refuse_on_core(target: Target, what: str) -> None:
+    """A core file is a program stopped for good: what would run it, or change it, is refused, saying what reads it."""
+    if target.mode == "core":
+        raise DebugError(ErrorCode.NOT_SUPPORTED, f"the program is a core file ({os.path.basename(target.core or '')}): "
+                         f"nothing runs to {what}; read it with context, evaluate, memory, disassemble and "
+                         "snapshot_create, and `stop` closes it")
+

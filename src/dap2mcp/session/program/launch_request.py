@@ -19,7 +19,7 @@ from ...adapters.generic import AdapterSpec
 from ...errors import DebugError, ErrorCode
 from ..breakpoints.specs import MAX_PATH_MAPPINGS, PATH_CHARS, TEXT_CHARS, BreakpointSpec, PathMapping
 
-Mode = Literal["source", "binary", "test", "attach", "connect"]
+Mode = Literal["source", "binary", "test", "attach", "connect", "core"]
 
 
 class LaunchRequest(BaseModel):
@@ -32,40 +32,42 @@ class LaunchRequest(BaseModel):
         "A script, source file, package, project or executable; for 'test': tests, a test file or "
         "pytest node id."))] = None
     test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-        "Mode 'test': only these tests, as the runner's filter (pytest -k, go test -run, mocha --grep, Jest's "
-        "and Vitest's -t, ...)."))] = None
+        "Mode 'test': the runner's name filter (pytest -k, go test -run, mocha --grep, Jest's and Vitest's -t)."))] = None
     bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
         "A Cargo project's binary to run (cargo --bin)."))] = None
     module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None
     processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None
     address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None
+    core: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
+        "Mode 'core': a core file of the executable `path`."))] = None
     args: Annotated[list[str] | None, Field(description=(
         "The program's arguments (mode 'test': the runner's).") )] = None
     cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None
     env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None
     breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
-        "Initial breakpoints, each as the `breakpoint` tool takes one."))] = None
+        "Initial breakpoints, as `breakpoint` takes them."))] = None
     stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False
     python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Python interpreter (default: the project's venv, else python3)."))] = None
     adapter: Annotated[Annotated[str, Field(min_length=1, max_length=100)] | AdapterSpec | None, Field(description=(
-        "Default: by language (lldb for C, C++, Rust; 'gdb' for C, C++ with gdb). A name (debugpy, lldb, gdb, "
-        "delve, node, or one of adapters.toml), or any DAP adapter: {command: [argv], launch: {...}}, "
-        "{command, attach: {...}}, or {address: 'host:port', launch|attach}."))] = None
-    tcpNoDelay: Annotated[bool, Field(description="Python: the TCP_NODELAY latency fix.")] = True
+        "Default: by language. A name (debugpy, lldb, gdb, delve, node, ruby, or of adapters.toml), or any DAP "
+        "adapter: {command|address, launch|attach}."))] = None
+    tcpNoDelay: Annotated[bool, Field(description="Python: TCP_NODELAY.")] = True
     justMyCode: Annotated[bool, Field(description=(
-        "Python: steps pass over library code; false steps into it."))] = True
+        "Python: steps pass over library code."))] = True
     pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
         "A program running elsewhere: [{local, remote}] directories."))] = None
     childProcesses: Annotated[bool, Field(description=(
-        "Python: child processes become sessions too; false: undebugged."))] = True
+        "Python: child processes are sessions too."))] = True
 
     def target(self) -> Target:
         """The adapter's `Target` for this request; INVALID_ARGUMENT where its arguments do not go together."""
         mode = self.mode
         if self.test is not None and mode != "test":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
+        if self.core is not None and mode != "core":
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "core is for mode 'core' (a core file of `path`)")
         if self.bin is not None and mode != "source":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
         launched = {"args": tuple(self.args or ()), "cwd": self.cwd, "env": dict(self.env or {}),
@@ -81,6 +83,14 @@ class LaunchRequest(BaseModel):
             if self.processId is None:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'attach' needs processId")
             target = Target(mode="attach", process_id=self.processId, path=self.path, just_my_code=self.justMyCode)
+        elif mode == "core":
+            if not self.core or not self.path:
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'core' needs core (the core file) and path (the "
+                                 "executable it is of)")
+            if self.breakpoints:
+                raise DebugError(ErrorCode.NOT_SUPPORTED, "a core file does not run: breakpoints have nothing to "
+                                 "stop; its state at the end is the stop")
+            target = Target(mode="core", path=self.path, core=self.core, cwd=self.cwd)
         elif mode == "connect":
             if not self.address:
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, "mode 'connect' needs address (host:port)")

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ...background import unlogged
-from ...errors import DebugError, ErrorCode
+from ...errors import DebugError, ErrorCode, Failure
 
 if TYPE_CHECKING:
     from ...adapters.base import Summon
     from ...dap import DapClient
+    from ..stop.inspect import Requester
 
 INJECTING: set[threading.Thread] = set()
 """Threads still inside a process for attach by pid: the server waits for them before it exits,
@@ -112,3 +114,20 @@ def failure_lines(text: str) -> str:
     words = ("failed", "error", "couldn't", "no symbol", "denied", "not permitted")
     lines = [ln.strip()[:200] for ln in text.splitlines() if any(w in ln.lower() for w in words)]
     return " | ".join(dict.fromkeys(lines[:6])) or text.strip()[-600:]
+
+
+async def core_stop(adapter: Requester, signal_expression: str | None) -> dict[str, Any]:
+    """The `stopped` body of a core's state, where the adapter tells none: its first thread, and the signal that
+    ended the program (`signal_expression` gives its number) where the core records one."""
+    threads = (await adapter.request("threads")).get("threads") or [{}]
+    body: dict[str, Any] = {"reason": "core", "threadId": threads[0].get("id"), "allThreadsStopped": True}
+    with contextlib.suppress(Failure, ValueError, TypeError):
+        if signal_expression is None:
+            return body
+        top = ((await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})).get("stackFrames")
+               or [{}])[0]
+        said = await adapter.request("evaluate", {"expression": signal_expression, "frameId": top.get("id"),
+                                                  "context": "watch"})
+        number = int(str(said.get("result", "")).strip())
+        body["description"] = f"signal {signal.Signals(number).name}"
+    return body

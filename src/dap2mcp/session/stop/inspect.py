@@ -322,7 +322,7 @@ class FrameView:
         return self.frames.index(self.focus) if self.focus is not None and self.focus in self.frames else 0
 
 
-FOCUS_OWN_AT = ("exception", "pause", "step failed", "continue failed", "entry")
+FOCUS_OWN_AT = ("exception", "pause", "step failed", "continue failed", "entry", "core")
 """Stops that land wherever the program happened to be, often inside a library (or where a step the adapter
 could not carry out left it): their context focuses on the program's own frame. So does an entry stop: lldb
 stops in a function after its prologue, where the first line may begin in library code inlined into it (a Rust

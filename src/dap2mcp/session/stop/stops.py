@@ -37,6 +37,8 @@ class Stops:
         self._entry: Breakpoint | None = None
         self._spent: Breakpoint | None = None
         self._entry_pause = False
+        self._core = False
+        """The program is a core file, whose first stop is its state (`reason: core`)."""
         """The adapter's own hold at the start is the entry stop (`StopRules.entry_pause`), still to come."""
         self._step_from: dict[str, Any] | None = None
         """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
@@ -93,6 +95,9 @@ class Stops:
         if self._at_entry(info):
             info.reason = "entry"
             self._spent, self._entry = self._entry, None
+        elif self._core and self._run.stop_count == 0:
+            info.reason = "core"
+            info.description = info.description or "the program's state when the core was written"
         elif self._entry_pause:
             self._entry_pause = False
             if info.reason == "pause" and self._run.stop_count == 0:
@@ -201,6 +206,7 @@ class Stops:
         """stopOnEntry as a breakpoint on the program's own entry function, where the adapter's own entry
         stop would be in the loader or the runtime, or on its top level's first statement, where the adapter's
         would come later (`Target.entry_line`; once the adapter's capabilities are known)."""
+        self._core = target.mode == "core"
         if not target.stop_on_entry:
             return
         if self._profile.stops.entry_pause:

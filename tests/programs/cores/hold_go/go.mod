@@ -1,0 +1,3 @@
+module example.com/hold
+
+go 1.22

@@ -18,7 +18,8 @@ from ...errors import DebugError, ErrorCode
 from ..breakpoints.specs import MAX_PATH_MAPPINGS, PATH_CHARS, TEXT_CHARS, BreakpointSpec, PathMapping
 
 Mode = Literal["source", "binary", "test", "attach", "connect"]
-AdapterName = Literal["debugpy", "lldb", "gdb", "delve", "node"]
+MAX_CLASSPATH = 1000
+AdapterName = Literal["debugpy", "lldb", "gdb", "delve", "node", "java"]
 
 
 class LaunchRequest(BaseModel):
@@ -36,6 +37,10 @@ class LaunchRequest(BaseModel):
     bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
         "A Cargo project's binary to run (cargo --bin)."))] = None
     module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None
+    mainClass: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+        "Java: the class whose main runs (mode 'binary' with classpath; a Maven project with several)."))] = None
+    classpath: Annotated[list[str] | None, Field(max_length=MAX_CLASSPATH, description=(
+        "Java: class path entries (folders, jars) for mainClass."))] = None
     processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None
     address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None
@@ -65,6 +70,12 @@ class LaunchRequest(BaseModel):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "test is for mode 'test' (a name filter for the tests run)")
         if self.bin is not None and mode != "source":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
+        if (self.mainClass is not None or self.classpath is not None) and mode not in ("source", "binary"):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mainClass and classpath are for modes 'source' and 'binary' "
+                             "(a Java program's main class and class path)")
+        if self.mainClass is not None and not self.mainClass.strip():
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mainClass is empty: give a class name (com.acme.App)")
+        java = {"main_class": self.mainClass, "classpath": tuple(self.classpath or ())}
         launched = {"args": tuple(self.args or ()), "cwd": self.cwd, "env": dict(self.env or {}),
                     "just_my_code": self.justMyCode}
         started = {**launched, "stop_on_entry": self.stopOnEntry, "python": self.python,
@@ -84,10 +95,11 @@ class LaunchRequest(BaseModel):
             target = Target(mode="connect", address=parse_address(self.address), path=self.path, **launched)
         else:
             path, module, args = split_module(self.path, self.module, self.args)
-            if not path and not module:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
+            if not path and not module and not (mode == "binary" and self.mainClass):
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module; for Java, "
+                                 "mainClass)")
             target = Target(mode=mode, path=path, module=module, bin=self.bin,
-                            **{**started, "args": tuple(args or ())})
+                            **{**started, **java, "args": tuple(args or ())})
         if self.pathMappings:
             target = target.mapped([(m.local, m.remote) for m in self.pathMappings])
         return target

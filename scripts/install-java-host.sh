@@ -31,7 +31,7 @@ echo "install: the Java debug host into $dest" >&2
 mkdir -p "$root"
 work=$(mktemp -d "$root/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mvn -q -B -C -f "$src/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+mvn -q -B -C -Dstyle.color=never -f "$src/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
     -DoutputDirectory="$work/lib"
 sums=$PWD/scripts/java-host.sha256
 ( cd "$work/lib"

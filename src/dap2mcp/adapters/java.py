@@ -23,7 +23,6 @@ from .base import (
     AdapterProfile,
     AdapterStart,
     BreakpointRules,
-    EvaluationRules,
     LaunchRules,
     OutputRules,
     ProgramRules,
@@ -31,6 +30,7 @@ from .base import (
     Target,
     TestRunner,
     Tool,
+    ValueShapes,
 )
 
 HOST_SOURCES = Path(__file__).parent / "java_host"
@@ -179,6 +179,10 @@ JAVA_PROFILE = JavaProfile(
     language="java",
     extensions=(".java", ".jar"),
     tools=(JAVA, HOST),
+    values=ValueShapes(
+        opaque=re.compile(r"^[\w$.]+(?:\[\d+\])?@\d+$"),  # an object without a toString of its own: `Orders$Order@58`
+        bare=re.compile(r"^[\w$.]+@\d+ size=\d+$"),  # a collection: `ArrayList@80 size=2`
+    ),
     launch=LaunchRules(
         project_tools=(JAVAC, MVN),
         launch_timeout=java_build.MAVEN_BUILD,
@@ -192,9 +196,6 @@ JAVA_PROFILE = JavaProfile(
     stops=StopRules(
         exception_category="Java Exceptions",
         exception_modes=(("caught", "always"), ("uncaught", "unhandled")),
-    ),
-    evaluation=EvaluationRules(
-        assignment="{target} = {value}",
     ),
     breakpoints=BreakpointRules(
         # JDI's count filter: a bare N stops once, at the Nth hit, and never again

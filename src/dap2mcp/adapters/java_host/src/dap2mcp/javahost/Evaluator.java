@@ -71,6 +71,7 @@ final class Evaluator implements IEvaluationProvider {
     public void initialize(IDebugAdapterContext debugContext, Map<String, Object> options) {
         context = debugContext;
         Shown.Fractions.install(debugContext);
+        Shown.Plain.install(debugContext);
     }
 
     /** The session's context, once a launch or an attach has made it (null before). */
@@ -164,6 +165,11 @@ final class Evaluator implements IEvaluationProvider {
                 throw new CompletionException(new DebugException(String.valueOf(e.getMessage() == null ? e : e.getMessage())));
             } finally {
                 evaluating.remove(id);
+                IDebugAdapterContext ctx = context;
+                if (ctx != null) {
+                    // a call ran the thread: the frames the library holds for it are no longer valid
+                    ctx.getStackFrameManager().reloadStackFrames(thread);
+                }
             }
         }, pool);
     }

@@ -9,6 +9,15 @@ import com.microsoft.java.debug.core.adapter.ProtocolServer;
 import com.microsoft.java.debug.core.protocol.Events;
 import com.microsoft.java.debug.core.protocol.JsonUtils;
 import com.microsoft.java.debug.core.protocol.Messages;
+import com.microsoft.java.debug.core.protocol.Responses;
+import com.microsoft.java.debug.core.protocol.Types;
+import com.microsoft.java.debug.core.JdiExceptionReference;
+import com.sun.jdi.ClassType;
+import com.sun.jdi.Method;
+import com.sun.jdi.ObjectReference;
+import com.sun.jdi.StringReference;
+import com.sun.jdi.ThreadReference;
+import com.sun.jdi.Value;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -32,6 +41,8 @@ final class HostServer extends ProtocolServer {
     private final Evaluator evaluator;
     private final ExceptionTypes exceptions = new ExceptionTypes();
     private volatile List<String> command;
+    /** `setExpression` requests answered through the library's `evaluate` of an assignment, by sequence number. */
+    private final java.util.Set<Integer> assignments = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     HostServer(InputStream input, OutputStream output, IProviderContext providers, Connectors connectors,
                Evaluator evaluator) {
@@ -70,16 +81,150 @@ final class HostServer extends ProtocolServer {
                     exceptions.install(context.getDebugSession(), asked.types());
                 }
                 return;
+            case "setExpression": {
+                // `x = value` evaluated by the Evaluator, answered as the library answers an evaluation
+                JsonObject evaluation = new JsonObject();
+                evaluation.addProperty("expression", arguments.get("expression").getAsString() + " = "
+                        + arguments.get("value").getAsString());
+                if (arguments.has("frameId")) {
+                    evaluation.add("frameId", arguments.get("frameId"));
+                }
+                evaluation.addProperty("context", "repl");
+                assignments.add(request.seq);
+                super.dispatchRequest(new Messages.Request(request.seq, "evaluate", evaluation));
+                return;
+            }
+            case "variables":
+                request.arguments = paged(arguments);
+                super.dispatchRequest(request);
+                return;
+            case "exceptionInfo":
+                exceptionInfo(request, arguments);
+                return;
             default:
                 super.dispatchRequest(request);
         }
     }
 
+    /**
+     * A page of a value's children as the library takes one: it pages only arrays and lists, and only within their
+     * size ("Invalid array range: 0 to 100"), where a client asks for "at most N". So the page is cut to the size, and
+     * not asked for at all of an object's fields, which are all listed.
+     */
+    private JsonObject paged(JsonObject arguments) {
+        if (!arguments.has("count") && !arguments.has("start")) {
+            return arguments;
+        }
+        IDebugAdapterContext context = evaluator.context();
+        Object held = context == null || !arguments.has("variablesReference") ? null
+                : context.getRecyclableIdPool().getObjectById(arguments.get("variablesReference").getAsInt());
+        Object value = held instanceof com.microsoft.java.debug.core.adapter.variables.VariableProxy
+                ? ((com.microsoft.java.debug.core.adapter.variables.VariableProxy) held).getProxiedVariable() : null;
+        int size = -1;
+        if (value instanceof com.sun.jdi.ArrayReference) {
+            size = ((com.sun.jdi.ArrayReference) value).length();
+        } else if (value instanceof ObjectReference && com.microsoft.java.debug.core.adapter.variables
+                .JavaLogicalStructureManager.isIndexedVariable((ObjectReference) value)) {
+            try {
+                Value logical = com.microsoft.java.debug.core.adapter.variables.JavaLogicalStructureManager.getLogicalSize(
+                        (ObjectReference) value,
+                        ((com.microsoft.java.debug.core.adapter.variables.VariableProxy) held).getThread(), evaluator);
+                size = logical instanceof com.sun.jdi.IntegerValue ? ((com.sun.jdi.IntegerValue) logical).value() : -1;
+            } catch (Exception e) {
+                size = -1;
+            }
+        }
+        if (size < 0) {
+            arguments.remove("start");
+            arguments.remove("count");
+            return arguments;
+        }
+        int start = arguments.has("start") ? Math.max(0, arguments.get("start").getAsInt()) : 0;
+        int count = arguments.has("count") ? arguments.get("count").getAsInt() : size - start;
+        arguments.addProperty("start", Math.min(start, size));
+        arguments.addProperty("count", Math.max(0, Math.min(count, size - start)));
+        return arguments;
+    }
+
+    /**
+     * The exception a thread stopped at: its class, and its message apart ({@code getMessage()}, called in the
+     * program), where the library gives its toString() in quotes and no details.
+     */
+    private void exceptionInfo(Messages.Request request, JsonObject arguments) {
+        IDebugAdapterContext context = evaluator.context();
+        long threadId = arguments.has("threadId") ? arguments.get("threadId").getAsLong() : -1;
+        JdiExceptionReference thrown = context == null ? null : context.getExceptionManager().getException(threadId);
+        if (thrown == null) {
+            super.dispatchRequest(request);
+            return;
+        }
+        ObjectReference exception = thrown.exception;
+        String type = exception.referenceType().name();
+        String message = null;
+        ThreadReference thread = null;
+        for (ThreadReference candidate : context.getDebugSession().getAllThreads()) {
+            if (candidate.uniqueID() == threadId) {
+                thread = candidate;
+            }
+        }
+        if (thread != null) {
+            try {
+                Method getMessage = ((ClassType) exception.referenceType()).concreteMethodByName("getMessage",
+                        "()Ljava/lang/String;");
+                Value said = exception.invokeMethod(thread, getMessage, List.of(), ObjectReference.INVOKE_SINGLE_THREADED);
+                message = said instanceof StringReference ? ((StringReference) said).value() : null;
+            } catch (Exception e) {
+                message = null;
+            } finally {
+                context.getStackFrameManager().reloadStackFrames(thread);
+            }
+        }
+        Types.ExceptionDetails details = new Types.ExceptionDetails();
+        details.message = message;
+        details.fullTypeName = type;
+        details.typeName = Shown.simple(type);
+        Messages.Response response = new Messages.Response(request.seq, request.command, true);
+        response.body = new Responses.ExceptionInfoResponse(type, message == null ? type : type + ": " + message,
+                thrown.isUncaught ? Types.ExceptionBreakMode.UNHANDLED : Types.ExceptionBreakMode.ALWAYS, details);
+        sendResponse(response);
+    }
+
     @Override
     public void sendResponse(Messages.Response response) {
+        if ("evaluate".equals(response.command) && assignments.remove(response.request_seq)) {
+            response.command = "setExpression";
+            if (response.body instanceof Responses.EvaluateResponseBody) {
+                Responses.EvaluateResponseBody evaluated = (Responses.EvaluateResponseBody) response.body;
+                JsonObject body = new JsonObject();
+                body.addProperty("value", Shown.once(evaluated.result));
+                body.addProperty("type", evaluated.type);
+                body.addProperty("variablesReference", evaluated.variablesReference);
+                response.body = body;
+            }
+        }
+        if (response.body instanceof Responses.VariablesResponseBody) {
+            Types.Variable[] variables = ((Responses.VariablesResponseBody) response.body).variables;
+            boolean elements = variables != null && variables.length > 0;
+            for (Types.Variable variable : variables == null ? new Types.Variable[0] : variables) {
+                variable.value = Shown.once(variable.value);
+                elements &= variable.name != null && variable.name.matches("\\d+");
+            }
+            if (elements) {  // an array's or a list's elements, named as Java indexes them
+                for (Types.Variable variable : variables) {
+                    variable.name = "[" + variable.name + "]";
+                }
+            }
+        } else if (response.body instanceof Responses.EvaluateResponseBody) {
+            Responses.EvaluateResponseBody body = (Responses.EvaluateResponseBody) response.body;
+            body.result = Shown.once(body.result);
+        } else if (response.body instanceof Responses.SetVariablesResponseBody) {
+            Responses.SetVariablesResponseBody body = (Responses.SetVariablesResponseBody) response.body;
+            body.value = Shown.once(body.value);
+        }
         if ("initialize".equals(response.command) && response.success && response.body != null) {
             JsonObject body = JsonUtils.toJsonTree(response.body, response.body.getClass()).getAsJsonObject();
             body.addProperty("supportsExceptionOptions", true);
+            body.addProperty("supportsSetExpression", true);
             JsonArray filters = body.has("exceptionBreakpointFilters") ? body.getAsJsonArray("exceptionBreakpointFilters")
                     : new JsonArray();
             JsonObject assertion = new JsonObject();

@@ -162,7 +162,7 @@ class JavaProfile(AdapterProfile):
                                      "skipSynthetics": True, "skipStaticInitializers": False, "skipConstructors": False}
         if target.mode == "test":
             mvn = MVN.require(self.name)
-            command = [mvn, "-B", "-ntp", "surefire:test", "-DforkCount=1", "-DreuseForks=true", "-DargLine={jdwp}",
+            command = [mvn, "-B", "-ntp", "-Dstyle.color=never", "surefire:test", "-DforkCount=1", "-DreuseForks=true", "-DargLine={jdwp}",
                        *([f"-Dtest={target.test}"] if target.test else []), *target.args]
             return AdapterStart(argv, "launch", {**launch, "mainClass": "org.apache.maven.surefire.booter.ForkedBooter",
                                                  "classPaths": list(target.classpath), "command": command,

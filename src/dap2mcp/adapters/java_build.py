@@ -210,6 +210,14 @@ def running_jvm(pid: int) -> RunningJvm:
                          f"{fields.get('transport')}: only dt_socket (TCP) is reached")
     address = fields.get("address", "")
     host, _, port = address.rpartition(":")
+    if port == "0":  # the agent chose a port itself (and printed it): the one the process listens on
+        listening = listening_ports(pid)
+        if len(listening) != 1:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, f"process {pid}'s JDWP agent listens on a port it chose "
+                             f"(address=...:0) and the process listens on {len(listening)} ports "
+                             f"({', '.join(map(str, listening)) or 'none'}): use mode 'connect' with the address the "
+                             "agent printed ('Listening for transport dt_socket at address: N')")
+        port = str(listening[0])
     if not port.isdigit():
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"process {pid}'s JDWP agent names no port ({options}): start "
                          f"it with {start}")
@@ -227,6 +235,27 @@ def running_jvm(pid: int) -> RunningJvm:
         cwd = "/"
     classpath = [p if os.path.isabs(p) else os.path.join(cwd, p) for p in classpath]
     return RunningJvm(host.strip("[]"), int(port), tuple(classpath), cwd)
+
+
+def listening_ports(pid: int) -> list[int]:
+    """The TCP ports process `pid` listens on (its sockets in /proc/net/tcp and tcp6 in state LISTEN)."""
+    try:
+        inodes = {os.readlink(f"/proc/{pid}/fd/{fd}")[8:-1] for fd in os.listdir(f"/proc/{pid}/fd")
+                  if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:[")}
+    except OSError:
+        return []
+    ports = set()
+    for table in ("tcp", "tcp6"):
+        try:
+            with open(f"/proc/{pid}/net/{table}", encoding="ascii") as handle:
+                rows = handle.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 9 and fields[3] == "0A" and fields[9] in inodes:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return sorted(ports)
 
 
 def _cut(text: str) -> str:

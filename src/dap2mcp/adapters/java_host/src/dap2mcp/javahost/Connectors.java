@@ -25,10 +25,16 @@ final class Connectors implements IVirtualMachineManagerProvider {
     private final VirtualMachineManager jdi = Bootstrap.virtualMachineManager();
     private volatile long programPid = -1;
     private volatile long acceptWithinMillis = 120_000;
+    private volatile boolean programEnded;
 
     /** The process the client started for the launch (runInTerminal's answer): the wait for its VM ends with it. */
     void program(long pid) {
         programPid = pid;
+    }
+
+    /** The program the launch started ended before any JVM of it connected (a build tool that ran no JVM). */
+    boolean programEnded() {
+        return programEnded;
     }
 
     void acceptWithin(long millis) {
@@ -143,6 +149,7 @@ final class Connectors implements IVirtualMachineManagerProvider {
                 } catch (TransportTimeoutException waiting) {
                     long pid = programPid;
                     if (pid > 0 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
+                        programEnded = true;
                         throw new IOException("the program ended before its JVM connected to the debugger; "
                                 + "its output says why");
                     }

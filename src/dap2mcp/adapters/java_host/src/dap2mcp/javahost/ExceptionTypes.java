@@ -29,7 +29,14 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ExceptionTypes {
     static final String FAILED_ASSERTION = "failedAssertion";
 
-    record Type(String name, boolean caught, boolean uncaught) {
+    /**
+     * Where a failed assertion is thrown again on its way to the test runner, which is no new failure: JUnit's engine
+     * and platform, Surefire.
+     */
+    private static final List<String> RUNNERS = List.of("org.junit.platform.*", "org.junit.jupiter.engine.*",
+            "org.junit.vintage.*", "org.junit.runner.*", "org.junit.internal.*", "org.apache.maven.surefire.*");
+
+    record Type(String name, boolean caught, boolean uncaught, boolean rethrows) {
         boolean names(ReferenceType type) {
             String full = type.name();
             return name.contains(".") ? full.equals(name) || full.replace('$', '.').equals(name)
@@ -56,7 +63,7 @@ final class ExceptionTypes {
                 caught |= name.equals("caught");
                 uncaught |= name.equals("uncaught");
                 if (name.equals(FAILED_ASSERTION)) {
-                    types.add(new Type("java.lang.AssertionError", true, true));
+                    types.add(new Type("java.lang.AssertionError", true, true, false));
                 }
             }
         }
@@ -74,7 +81,7 @@ final class ExceptionTypes {
                 }
                 for (JsonElement name : path.get(path.size() - 1).getAsJsonObject().getAsJsonArray("names")) {
                     if (!never) {
-                        types.add(new Type(name.getAsString(), always, true));
+                        types.add(new Type(name.getAsString(), always, true, true));
                     }
                 }
             }
@@ -132,6 +139,9 @@ final class ExceptionTypes {
     private void request(ReferenceType type, Type asked, EventRequestManager requests) {
         ExceptionRequest request = requests.createExceptionRequest(type, asked.caught, asked.uncaught);
         request.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
+        if (!asked.rethrows) {
+            RUNNERS.forEach(request::addClassExclusionFilter);
+        }
         request.enable();
         made.add(request);
     }

@@ -51,9 +51,16 @@ final class HostServer extends ProtocolServer {
         this.evaluator = evaluator;
     }
 
+    /** The launched program ended before its JVM connected: no VM to debug, and the session's requests answered here. */
+    private volatile boolean ended;
+
     @Override
     protected void dispatchRequest(Messages.Request request) {
         JsonObject arguments = request.arguments == null ? new JsonObject() : request.arguments;
+        if (ended && !"disconnect".equals(request.command)) {
+            answerEnded(request, arguments);
+            return;
+        }
         switch (request.command) {
             case "launch":
                 if (arguments.has("command")) {
@@ -104,6 +111,41 @@ final class HostServer extends ProtocolServer {
             default:
                 super.dispatchRequest(request);
         }
+    }
+
+    /**
+     * After a launch whose program ended before its JVM connected (Maven's Surefire when no test matched its filter
+     * forks no JVM; `java` that cannot find the main class): the configuration the client still sends is taken with
+     * nothing to apply it to, so the client sees the program's end, its output and its exit code, as for any program
+     * that ends at once.
+     */
+    private void answerEnded(Messages.Request request, JsonObject arguments) {
+        Messages.Response response = new Messages.Response(request.seq, request.command, true);
+        JsonObject body = new JsonObject();
+        switch (request.command) {
+            case "setBreakpoints": {
+                JsonArray answers = new JsonArray();
+                int count = arguments.has("breakpoints") ? arguments.getAsJsonArray("breakpoints").size() : 0;
+                for (int i = 0; i < count; i++) {
+                    JsonObject one = new JsonObject();
+                    one.addProperty("verified", false);
+                    one.addProperty("message", "the program has ended");
+                    answers.add(one);
+                }
+                body.add("breakpoints", answers);
+                break;
+            }
+            case "threads":
+                body.add("threads", new JsonArray());
+                break;
+            case "setExceptionBreakpoints":
+            case "configurationDone":
+                break;
+            default:
+                response = new Messages.Response(request.seq, request.command, false, "the program has ended");
+        }
+        response.body = response.success ? body : null;
+        super.sendResponse(response);
     }
 
     /**
@@ -191,6 +233,12 @@ final class HostServer extends ProtocolServer {
 
     @Override
     public void sendResponse(Messages.Response response) {
+        if ("launch".equals(response.command) && !response.success && connectors.programEnded()) {
+            ended = true;
+            super.sendResponse(new Messages.Response(response.request_seq, response.command, true));
+            super.sendEvent(new Events.TerminatedEvent());
+            return;
+        }
         if ("evaluate".equals(response.command) && assignments.remove(response.request_seq)) {
             response.command = "setExpression";
             if (response.body instanceof Responses.EvaluateResponseBody) {

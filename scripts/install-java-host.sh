@@ -5,14 +5,14 @@
 #      the jars out, failing on a checksum that does not match (-C); the jars are then checked once more against
 #      scripts/java-host.sha256, so a changed jar stops the install, naming it;
 #   2. javac compiles the host's sources against them.
-# The build goes to $DAP2MCP_JAVA_HOST/<key>, else ~/.local/share/dap2mcp/java-host/<key> (XDG_DATA_HOME), <key>
+# The build goes to $DAP2MCP_JAVA_HOST/<key>, else vendor/java-host/<key> in the checkout (beside js-debug), <key>
 # being a hash of the pom.xml and the sources, which dap2mcp computes the same way: a build of other sources is
 # never run. Quick when that build is there already; --force builds again. --check says whether it is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=src/dap2mcp/adapters/java_host
 key=$( { cat "$src/pom.xml"; find "$src/src" -name '*.java' -print0 | LC_ALL=C sort -z | xargs -0 cat; } | sha256sum | cut -c1-12)
-root=${DAP2MCP_JAVA_HOST:-${XDG_DATA_HOME:-$HOME/.local/share}/dap2mcp/java-host}
+root=${DAP2MCP_JAVA_HOST:-$PWD/vendor/java-host}
 dest=$root/$key
 if [ "${1:-}" = --check ]; then
     [ -f "$dest/classpath" ]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from conftest import PROGRAMS, code_at, locals_of, marker, stdio_tools
 
 ORDERS = PROGRAMS / "java" / "Orders.java"

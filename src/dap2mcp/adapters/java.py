@@ -63,10 +63,9 @@ def _host_key(files: tuple[tuple[Path, int], ...]) -> str:
 
 
 def host_dir() -> Path:
-    """Where install-java-host.sh builds the host: `$DAP2MCP_JAVA_HOST`, else dap2mcp's data folder, one folder per
-    version of the host's sources."""
-    root = os.environ.get("DAP2MCP_JAVA_HOST") or os.path.join(
-        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "dap2mcp", "java-host")
+    """Where install-java-host.sh builds the host: under `$DAP2MCP_JAVA_HOST`, else the checkout's `vendor/java-host`
+    (as js-debug's `vendor/js-debug`), one folder per version of the host's sources."""
+    root = os.environ.get("DAP2MCP_JAVA_HOST") or str(Path(__file__).resolve().parents[3] / "vendor" / "java-host")
     return Path(root) / host_key()
 
 
@@ -77,7 +76,8 @@ def host_classpath_file() -> str:
 INSTALL_HOST = "scripts/install-java-host.sh (in dap2mcp's checkout; scripts/install.sh runs it)"
 JAVA = Tool("runtime", _jdk_commands("java"), version_argv=("-version",), install="apt-get install -y openjdk-17-jdk")
 JAVAC = Tool("compiler", _jdk_commands("javac"), version_argv=("-version",), install="apt-get install -y openjdk-17-jdk")
-MVN = Tool("build", ("mvn",), version_argv=("-v",), install="apt-get install -y maven")
+MVN = Tool("build", ("mvn",), version_command=("sh", "-c", r"mvn -B -v | sed 's/\x1b\[[0-9;]*m//g'"),
+           install="apt-get install -y maven")  # Debian's mvn colours its first line even with -B
 HOST = Tool("adapter", (host_classpath_file(),), script=True, version_argv=(), label="java-debug",
             version_command=("echo", LIBRARY), install=INSTALL_HOST)
 

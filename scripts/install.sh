@@ -20,6 +20,8 @@ command -v rustc >/dev/null || need_apt+=(rustc)
 command -v cargo >/dev/null || need_apt+=(cargo)     # Cargo projects: mode test, and mode source with a project
 command -v npm >/dev/null || need_apt+=(nodejs npm)   # cdt-gdb-adapter is an npm package
 command -v ruby >/dev/null || need_apt+=(ruby)       # Ruby: rdbg comes with it, in its debug gem (adapters/ruby.py)
+command -v javac >/dev/null || [ -x "${JAVA_HOME:-/nonexistent}/bin/javac" ] || need_apt+=(openjdk-17-jdk-headless)  # Java
+command -v mvn >/dev/null || need_apt+=(maven)        # the Java host's library, and Maven projects
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 [ -x /usr/bin/python3 ] || need_apt+=(python3)   # tests attach to Debian's own build (a fixed-address executable)
 if ((${#need_apt[@]})); then
@@ -32,6 +34,10 @@ fi
 if bash scripts/install-delve.sh --check; then
     bash scripts/install-delve.sh
 fi
+
+# Java: dap2mcp's host for java-debug, built with the JDK (JAVA_HOME's, else PATH's) against the library Maven
+# fetches from Maven Central, checked (scripts/install-java-host.sh); quick when already built.
+bash scripts/install-java-host.sh
 
 CDT_GDB_ADAPTER=cdt-gdb-adapter@1.7.0
 if ! command -v cdtDebugAdapter >/dev/null; then

@@ -29,7 +29,7 @@ async def test_the_debug_tools_arguments_are_the_requests_fields_and_its_wait():
     ({"mode": "connect"}, "mode 'connect' needs address"),
     ({"mode": "connect", "address": "localhost"}, "address must be host:port"),
     ({"mode": "connect", "address": "h:70000"}, "address must be host:port"),
-    ({"mode": "binary"}, "mode 'binary' needs path (or module)"),
+    ({"mode": "binary"}, "mode 'binary' needs path (or module; for Java, mainClass)"),
     ({"mode": "source", "path": "a.py", "module": "m"}, "give path or module, not both"),
     ({"mode": "source", "path": "-m"}, "names no module"),
     ({"mode": "source", "module": "pytest -x"}, "is not a module name"),

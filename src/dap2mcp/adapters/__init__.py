@@ -6,17 +6,19 @@ import mmap
 import os
 
 from ..errors import DebugError, ErrorCode
-from . import cargo, go_build, node_tests
+from . import cargo, go_build, java_build, node_tests
 from .base import AdapterProfile, AdapterStart, Target, Tool
 from .configured import config_path, configured
 from .generic import AdapterSpec, GenericProfile
 from .go import DELVE
+from .java import JAVA_PROFILE
 from .native import GDB, LLDB, NATIVE_EXTENSIONS, directory_refused
 from .node import NODE_PROFILE
 from .python import DEBUGPY
 from .ruby import RUBY_PROFILE
 
-PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE, NODE_PROFILE, RUBY_PROFILE)}
+PROFILES: dict[str, AdapterProfile] = {p.name: p for p in (DEBUGPY, LLDB, GDB, DELVE, NODE_PROFILE, JAVA_PROFILE,
+                                                              RUBY_PROFILE)}
 """By the names `debug`'s `adapter` argument takes. Where two profiles share an extension, the first wins."""
 UNPROFILED: tuple[tuple[str, str, tuple[Tool, ...]], ...] = ()
 """Adapters `doctor` checks whose profile is still to come."""
@@ -58,12 +60,16 @@ def _chosen(target: Target, adapter: str | AdapterSpec | None) -> AdapterProfile
         return _for_process(target.process_id or 0)
     if target.mode == "test":
         return _for_tests(target)
+    if target.main_class and not target.path:
+        return JAVA_PROFILE
     path = target.absolute(target.path or "")
     if os.path.isdir(path):
         if go_build.is_go_project(path):
             return DELVE
         if cargo.is_project(path):
             return LLDB
+        if java_build.is_maven_project(path):
+            return JAVA_PROFILE
         raise DebugError(ErrorCode.INVALID_ARGUMENT, directory_refused(target.path or ".", path))
     if target.mode == "core" and not _is_elf(path):
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'core' takes as path the executable the core is of; "
@@ -88,7 +94,7 @@ def _chosen(target: Target, adapter: str | AdapterSpec | None) -> AdapterProfile
 
 def _for_tests(target: Target) -> AdapterProfile:
     """Mode `test`: a Go package's directory (or a module's or a workspace's, with one package of tests) goes to
-    Delve, a Cargo project's to lldb, a Python test file, node id or directory to debugpy (pytest finds the tests
+    Delve, a Cargo project's to lldb, a Maven project's to java, a Python test file, node id or directory to debugpy (pytest finds the tests
     in it), a JavaScript or TypeScript test file or project to js-debug (node_tests.py)."""
     path = target.absolute(target.file or ".")
     if os.path.isdir(path) and (any(name.endswith("_test.go") for name in os.listdir(path))
@@ -96,12 +102,15 @@ def _for_tests(target: Target) -> AdapterProfile:
         return DELVE
     if cargo.is_project(path):
         return LLDB
+    if java_build.is_maven_project(path):
+        return JAVA_PROFILE
     if node_tests.runs_tests(path):
         return NODE_PROFILE
     if os.path.isdir(path) or path.endswith(".py"):
         return DEBUGPY
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'test' takes a Python test file, a pytest node id "
-                     f"(tests/test_x.py::test_y), a directory of Python tests, a Go package's or a Cargo project's directory, "
+                     f"(tests/test_x.py::test_y), a directory of Python tests, a Go package's, a Cargo project's or a Maven "
+                     f"project's directory, "
                      f"a JavaScript or TypeScript test file, or a directory of them or of a project whose package.json names its runner; "
                      f"'{target.path}' is none of these")
 
@@ -118,7 +127,8 @@ def _fits(profile: AdapterProfile, target: Target) -> AdapterProfile:
 
 
 def _for_process(pid: int) -> AdapterProfile:
-    """Python interpreters go to debugpy, Node to js-debug, Go programs to Delve, anything else native to lldb."""
+    """Python interpreters go to debugpy, Node to js-debug, a JVM to java, Go programs to Delve, anything else native
+    to lldb."""
     try:
         exe = os.readlink(f"/proc/{pid}/exe")
     except OSError:
@@ -127,6 +137,8 @@ def _for_process(pid: int) -> AdapterProfile:
         return DEBUGPY
     if os.path.basename(exe).startswith("node"):
         return NODE_PROFILE
+    if os.path.basename(exe) == "java":
+        return JAVA_PROFILE
     return DELVE if _is_go(exe) else LLDB
 
 

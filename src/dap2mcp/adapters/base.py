@@ -91,6 +91,14 @@ class Target:
     test binaries of a Cargo project with tests selected), found by `ready`."""
     bin: str | None = None
     """Mode `source` with a Cargo project: which of its binaries to build and run (cargo's `--bin`)."""
+    main_class: str | None = None
+    """Java: the class whose `main` runs: the agent's `mainClass`, else found by `prepare` (a jar's manifest, the
+    one class of a Maven project or a file that has one)."""
+    classpath: tuple[str, ...] = ()
+    """Java: the class path the program runs with: the agent's `classpath`, with what `prepare` built or found."""
+    sources: tuple[str, ...] = ()
+    """Java: the folders a class's source file is looked for in (a package's root, Maven's `src/main/java`), found
+    by `prepare`."""
     templates: Literal["django", "jinja"] | None = None
     """Python: the template engine the program renders with, found when the session is made (`settled`); debugpy stops at breakpoints
     in template files of one engine only, armed at launch."""

@@ -28,7 +28,7 @@ class AdapterSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    command: Annotated[list[Annotated[str, Field(min_length=1)]] | None, Field(min_length=1, description=(
+    command: Annotated[list[str] | None, Field(min_length=1, description=(
         "The adapter's command line; it speaks DAP on its stdin and stdout."))] = None
     address: Annotated[str | None, Field(max_length=300, description=(
         "host:port of an adapter already listening, instead of a command."))] = None

@@ -28,7 +28,7 @@ from pydantic_core import PydanticUndefined
 from ..session.debugger import Debugger
 from ..session.handle import SessionHandle
 
-SessionId = Annotated[str | None, Field(max_length=100, description="Default: the current session.")]
+SessionId = Annotated[str | None, Field(max_length=100, description="Default: current.")]
 
 ToolFunction = Callable[..., Awaitable[Any]]
 

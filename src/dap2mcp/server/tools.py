@@ -67,9 +67,9 @@ async def debug(
     """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript, Ruby, any DAP adapter). Mode `source`: a
     script or source
     file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
-    cargo test, node:test, mocha, Jest, Vitest), stopping at the first failure; `attach`: a running process;
-    `connect`: an adapter listening at `address`. Each call starts a session (up to 8), named by
-    `sessionId`, and makes it current. Returns the context at the first stop, `state: running` after
+    cargo test, node:test, mocha, Jest, Vitest, Maven), to the first failure; `attach`: a running process;
+    `connect`: an adapter listening at `address`; `core`: a core file. Each call starts a session (up to 8)
+    and makes it current. Returns the context at the first stop, `state: running` after
     `timeout`, or the exit code and output."""
     return _context(debugger, await debugger.debug(request.target(), adapter=request.adapter,
                                                    breakpoints=request.breakpoints or [], timeout=timeout,
@@ -317,7 +317,7 @@ async def save_core(
     calls: SessionHandle,
     path: Annotated[str | None, Field(max_length=PATH_CHARS, description="Where (default: dap2mcp's cache).")] = None,
 ) -> Annotated[CallToolResult, r.SavedCore]:
-    """Write a core file of the paused program (gdb's gcore), to open later with `debug` mode `core`."""
+    """Save a core file of the paused program (gdb's gcore), for `debug` mode `core`."""
     return r.ok(r.SavedCore(**await calls.save_core(path)), session_id=calls.id)
 
 

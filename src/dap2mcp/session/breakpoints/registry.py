@@ -171,8 +171,8 @@ class BreakpointRegistry:
             return self.new("exception", options, exception=spec.exception, bp_id=bp_id)
         if spec.function:
             if not capabilities.get("supportsFunctionBreakpoints"):
-                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints: put a line "
-                                 "breakpoint on the function's first line instead")
+                raise DebugError(ErrorCode.NOT_SUPPORTED, f"{adapter} has no function breakpoints; set one on a line "
+                                 "of the function instead (`file` and `text` find the line by its code)")
             check_options("function", options, capabilities, profile)
             return self.new("function", options, temporary=temporary, function=spec.function, bp_id=bp_id)
         file = spec.file or ""  # a spec with neither exception nor function has a file, and a line or text

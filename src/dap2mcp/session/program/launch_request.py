@@ -20,6 +20,7 @@ from ...errors import DebugError, ErrorCode
 from ..breakpoints.specs import MAX_PATH_MAPPINGS, PATH_CHARS, TEXT_CHARS, BreakpointSpec, PathMapping
 
 Mode = Literal["source", "binary", "test", "attach", "connect", "core"]
+MAX_CLASSPATH = 1000
 
 
 class LaunchRequest(BaseModel):
@@ -29,13 +30,16 @@ class LaunchRequest(BaseModel):
 
     mode: Annotated[Mode, Field(description="See the description.")]
     path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "A script, source file, package, project or executable; for 'test': tests, a test file or "
-        "pytest node id."))] = None
+        "A script, source, package, project or executable; mode 'test': tests, a test file or node id."))] = None
     test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-        "Mode 'test': the runner's name filter (pytest -k, go test -run, mocha --grep, Jest's and Vitest's -t)."))] = None
+        "Mode 'test': the runner's name filter (pytest -k, go test -run, --grep, -t, -Dtest)."))] = None
     bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
         "A Cargo project's binary to run (cargo --bin)."))] = None
     module: Annotated[str | None, Field(max_length=PATH_CHARS, description="A Python module to run as `python -m`.")] = None
+    mainClass: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
+        "Java: the class whose main runs."))] = None
+    classpath: Annotated[list[str] | None, Field(max_length=MAX_CLASSPATH, description=(
+        "Java: mainClass's class path."))] = None
     processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None
     address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None
@@ -43,21 +47,21 @@ class LaunchRequest(BaseModel):
         "Mode 'core': a core file of the executable `path`."))] = None
     args: Annotated[list[str] | None, Field(description=(
         "The program's arguments (mode 'test': the runner's).") )] = None
-    cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory (default: the server's).")] = None
+    cwd: Annotated[str | None, Field(max_length=PATH_CHARS, description="Working directory.")] = None
     env: Annotated[dict[str, str] | None, Field(description="Extra environment variables.")] = None
     breakpoints: Annotated[list[BreakpointSpec] | None, Field(description=(
         "Initial breakpoints, as `breakpoint` takes them."))] = None
-    stopOnEntry: Annotated[bool, Field(description="Stop at the program's first line (its `main`).")] = False
+    stopOnEntry: Annotated[bool, Field(description="Stop at the first line (or `main`).")] = False
     python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "Python interpreter (default: the project's venv, else python3)."))] = None
+        "Python interpreter (default: the project's venv)."))] = None
     adapter: Annotated[Annotated[str, Field(min_length=1, max_length=100)] | AdapterSpec | None, Field(description=(
-        "Default: by language. A name (debugpy, lldb, gdb, delve, node, ruby, or of adapters.toml), or any DAP "
+        "Default: by language. A name (debugpy, lldb, gdb, delve, node, java, ruby, or of adapters.toml), or any DAP "
         "adapter: {command|address, launch|attach}."))] = None
     tcpNoDelay: Annotated[bool, Field(description="Python: TCP_NODELAY.")] = True
     justMyCode: Annotated[bool, Field(description=(
         "Python: steps pass over library code."))] = True
     pathMappings: Annotated[list[PathMapping] | None, Field(max_length=MAX_PATH_MAPPINGS, description=(
-        "A program running elsewhere: [{local, remote}] directories."))] = None
+        "A program elsewhere: [{local, remote}] directories."))] = None
     childProcesses: Annotated[bool, Field(description=(
         "Python: child processes are sessions too."))] = True
 
@@ -70,6 +74,12 @@ class LaunchRequest(BaseModel):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "core is for mode 'core' (a core file of `path`)")
         if self.bin is not None and mode != "source":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "bin is for mode 'source' (a Cargo project's binary)")
+        if (self.mainClass is not None or self.classpath is not None) and mode not in ("source", "binary"):
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mainClass and classpath are for modes 'source' and 'binary' "
+                             "(a Java program's main class and class path)")
+        if self.mainClass is not None and not self.mainClass.strip():
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "mainClass is empty: give a class name (com.acme.App)")
+        java = {"main_class": self.mainClass, "classpath": tuple(self.classpath or ())}
         launched = {"args": tuple(self.args or ()), "cwd": self.cwd, "env": dict(self.env or {}),
                     "just_my_code": self.justMyCode}
         started = {**launched, "stop_on_entry": self.stopOnEntry, "python": self.python,
@@ -97,10 +107,11 @@ class LaunchRequest(BaseModel):
             target = Target(mode="connect", address=parse_address(self.address), path=self.path, **launched)
         else:
             path, module, args = split_module(self.path, self.module, self.args)
-            if not path and not module:
-                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module)")
+            if not path and not module and not (mode == "binary" and self.mainClass):
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode '{mode}' needs path (or module; for Java, "
+                                 "mainClass)")
             target = Target(mode=mode, path=path, module=module, bin=self.bin,
-                            **{**started, "args": tuple(args or ())})
+                            **{**started, **java, "args": tuple(args or ())})
         if self.pathMappings:
             target = target.mapped([(m.local, m.remote) for m in self.pathMappings])
         return target

@@ -5,6 +5,7 @@ signal, a Go program asleep), never through the kernel's core_pattern or `ulimit
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -82,8 +83,18 @@ async def test_save_core_writes_a_core_of_the_paused_program_under_gdb_that_read
                        breakpoints=[{"file": str(ACCOUNT), "line": line}])
         written = await tools.ok("save-core", path=str(saved))
         assert written["path"] == str(saved) and written["bytes"] == saved.stat().st_size > 0, written
+        live = (await tools.ok("snapshot_create", label="live"))["snapshot"]["id"]
+        baseline = tmp_path / "live.json"
+        await tools.ok("snapshot_export", snapshot_id=live, path=str(baseline))
         ended = await tools.ok("continue")
         assert ended["exitCode"] == 0 and "balance 900" in ended["output"]["text"], ended  # the program went on
+
+        await tools.ok("debug", mode="core", path=str(executable), core=str(saved), adapter="gdb")
+        from_core = (await tools.ok("snapshot_create", label="core"))["snapshot"]["id"]
+        imported = (await tools.ok("snapshot_import", path=str(baseline)))["snapshot"]["id"]
+        same = (await tools.ok("snapshot_diff", snapshot_id_1=imported, snapshot_id_2=from_core))["diff"]
+        assert same["summary"]["modified"] == same["summary"]["added"] == same["summary"]["removed"] == 0, \
+            json.dumps(same)  # the core holds the state the live program had
 
         ctx = await tools.ok("debug", mode="core", path=str(executable), core=str(saved))  # lldb reads gdb's core
         assert ctx["reason"] == "core" and ctx["location"]["line"] == line, ctx

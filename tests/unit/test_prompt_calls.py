@@ -16,7 +16,8 @@ HOLE = re.compile(r"<[^<>\"`]*>")
 
 SAMPLES = {  # each prompt's arguments as an agent gives them: all, and the required ones alone
     "debug-failing-test": [{"test": "tests/test_totals.py::test_sum"}, {"test": "t.py::test_a", "cwd": "/srv/app"}],
-    "diagnose-crash": [{"program": "crash.c"}, {"program": "./server", "args": "--port 80 -v"}],
+    "diagnose-crash": [{"program": "crash.c"}, {"program": "./server", "args": "--port 80 -v"},
+                       {"program": "./server", "core": "core.4242"}],
     "find-who-changed": [{"program": "ledger.c", "variable": "book.total"},
                          {"program": "ticker.go", "variable": "items[3]", "function": "tick"}],
     "attach-to-service": [{}, {"processId": "4242", "file": "app/views.py", "line": "31"},
@@ -113,3 +114,10 @@ def test_a_misnamed_argument_is_found() -> None:
     assert problems(schema, schema, {"breakpoints": [{"file": "x", "lines": 3}]}, "debug") \
         == ["debug.breakpoints[0]: no argument 'lines' (has ['file', 'line'])"]
     assert problems(schema, schema, {"mode": "b"}, "debug") == ["debug.mode: 'b' is not one of ['a']"]
+
+
+async def test_diagnose_crash_with_a_core_opens_the_core_and_never_runs_the_program() -> None:
+    result = await build_server().get_prompt("diagnose-crash", {"program": "./server", "core": "core.4242"})
+    named = calls("\n".join(message.content.text for message in result.messages))
+    assert named[0] == ("debug", {"mode": "core", "path": "./server", "core": "core.4242"}), named
+    assert not {tool for tool, _ in named} & {"restart", "continue", "step", "breakpoint"}, named

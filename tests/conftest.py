@@ -25,6 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from dap2mcp.dap.trace import TRACE_ENV
+from dap2mcp.server.results import lean_view
 
 import wire_check
 
@@ -96,8 +97,9 @@ class Tools:
         data = result.structured_content
         assert isinstance(data, dict), f"{tool}: no structured content: {result.content}"
         assert data["success"] is (not result.is_error), f"{tool}: envelope and isError disagree: {data}"
-        assert [c.type for c in result.content] == ["text"] and decode_text(result.content[0].text) == without_nulls(data), \
-            f"{tool}: the text the model reads is not the structured content: {result.content}"
+        text = result.content[0].text if [c.type for c in result.content] == ["text"] else None
+        assert text is not None and decode_text(text) == without_nulls(lean_view(data) if not text.startswith("{") else data), \
+            f"{tool}: the text the model reads is not the structured content's lean view: {result.content}"
         if not data["success"]:
             assert set(data["error"]) == {"code", "message"} and data["error"]["message"], data
         return data

@@ -14,6 +14,8 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from dap2mcp.server.results import lean_view
+
 from conftest import INVOICE, ROOT, Endpoint, Tools, decode_text, marker, stdio_tools
 
 MODES = ["legacy", "2026-07-28"]
@@ -168,10 +170,12 @@ async def _step_texts(*serve_args: str) -> tuple[dict, str]:
 
 
 async def test_the_text_the_model_reads_is_the_structured_content_in_fewer_bytes():
-    """By default a result's text is TOON: the same data as its structured content (Tools checks that
-    on every call), with lists of frames and variables as tables. `--text json` writes compact JSON."""
+    """By default a result's text is TOON: the structured content's lean view (Tools checks that on every
+    call; tests/unit/test_lean_text.py holds what it leaves out), with lists of frames and variables as tables.
+    `--text json` writes the structured content whole, as compact JSON."""
     data, toon_text = await _step_texts()
-    assert decode_text(toon_text) == data and not toon_text.startswith("{")
+    assert decode_text(toon_text) == lean_view(data) and not toon_text.startswith("{")
+    assert "success" not in decode_text(toon_text) and data["success"] is True
     # frames and variables (some with children, some without) are tables: a header, then rows
     assert "frames[3]{id,function,file,line}:" in toon_text
     assert "variables[5]{name,value,type,variablesReference}:" in toon_text

@@ -172,8 +172,37 @@ def _tables(node: Any) -> Any:
 
 def as_text(payload: dict[str, Any]) -> str:
     if _text_format == "toon":
-        return toons.dumps(_tables(payload))
+        return toons.dumps(_tables(lean_view(payload)))
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+_PLACE = ("file", "line", "function")
+
+
+def lean_view(payload: dict[str, Any]) -> dict[str, Any]:
+    """What the model reads of a result (issue 38 point 2): the structured content less what only restates
+    what the answer says elsewhere or what is always so. The structured content keeps every field.
+
+    - `success: true` (an error's text has `error`);
+    - `changes.since` where it is the previous cycle, as after every step and continue;
+    - a scope named but not listed (`expensive`, no variables: a frame's `Globals`) is its name alone;
+    - `location`'s `file`, `line` and `function` where they are the first frame's, written there.
+    """
+    lean = {key: value for key, value in payload.items() if not (key == "success" and value is True)}
+    changes, cycle = lean.get("changes"), lean.get("cycle")
+    if isinstance(changes, dict) and isinstance(cycle, int) and changes.get("since") == cycle - 1:
+        lean["changes"] = {key: value for key, value in changes.items() if key != "since"}
+    if isinstance(scopes := lean.get("scopes"), list):
+        lean["scopes"] = [scope["name"] if isinstance(scope, dict) and scope.get("expensive") is True
+                          and not scope.get("variables") and set(scope) <= {"name", "variables", "expensive"}
+                          else scope for scope in scopes]
+    location, frames = lean.get("location"), lean.get("frames")
+    if isinstance(location, dict) and isinstance(frames, list) and frames and isinstance(frames[0], dict) \
+            and all(location.get(key) == frames[0].get(key) for key in _PLACE):
+        lean["location"] = {key: value for key, value in location.items() if key not in _PLACE}
+        if not lean["location"]:
+            del lean["location"]
+    return lean
 
 
 ANSWER_BYTES = 32 * 1024

@@ -214,7 +214,7 @@ class StopRecorder:
             named = clip(short_name(old.function_name, NAMED_CHARS), NAMED_CHARS)[0]
             where = f"another call of `{named}`" if old.function_name == new.function_name else f"`{named}`"
             return Changes(since=old.cycle, frameChanged=f"the previous stop was in {where} "
-                           f"(thread {old.thread_id}); variables of different frames are not compared")
+                           f"(thread {old.thread_id}): not compared")
         if old.partial or new.partial:
             return Changes(since=old.cycle, notCompared="the adapter would not list some of the frame's variables "
                            f"at stop {old.cycle if old.partial else new.cycle} (see the scope's `unreadable`)")

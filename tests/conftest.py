@@ -25,11 +25,15 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from dap2mcp.dap.trace import TRACE_ENV
+from dap2mcp.server import snapshot_tools
+from dap2mcp.server import tools as tools_module
 from dap2mcp.server.results import lean_view
 
 import wire_check
 
 ROOT = Path(__file__).resolve().parents[1]
+TOOL_COUNT = len(tools_module.TOOLS) + len(snapshot_tools.TOOLS)
+"""How many tools every transport lists (each test checks the list it is served, not this count alone)."""
 PROGRAMS = ROOT / "tests" / "programs"
 INVOICE = ROOT / "examples" / "python" / "invoice.py"
 
@@ -98,7 +102,10 @@ class Tools:
         assert isinstance(data, dict), f"{tool}: no structured content: {result.content}"
         assert data["success"] is (not result.is_error), f"{tool}: envelope and isError disagree: {data}"
         text = result.content[0].text if [c.type for c in result.content] == ["text"] else None
-        assert text is not None and decode_text(text) == without_nulls(lean_view(data) if not text.startswith("{") else data), \
+        read = decode_text(text) if text is not None else None
+        assert read == without_nulls(data) if text is not None and text.startswith("{") else \
+            read in [without_nulls(lean_view(data, lone_session=lone, asked=asked))
+                     for lone in (False, True) for asked in (None, tool)], \
             f"{tool}: the text the model reads is not the structured content's lean view: {result.content}"
         if not data["success"]:
             assert set(data["error"]) == {"code", "message"} and data["error"]["message"], data

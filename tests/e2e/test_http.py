@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import LoggingMessageNotificationParams
 
-from conftest import PROGRAMS, Tools, cmdline_of, connect, free_port, http_server, marker, wait_until
+from conftest import PROGRAMS, TOOL_COUNT, Tools, cmdline_of, connect, free_port, http_server, marker, wait_until
 
 COUNTER = PROGRAMS / "counter.py"
 MODES = ["legacy", "2026-07-28"]
@@ -36,7 +36,7 @@ async def test_a_debug_session_over_http(mode: str):
         async with connect("http", mode, url) as client:
             tools = Tools(client)
             names = [t.name for t in (await client.list_tools()).tools]
-            assert names[:3] == ["debug", "stop", "restart"] and len(names) == 22
+            assert names[:3] == ["debug", "stop", "restart"] and len(names) == TOOL_COUNT
             stop = await tools.ok("debug", mode="source", path=str(COUNTER), args=["4"],
                                   breakpoints=[{"file": str(COUNTER), "line": marker(COUNTER, "work")}])
             assert stop["state"] == "paused" and stop["location"]["function"] == "work"
@@ -68,7 +68,7 @@ async def test_a_token_is_required_on_every_request_when_set():
         assert failed.group_contains(MCPError, match="error response"), failed.value
         assert statuses and set(statuses) == {401}, statuses  # refused for the token, and nothing answered
         async with connect("http", "legacy", url, token="s3cret") as client:
-            assert len((await client.list_tools()).tools) == 22
+            assert len((await client.list_tools()).tools) == TOOL_COUNT
 
 
 async def test_the_token_can_come_from_the_environment():

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import INVOICE, ROOT, http_server, shown
+from conftest import INVOICE, ROOT, TOOL_COUNT, http_server, shown
 
 NPM = ROOT / "tests" / "npm" / "node_modules"
 BIN = NPM / ".bin"
@@ -39,7 +39,7 @@ def inspector(*arguments: str, fails: bool = False) -> Any:
 def test_inspector_over_stdio():
     listed = inspector(*SERVE, "--method", "tools/list")
     names = [t["name"] for t in listed["tools"]]
-    assert names[:5] == ["debug", "stop", "restart", "breakpoint", "clear-breakpoints"] and len(names) == 22
+    assert names[:5] == ["debug", "stop", "restart", "breakpoint", "clear-breakpoints"] and len(names) == TOOL_COUNT
     assert all(t["inputSchema"]["type"] == "object" and t.get("annotations") for t in listed["tools"])
 
     called = inspector(*SERVE, "--method", "tools/call", "--tool-name", "debug", "--tool-arg", "mode=source",

@@ -27,10 +27,22 @@ def test_a_steps_text_leaves_out_what_it_says_elsewhere_and_keeps_the_rest():
     assert lean["scopes"][1] == "Globals"  # named, not listed
     assert lean["changes"] == {"added": STEP["changes"]["added"]}  # since the previous stop, as always
     assert {key: value for key, value in lean.items() if key not in ("location", "scopes", "changes")} == \
-        {key: value for key, value in STEP.items() if key not in ("location", "scopes", "changes", "success")}
+        {key: value for key, value in STEP.items() if key not in ("location", "scopes", "changes", "success", "state")}
     assert lean["frames"] == STEP["frames"] and lean["scopes"][0] == STEP["scopes"][0]
     assert toons.loads(as_text(STEP)) == lean  # what the model reads
     assert STEP["success"] is True and STEP["location"]["file"] == "loop.py"  # the structured content is not touched
+
+
+def test_the_only_sessions_name_a_stops_state_and_an_untruncated_output_are_left_to_the_structured_content():
+    lean = lean_view(STEP, lone_session=True)
+    assert "sessionId" not in lean and "state" not in lean and lean["reason"] == "step"
+    assert lean_view(STEP)["sessionId"] == "s1"  # another session is open: which one is news
+    assert "reason" not in lean_view(STEP, asked="step") and lean_view(STEP, asked="continue")["reason"] == "step"
+    ended = {"state": "terminated", "sessionId": "s1", "exitCode": 0, "output": {"text": "ok\n", "truncated": False}}
+    assert lean_view(ended) == {"state": "terminated", "sessionId": "s1", "exitCode": 0, "output": {"text": "ok\n"}}
+    cut = {**ended, "output": {"text": "…", "truncated": True}}
+    assert lean_view(cut)["output"] == cut["output"]
+    assert lean_view({"state": "running", "sessionId": "s1"}) == {"state": "running", "sessionId": "s1"}
 
 
 def test_what_says_something_stays_in_the_text():

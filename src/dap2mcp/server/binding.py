@@ -21,16 +21,20 @@ from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic_core import PydanticUndefined
 
 from ..session.debugger import Debugger
 from ..session.handle import SessionHandle
+from .results import in_context
 
 SessionId = Annotated[str | None, Field(max_length=100, description="Default: current.")]
 
 ToolFunction = Callable[..., Awaitable[Any]]
+
+ASKED = {"step": "step"}
+"""The stop a tool's call asks for, by its `reason`: said by the call, left out of its answer's text."""
 
 _SPREAD = object()
 Model = TypeVar("Model", bound=BaseModel)
@@ -87,7 +91,11 @@ def bind(fn: ToolFunction, debugger: Debugger) -> Tool:
         on = debugger.handle(arguments.pop("sessionId")) if on_session else debugger
         for name, model in spread.items():
             arguments[name] = model(**{field: arguments.pop(field) for field in model.model_fields})
-        return await fn(on, **arguments)
+        result = await fn(on, **arguments)
+        if not isinstance(result, CallToolResult) or not isinstance(data := result.structured_content, dict):
+            return result
+        lone = len(debugger.sessions) == 1 and data.get("sessionId") == next(iter(debugger.sessions)).id
+        return in_context(result, lone_session=lone, asked=ASKED.get(mark.name))
 
     del call.__wrapped__  # the SDK reads the signature below, not `fn`'s
     call.__signature__ = signature.replace(parameters=rest)  # type: ignore[attr-defined]

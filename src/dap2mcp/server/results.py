@@ -170,25 +170,44 @@ def _tables(node: Any) -> Any:
     return [_tables(item) for item in node]
 
 
-def as_text(payload: dict[str, Any]) -> str:
+def as_text(payload: dict[str, Any], *, lone_session: bool = False, asked: str | None = None) -> str:
     if _text_format == "toon":
-        return toons.dumps(_tables(lean_view(payload)))
+        return toons.dumps(_tables(lean_view(payload, lone_session=lone_session, asked=asked)))
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+def in_context(result: CallToolResult, *, lone_session: bool, asked: str | None) -> CallToolResult:
+    """`result` with its text written knowing what the call's answer can leave out (`lean_view`'s `lone_session`
+    and `asked`), where the text is TOON."""
+    payload = result.structured_content
+    if _text_format != "toon" or not isinstance(payload, dict) or not (lone_session or asked):
+        return result
+    text = as_text(payload, lone_session=lone_session, asked=asked)
+    return result.model_copy(update={"content": [TextContent(type="text", text=text)]})
 
 
 _PLACE = ("file", "line", "function")
 
 
-def lean_view(payload: dict[str, Any]) -> dict[str, Any]:
+def lean_view(payload: dict[str, Any], *, lone_session: bool = False, asked: str | None = None) -> dict[str, Any]:
     """What the model reads of a result (issue 38 point 2): the structured content less what only restates
     what the answer says elsewhere or what is always so. The structured content keeps every field.
 
     - `success: true` (an error's text has `error`);
+    - `sessionId` where the answer is about the only session there is (`lone_session`): which one is no news;
+    - `state: paused` where a `reason` says the program stopped, and the `reason` where it is the stop the call
+      `asked` for (`step` in a step's answer);
+    - `output.truncated: false`;
     - `changes.since` where it is the previous cycle, as after every step and continue;
     - a scope named but not listed (`expensive`, no variables: a frame's `Globals`) is its name alone;
     - `location`'s `file`, `line` and `function` where they are the first frame's, written there.
     """
-    lean = {key: value for key, value in payload.items() if not (key == "success" and value is True)}
+    lean = {key: value for key, value in payload.items() if not (key == "success" and value is True)
+            and not (key == "sessionId" and lone_session)
+            and not (key == "state" and value == "paused" and "reason" in payload)
+            and not (key == "reason" and asked is not None and value == asked)}
+    if isinstance(output := lean.get("output"), dict) and output.get("truncated") is False:
+        lean["output"] = {key: value for key, value in output.items() if key != "truncated"}
     changes, cycle = lean.get("changes"), lean.get("cycle")
     if isinstance(changes, dict) and isinstance(cycle, int) and changes.get("since") == cycle - 1:
         lean["changes"] = {key: value for key, value in changes.items() if key != "since"}

@@ -11,7 +11,17 @@ from pathlib import Path
 
 import psutil
 
-from conftest import INVOICE, PROGRAMS, cmdline_of, locals_of, marker, server_processes, stdio_tools, wait_until
+from conftest import (
+    INVOICE,
+    PROGRAMS,
+    TOOL_COUNT,
+    cmdline_of,
+    locals_of,
+    marker,
+    server_processes,
+    stdio_tools,
+    wait_until,
+)
 
 SPIN = PROGRAMS / "spin.py"
 
@@ -336,7 +346,7 @@ def test_serve_is_the_default_command_and_demo_runs():
          "        print(len((await c.list_tools()).tools))\n"
          "asyncio.run(main())"],
         capture_output=True, text=True, timeout=60)
-    assert listed.stdout.strip() == "22", listed.stderr  # 16 tools that drive the program, 6 for snapshots
+    assert listed.stdout.strip() == str(TOOL_COUNT), listed.stderr  # those that drive the program, 6 for snapshots
     demo = subprocess.run([sys.executable, "-m", "dap2mcp", "demo"], capture_output=True, text=True, timeout=120)
     assert demo.returncode == 0, demo.stderr
     assert "> step {\"mode\": \"in\"}" in demo.stdout and "demo finished: 16 tool calls" in demo.stdout

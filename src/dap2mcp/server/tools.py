@@ -170,22 +170,30 @@ async def continue_(
     calls: SessionHandle,
     threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
     to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
+    reverse: Annotated[bool, Field(description="Back through the recording to the previous stop (a watch: the last write).")] = False,
     timeout: Timeout = DEFAULT_WAIT,
 ) -> Annotated[CallToolResult, r.ContextResult]:
     """Resume the paused program until it stops (a breakpoint, an exception, `to`), ends, or `timeout`
     passes. Returns the context at the stop, the exit code and output at the end, or `state: running`."""
+    if reverse:
+        if to is not None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "`to` goes forward: with reverse, set a breakpoint there")
+        return _context(calls, await calls.back("continue", threadId, timeout))
     return _context(calls, await calls.continue_(threadId, to, timeout))
 
 
 @tool("step")
 async def step(
     calls: SessionHandle,
-    mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
+    mode: Annotated[Literal["over", "in", "out", "back", "backOut"], Field(description=(
+        "'over' the next line, 'in' to a call, 'out' of this function; recorded: 'back' a line, 'backOut' to the caller."))],
     threadId: ThreadId = None,
     timeout: Timeout = DEFAULT_WAIT,
 ) -> Annotated[CallToolResult, r.ContextResult]:
     """Step the paused program. Returns the context at the new location, with `changes`: the variables
     changed since the previous stop."""
+    if mode in ("back", "backOut"):
+        return _context(calls, await calls.back(mode, threadId, timeout))
     return _context(calls, await calls.step(mode, threadId, timeout))
 
 
@@ -321,6 +329,17 @@ async def save_core(
     return r.ok(r.SavedCore(**await calls.save_core(path)), session_id=calls.id)
 
 
+@tool("record")
+async def record(
+    calls: SessionHandle,
+    on: Annotated[bool, Field(description="Start (false: stop and drop) recording.")] = True,
+    maxInstructions: Annotated[int | None, Field(ge=1000, le=10_000_000, description="gdb: most instructions kept.")] = None,
+) -> Annotated[CallToolResult, r.Recording]:
+    """Record the paused program from here (gdb, ruby), so `step {mode: "back"}` and `continue {reverse: true}` can
+    go back. Slow: record a short span."""
+    return r.ok(r.Recording(**await calls.record(on, maxInstructions)), session_id=calls.id)
+
+
 @tool("memory", read_only=True, idempotent=True)
 async def memory(
     debugger: Debugger,
@@ -383,5 +402,5 @@ FRAMES_CUT = (f"The frames were cut to keep this answer within {r.ANSWER_BYTES /
 
 
 TOOLS = (debug, stop, restart, breakpoint, clear_breakpoints, continue_, step, wait, output, pause, context, evaluate,
-         set_variable, info, disassemble, memory, save_core)
+         set_variable, info, disassemble, memory, save_core, record)
 """The tools in the order tools/list gives them."""

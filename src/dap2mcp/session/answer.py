@@ -11,7 +11,7 @@ from .models import Context, Output
 from .program import testing
 from .session import DebugSession
 from .sessions import Sessions
-from .stop import paused
+from .stop import paused, reverse
 
 TEST_END_CHARS = 4000
 """How much of the end of a test run's output is read for the runner's word that no test ran."""
@@ -32,6 +32,7 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
         _not_ended_by_another_call(session)
     if not complete or (not marked and session.output.size != settled):  # more came: was it all in?
         ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
+    await reverse.mark(session, ctx)
     ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
     ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.take_later_notes()] or None
     if ctx.state == "terminated":

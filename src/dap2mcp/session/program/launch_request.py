@@ -8,6 +8,7 @@ in checks.py, because a `restart` asks it again of a target no request made.
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from typing import Annotated, Literal
 
@@ -64,6 +65,7 @@ class LaunchRequest(BaseModel):
         "A program elsewhere: [{local, remote}] directories."))] = None
     childProcesses: Annotated[bool, Field(description=(
         "Python: child processes are sessions too."))] = True
+    record: Annotated[bool, Field(description="Record from the first stop, to go back (gdb, ruby; see `record`).")] = False
 
     def target(self) -> Target:
         """The adapter's `Target` for this request; INVALID_ARGUMENT where its arguments do not go together."""
@@ -112,6 +114,11 @@ class LaunchRequest(BaseModel):
                                  "mainClass)")
             target = Target(mode=mode, path=path, module=module, bin=self.bin,
                             **{**started, **java, "args": tuple(args or ())})
+        if self.record:
+            if mode in ("core", "attach", "connect"):
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "record is for a program dap2mcp starts (modes 'source', "
+                                 "'binary', 'test'); at a stop of any other, `record {on: true}`")
+            target = dataclasses.replace(target, record=True)
         if self.pathMappings:
             target = target.mapped([(m.local, m.remote) for m in self.pathMappings])
         return target

@@ -819,6 +819,8 @@ class ReverseRules:
     replay_said: re.Pattern[str] | None = None
     step_back: str | None = None
     """One line back (gdb: `>reverse-next`); None: DAP `stepBack`."""
+    step_back_answered: bool = True
+    """The adapter answers a `stepBack` that moved the program (rdbg 1.4.0 answers only one it refuses)."""
     back_out: str | None = None
     """Back to the caller's line (gdb: `>reverse-finish`); None: not possible."""
     reverse_continue: str | None = None

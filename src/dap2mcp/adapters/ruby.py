@@ -80,7 +80,8 @@ RUBY_PROFILE = RubyProfile(
                   "DEBUGGER__::ThreadClient::Recorder.new); t.recorder.enable; t.recorder.log.size)",
         record_off=f"{RECORDER}.recorder&.disable",
         replaying=f"{RECORDER}.recorder&.replaying?",
-        replay_said=re.compile(r"^true"),
+        replay_said=re.compile(r"^true|Can not evaluate on this frame"),  # its answer in a recorded frame
+        step_back_answered=False,  # it sends the stop, and answers only when it cannot ('cancelled')
         cannot_continue="rdbg 1.4.0 steps back one line at a time only (its `reverseContinue`: 'not supported'); "
                         "adapter gdb continues back (C, C++)",
     ),

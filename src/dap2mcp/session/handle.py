@@ -113,7 +113,11 @@ class SessionHandle:
         session = self._running("go back")
         reverse.refuse(session, how)
         thread = await session.known_thread(thread_id)
-        since = await session.move_back(how, thread, await paused.focused_frame_id(session))
+        try:
+            since = await session.move_back(how, thread, await paused.focused_frame_id(session))
+        except AdapterRefused as exc:  # rdbg: 'cancelled' at the recording's first line
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} did not go back ({exc.message}): "
+                             "this is the first line recorded") from exc
         finished = await session.wait_for_stop(since, timeout)
         ctx = await answer.result(self.sessions, session, timed_out=not finished, look_for_children=False)
         reverse.written_backwards(ctx)

@@ -667,21 +667,33 @@ class DebugSession:
         if how != "continue":
             await self.stops.step_starts(self.link, thread)
         if command is None:
-            return await self._move(name, {"threadId": thread})
+            return await self._move(name, {"threadId": thread}, answered=rules.step_back_answered)
         return await self._move(name, {"threadId": thread},
                                 sent=("evaluate", {"expression": command, "frameId": frame, "context": "repl"}))
 
     async def _move(self, command: str, arguments: dict[str, Any],
-                    sent: tuple[str, dict[str, Any]] | None = None) -> int:
+                    sent: tuple[str, dict[str, Any]] | None = None, answered: bool = True) -> int:
         """Let the program run; it counts as running from now, so waiters see the next stop. `sent`: the request
-        that moves it, where that is not `command` itself (a debugger's own reverse command, by `evaluate`)."""
+        that moves it, where that is not `command` itself (a debugger's own reverse command, by `evaluate`).
+        `answered`: False where the adapter answers the request only when it refuses it (rdbg's `stepBack`): the
+        request's answer or the stop, whichever comes first."""
         self.recorder.hold_new()
         await self.recorder.settle()
         await self.breakpoints.drop_spent(self.tolerant_request)  # spent while the program ran: removed while it stands
         await self.stops.move_starts(self.link, arguments["threadId"], self._on_breakpoint_line())
         since = self.run.moving(command)
         try:
-            await self.request(*(sent or (command, arguments)))
+            if answered:
+                await self.request(*(sent or (command, arguments)))
+            else:
+                said = self.link.send(command, arguments)
+                stop = asyncio.ensure_future(self.run.wait_for_stop(since, 10.0))
+                await asyncio.wait((said, stop), return_when=asyncio.FIRST_COMPLETED)
+                stop.cancel()
+                if said.done():
+                    said.result()  # a refusal raises
+                else:
+                    unlogged(said)
         except Failure:
             if self.run.move_refused(since):
                 self.recorder.allow_new()

@@ -54,7 +54,7 @@ async def test_tools_are_listed_in_the_same_order_everywhere(endpoint: Endpoint)
         for tool in (await client.list_tools()).tools:  # one paragraph, written for the agent reading it
             assert tool.description and "\n" not in tool.description and "  " not in tool.description, tool.name
             assert len(tool.description) > 60, tool.name
-    assert orders[0][:4] == ["debug", "stop", "restart", "breakpoint"] and len(set(orders[0])) == 23
+    assert orders[0][:4] == ["debug", "stop", "restart", "breakpoint"] and len(set(orders[0])) == 24
 
 
 # Each default a tool's input schema advertises, as the docs state it: (tool, argument, value, doc, the doc's words).
@@ -140,7 +140,7 @@ def checkout_copy(tmp_path: Path) -> Path:
 def test_uvx_runs_the_server_from_a_checkout(tmp_path: Path):
     uvx = Path(sys.executable).parent / "uvx"
     env = {**os.environ, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_TOOL_DIR": str(tmp_path / "uv-tools")}
-    assert answers_over_stdio(str(uvx), "--from", str(checkout_copy(tmp_path)), "dap2mcp", "serve", env=env) == 23
+    assert answers_over_stdio(str(uvx), "--from", str(checkout_copy(tmp_path)), "dap2mcp", "serve", env=env) == 24
 
 
 def test_pipx_installs_a_working_command(tmp_path: Path):
@@ -152,7 +152,7 @@ def test_pipx_installs_a_working_command(tmp_path: Path):
     assert installed.returncode == 0, installed.stderr[-3000:]
     command = tmp_path / "bin" / "dap2mcp"
     assert command.exists()
-    assert answers_over_stdio(str(command), "serve") == 23
+    assert answers_over_stdio(str(command), "serve") == 24
     helped = subprocess.run([str(command), "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and "serve" in helped.stdout
 

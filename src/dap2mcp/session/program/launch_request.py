@@ -31,7 +31,7 @@ class LaunchRequest(BaseModel):
 
     mode: Annotated[Mode, Field(description="See the description.")]
     path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "A script, source, package, project or executable; mode 'test': tests, a test file or node id."))] = None
+        "Script, source, package, project or executable; mode 'test': tests, a file or node id."))] = None
     test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
         "Mode 'test': the runner's name filter (pytest -k, go test -run, --grep, -t, -Dtest)."))] = None
     bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
@@ -43,7 +43,7 @@ class LaunchRequest(BaseModel):
         "Java: mainClass's class path."))] = None
     processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None
     address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None
+        "Mode 'connect': host:port (debugpy --listen, dlv dap, node --inspect)."))] = None
     core: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Mode 'core': a core file of the executable `path`."))] = None
     args: Annotated[list[str] | None, Field(description=(
@@ -56,7 +56,7 @@ class LaunchRequest(BaseModel):
     python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Python interpreter (default: the project's venv)."))] = None
     adapter: Annotated[Annotated[str, Field(min_length=1, max_length=100)] | AdapterSpec | None, Field(description=(
-        "Default: by language. A name (debugpy, lldb, gdb, delve, node, java, ruby, or of adapters.toml), or any DAP "
+        "By language, else a name (debugpy, lldb, gdb, delve, node, java, ruby, of adapters.toml) or any DAP "
         "adapter: {command|address, launch|attach}."))] = None
     tcpNoDelay: Annotated[bool, Field(description="Python: TCP_NODELAY.")] = True
     justMyCode: Annotated[bool, Field(description=(
@@ -65,7 +65,7 @@ class LaunchRequest(BaseModel):
         "A program elsewhere: [{local, remote}] directories."))] = None
     childProcesses: Annotated[bool, Field(description=(
         "Python: child processes are sessions too."))] = True
-    record: Annotated[bool, Field(description="Record from the first stop, to go back (gdb, ruby; see `record`).")] = False
+    record: Annotated[bool, Field(description="Record from the first stop, to go back (see `record`).")] = False
 
     def target(self) -> Target:
         """The adapter's `Target` for this request; INVALID_ARGUMENT where its arguments do not go together."""

@@ -445,7 +445,7 @@ GDB = NativeProfile(
         step_back=">reverse-next",
         back_out=">reverse-finish",
         reverse_continue=">reverse-continue",
-        record_failed=re.compile(r"Process record (?:does not support|: failed)[^\n]*"),
+        record_failed=re.compile(r"Process record does not support instruction 0x[^\n]*|Process record: failed[^\n]*"),
         watch_by_address="*({type}*){address}",  # no spaces: cdt-gdb-adapter passes it to `-break-watch` unquoted
         sized_types=((1, "char"), (2, "short"), (4, "int"), (8, "long")),
     ),

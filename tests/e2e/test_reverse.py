@@ -116,6 +116,21 @@ async def test_ruby_steps_back_a_line_at_a_time_through_rdbg_s_recorder() -> Non
         await tools.ok("stop")
 
 
+async def test_a_recording_past_its_limit_says_so_and_going_back_stops_where_what_it_holds_begins() -> None:
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(C), adapter="gdb", record=True,
+                       breakpoints=[{"file": str(C), "line": marker(C, "start")}])
+        assert (await tools.ok("record", maxInstructions=1000))["maxInstructions"] == 1000
+        crash = await tools.ok("continue")  # printf and the calls after it: about 4,000 instructions
+        assert "passed its limit (1,000 instructions)" in crash["hint"], crash
+        oldest = await tools.ok("continue", reverse=True)
+        assert oldest["replay"] is True and oldest["location"]["line"] != marker(C, "start"), oldest
+        assert "the start of the recording" in oldest["description"], oldest
+        ahead = await tools.ok("continue")
+        assert "the end of the recording" in ahead["description"] and not ahead.get("replay"), ahead
+        await tools.ok("stop")
+
+
 @pytest.mark.parametrize("adapter, path", [("lldb", C), ("debugpy", PROGRAMS / "calls.py")])
 async def test_adapters_that_cannot_go_back_say_so_and_name_the_one_that_can(adapter: str, path: object) -> None:
     async with stdio_tools() as tools:

@@ -829,6 +829,12 @@ class ReverseRules:
     """While recording, a watch is set on its place by address, `{type}` an integer type of its size from
     `sized_types` and `{address}` (gdb: a watch on a local's expression ends when its frame is left, going back too)."""
     sized_types: tuple[tuple[int, str], ...] = ()
+    history_end: re.Pattern[str] | None = None
+    """In the adapter's words at a stop: the move reached an end of the recording (its oldest instruction kept going
+    back, its newest going forward)."""
+    limit_passed: re.Pattern[str] | None = None
+    """In the adapter's words at a stop: the recording passed its limit, its oldest part dropped (gdb answers its
+    own `stop-at-limit` query itself, no terminal being there)."""
     record_failed: re.Pattern[str] | None = None
     """In the adapter's words at a stop: the recording stopped (an instruction it cannot record), with why."""
     cannot: str = ("it cannot go back in time; adapter gdb can (`record full`, C, C++), and ruby one step "

@@ -32,8 +32,8 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
         _not_ended_by_another_call(session)
     if not complete or (not marked and session.output.size != settled):  # more came: was it all in?
         ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
-    await reverse.mark(session, ctx)
     ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
+    await reverse.mark(session, ctx)
     ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.take_later_notes()] or None
     if ctx.state == "terminated":
         ran = testing.at_end(session.target, session.profile, ctx.exitCode, session.output.read(session.output.size - TEST_END_CHARS, TEST_END_CHARS).text)

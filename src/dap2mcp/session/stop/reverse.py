@@ -127,3 +127,11 @@ async def mark(session: DebugSession, ctx: Context) -> None:
             status = ""
         session.replaying = bool(rules.replay_said.search(status))
     ctx.replay = True if session.replaying else None
+    if rules.limit_passed is not None and rules.limit_passed.search(said):
+        full = f"the recording passed its limit ({session.recording:,} instructions) on the way here: its oldest " \
+               "part was dropped, so going back stops sooner (`record {maxInstructions}` holds more)"
+        ctx.hint = f"{ctx.hint}; {full}" if ctx.hint else full
+    if rules.history_end is not None and ctx.description is None and rules.history_end.search(said):
+        ctx.description = (f"the start of the recording (what it holds: the last {session.recording:,} instructions "
+                           "at most)" if session.replaying else
+                           "the end of the recording: the program runs live from here, recorded on")

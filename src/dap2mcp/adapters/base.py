@@ -811,6 +811,8 @@ class ReverseRules:
     """What the recording holds when not told (gdb: 200,000 instructions)."""
     record_setup: tuple[str, ...] = ()
     """Commands sent once recording is on (gdb: software watchpoints, the only ones it checks backwards)."""
+    record_teardown: tuple[str, ...] = ()
+    """Commands sent once recording is stopped: what `record_setup` changed, back as it was."""
     record_env: tuple[tuple[str, str], ...] = ()
     """Environment a program started with `record: true` gets (gdb: glibc's AVX routines off, which gdb 13's
     recording cannot record)."""

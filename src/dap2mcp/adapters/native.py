@@ -439,6 +439,7 @@ GDB = NativeProfile(
         # records no AVX2 or AVX-512 instruction (glibc's string routines: `Process record does not support
         # instruction 0x62`), so a program started to be recorded is given glibc's plain ones
         record_setup=(">set can-use-hw-watchpoints 0",),
+        record_teardown=(">set can-use-hw-watchpoints 1",),
         record_env=(("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX512F,-AVX2"),),
         replaying=">info record",
         replay_said=re.compile(r"^Replay mode:", re.MULTILINE),

@@ -53,9 +53,14 @@ async def record(session: DebugSession, on: bool, limit: int | None) -> dict[str
                          "to set")
     session.require_paused()
     if not on:
-        if session.recording is not None and rules.record_off is not None:
+        was = session.recording is not None
+        if was and rules.record_off is not None:
             await _say(session, rules.record_off)
+            for command in rules.record_teardown:
+                await _say(session, command)
         session.recording, session.replaying = None, False
+        if was and rules.watch_by_address is not None:  # watched by their expressions again, in hardware
+            await _watches_again(session)
         return {"recording": False}
     try:
         if limit is not None and rules.record_limit is not None:
@@ -71,16 +76,17 @@ async def record(session: DebugSession, on: bool, limit: int | None) -> dict[str
     held = limit if limit is not None else session.recording or rules.default_limit or 0
     session.recording = held
     if first and rules.watch_by_address is not None:  # the watches set before: by address from now on
-        await _watch_by_address(session)
+        await _watches_again(session)
     answer: dict[str, Any] = {"recording": True}
     if held:
         answer["maxInstructions"] = held
     return answer
 
 
-async def _watch_by_address(session: DebugSession) -> None:
-    """The watches already set, set again by their place's address (`ReverseRules.watch_by_address`) and as the
-    recording checks them (gdb: software watchpoints, set after `record_setup`)."""
+async def _watches_again(session: DebugSession) -> None:
+    """The watches already set, set again as recording starts (by their place's address,
+    `ReverseRules.watch_by_address`, and as the recording checks them: gdb's software watchpoints, set after
+    `record_setup`) or stops (by their expressions, as before)."""
     kept = [bp for bp in session.breakpoints.watches() if bp.data_id is not None]
     if not kept:
         return

@@ -9,6 +9,7 @@ from conftest import INVOICE, PROGRAMS, code_at, locals_of, marker, shown, stdio
 EXPECTED_TOOLS = {
     "debug", "stop", "restart", "breakpoint", "clear-breakpoints", "continue", "step", "pause",
     "context", "evaluate", "set-variable", "info", "disassemble", "wait", "output", "memory", "save-core",
+    "record",
 }
 SNAPSHOT_TOOLS = {
     "snapshot_create", "snapshot_diff", "snapshot_list", "snapshot_delete", "snapshot_export", "snapshot_import",

@@ -84,6 +84,7 @@ DOCUMENTED_DEFAULTS = [
     ("snapshot_create", "depth", 0, "snapshots.md", "`frame_index` (0), `depth` (0, at most 10)"),
     ("snapshot_diff", "format", "variables", "snapshots.md", "`format` (`variables` or `pact`)"),
     ("snapshot_export", "offset", 0, "snapshots.md", "`offset` (0)"),
+    ("record", "on", True, "tools.md", "`on` (default true"),
 ]
 UNSTATED = (None, False, "", 0)
 """Defaults that mean the argument is absent (none, off, empty, from the start): the docs need not state them."""

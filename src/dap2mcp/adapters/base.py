@@ -62,6 +62,8 @@ class Target:
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     stop_on_entry: bool = False
+    record: bool = False
+    """Record the program from its first stop, to go back through (`ReverseRules`)."""
     python: str | None = None
     tcp_nodelay: bool = True
     just_my_code: bool = True
@@ -795,6 +797,56 @@ class ConsoleRules:
 
 
 @dataclass(frozen=True)
+class ReverseRules:
+    """Going back in time: recording the program, then stepping and continuing backwards through the recording.
+    A command here is sent as an `evaluate` in the `repl` context (dap2mcp's own, not the agent's `>` list)."""
+
+    record_on: str | None = None
+    """Starts recording at a stop (gdb: `>record full`); None where the adapter cannot go back."""
+    record_off: str | None = None
+    """Stops recording and drops what was recorded."""
+    record_limit: str | None = None
+    """Sets how much the recording holds, `{limit}` (gdb: instructions); None where it cannot be bounded."""
+    default_limit: int | None = None
+    """What the recording holds when not told (gdb: 200,000 instructions)."""
+    record_setup: tuple[str, ...] = ()
+    """Commands sent once recording is on (gdb: software watchpoints, the only ones it checks backwards)."""
+    record_teardown: tuple[str, ...] = ()
+    """Commands sent once recording is stopped: what `record_setup` changed, back as it was."""
+    record_env: tuple[tuple[str, str], ...] = ()
+    """Environment a program started with `record: true` gets (gdb: glibc's AVX routines off, which gdb 13's
+    recording cannot record)."""
+    replaying: str | None = None
+    """A command whose answer, matched by `replay_said`, says the program is in the recorded past."""
+    replay_said: re.Pattern[str] | None = None
+    step_back: str | None = None
+    """One line back (gdb: `>reverse-next`); None: DAP `stepBack`."""
+    step_back_answered: bool = True
+    """The adapter answers a `stepBack` that moved the program (rdbg 1.4.0 answers only one it refuses)."""
+    back_out: str | None = None
+    """Back to the caller's line (gdb: `>reverse-finish`); None: not possible."""
+    reverse_continue: str | None = None
+    """Back to the previous stop or the recording's start (gdb: `>reverse-continue`); None: not possible."""
+    watch_by_address: str | None = None
+    """While recording, a watch is set on its place by address, `{type}` an integer type of its size from
+    `sized_types` and `{address}` (gdb: a watch on a local's expression ends when its frame is left, going back too)."""
+    sized_types: tuple[tuple[int, str], ...] = ()
+    history_end: re.Pattern[str] | None = None
+    """In the adapter's words at a stop: the move reached an end of the recording (its oldest instruction kept going
+    back, its newest going forward)."""
+    limit_passed: re.Pattern[str] | None = None
+    """In the adapter's words at a stop: the recording passed its limit, its oldest part dropped (gdb answers its
+    own `stop-at-limit` query itself, no terminal being there)."""
+    record_failed: re.Pattern[str] | None = None
+    """In the adapter's words at a stop: the recording stopped (an instruction it cannot record), with why."""
+    cannot: str = ("it cannot go back in time; adapter gdb can (`record full`, C, C++), and ruby one step "
+                   "at a time")
+    """Why going back is NOT_SUPPORTED here, and which adapter can."""
+    cannot_continue: str = "it cannot continue backwards; adapter gdb can"
+    """Why `continue {reverse: true}` and `step {mode: "backOut"}` are NOT_SUPPORTED where stepping back is."""
+
+
+@dataclass(frozen=True)
 class AdapterProfile:
     name: str
     adapter_id: str
@@ -815,6 +867,7 @@ class AdapterProfile:
     breakpoints: BreakpointRules = field(default_factory=BreakpointRules)
     watches: WatchRules = field(default_factory=WatchRules)
     console: ConsoleRules = field(default_factory=ConsoleRules)
+    reverse: ReverseRules = field(default_factory=ReverseRules)
 
     def path_map_arguments(self, target: Target) -> dict[str, Any]:
         """The launch or attach arguments that carry the target's path mappings (none without mappings). The

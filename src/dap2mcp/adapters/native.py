@@ -34,6 +34,7 @@ from .base import (
     OutputRules,
     PathMapSpelling,
     ProgramRules,
+    ReverseRules,
     StopRules,
     Target,
     TestRunner,
@@ -415,7 +416,9 @@ GDB = NativeProfile(
     watches=WatchRules(
         watch_conditions=False,
         watch_stop=re.compile(r"^generic"),  # a watch's stop, and gdb's own leaving the watched local's scope
-        watch_stopper_output=re.compile(r"^Hardware (?:read |access \(read/write\) )?watchpoint (\d+):", re.MULTILINE),
+        # a software watchpoint (set while recording, see `reverse`) says `Watchpoint 3: total`
+        watch_stopper_output=re.compile(r"^(?:Hardware (?:read |access \(read/write\) )?w|W)atchpoint (\d+):",
+                                        re.MULTILINE),
     ),
     console=ConsoleRules(
         address_of="&({})",
@@ -426,5 +429,27 @@ GDB = NativeProfile(
         console_instead=GDB_INSTEAD,
         list_commands=(">info args", ">info locals"),
         save_core=">gcore {path}",
+    ),
+    reverse=ReverseRules(
+        record_on=">record full",
+        record_off=">record stop",
+        record_limit=">set record full insn-number-max {limit}",
+        default_limit=200_000,
+        # gdb 13 checks only software watchpoints while it replays backwards (a hardware one never fired), and
+        # records no AVX2 or AVX-512 instruction (glibc's string routines: `Process record does not support
+        # instruction 0x62`), so a program started to be recorded is given glibc's plain ones
+        record_setup=(">set can-use-hw-watchpoints 0",),
+        record_teardown=(">set can-use-hw-watchpoints 1",),
+        record_env=(("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX512F,-AVX2"),),
+        replaying=">info record",
+        replay_said=re.compile(r"^Replay mode:", re.MULTILINE),
+        step_back=">reverse-next",
+        back_out=">reverse-finish",
+        reverse_continue=">reverse-continue",
+        history_end=re.compile(r"^No more reverse-execution history\.", re.MULTILINE),
+        limit_passed=re.compile(r"record full stop-at-limit"),
+        record_failed=re.compile(r"Process record does not support instruction 0x[^\n]*|Process record: failed[^\n]*"),
+        watch_by_address="*({type}*){address}",  # no spaces: cdt-gdb-adapter passes it to `-break-watch` unquoted
+        sized_types=((1, "char"), (2, "short"), (4, "int"), (8, "long")),
     ),
 )

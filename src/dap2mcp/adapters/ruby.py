@@ -21,6 +21,7 @@ from .base import (
     EvaluationRules,
     OutputRules,
     ProgramRules,
+    ReverseRules,
     StopRules,
     Target,
     Tool,
@@ -38,6 +39,8 @@ is cut off, its session not made yet."""
 QUIET = {"RUBY_DEBUG_SHOW_SRC_LINES": "0", "RUBY_DEBUG_SHOW_FRAMES": "0", "RUBY_DEBUG_NO_COLOR": "1"}
 """rdbg's console says nothing at its first pause: what it says before a client connects is sent to the first one
 in its console protocol, even to a DAP client, which cannot read it."""
+RECORDER = "DEBUGGER__::ThreadClient.current"
+"""rdbg's per-thread client, which holds the thread's recorder (its console's `record on`, which DAP does not reach)."""
 PRELOAD = Path(__file__).with_name("ruby_preload.rb")
 """Preloaded: output written through, and `setBreakpoints` made to replace a file's breakpoints (see the file)."""
 
@@ -71,4 +74,15 @@ RUBY_PROFILE = RubyProfile(
     stops=StopRules(own_numbering=re.compile(r"\s*BP - .*"),  # " BP - Line  /path/app.rb:21 (line)"
                     entry_pause=True),
     evaluation=EvaluationRules(scopes_on_request=frozenset({"global variables"})),
+    # rdbg 1.4.0 records each line's frames and locals (its `record on`) and answers DAP `stepBack` from them
+    reverse=ReverseRules(
+        record_on=f"(t = {RECORDER}; t.instance_variable_get(:@recorder) || t.instance_variable_set(:@recorder, "
+                  "DEBUGGER__::ThreadClient::Recorder.new); t.recorder.enable; t.recorder.log.size)",
+        record_off=f"{RECORDER}.recorder&.disable",
+        replaying=f"{RECORDER}.recorder&.replaying?",
+        replay_said=re.compile(r"^true|Can not evaluate on this frame"),  # its answer in a recorded frame
+        step_back_answered=False,  # it sends the stop, and answers only when it cannot ('cancelled')
+        cannot_continue="rdbg 1.4.0 steps back one line at a time only (its `reverseContinue`: 'not supported'); "
+                        "adapter gdb continues back (C, C++)",
+    ),
 )

@@ -126,6 +126,13 @@ def find_who_changed(
     let the program run to each write."""
     return _steps(
         f"Find who changes {variable} in {program}.",
+        "C or C++: go back from the wrong value rather than run again. Record from the start under gdb: "
+        + call("debug", mode="source", path=program, adapter="gdb", record=True, stopOnEntry=True) + ", run to "
+        "where the value is wrong (a crash stops by itself): " + call("continue", to={"function": function})
+        + " or a breakpoint, watch it there: " + call("breakpoint", watch=variable) + ", and go back to the last "
+        "write before now: " + call("continue", reverse=True) + ": the line that wrote, `watches` with the value "
+        "before and the value written, `replay: true`. Again for the write before it; " + call("step", mode="back")
+        + " steps back a line. Recording is slow: keep the span short. Otherwise, forward:",
         "Start where the value exists: " + call("debug", mode="source", path=program,
                                                 breakpoints=[{"function": function}]) + ".",
         "Watch it: " + call("breakpoint", watch=variable) + " (`access` \"read\" or \"readWrite\" for reads "

@@ -112,6 +112,12 @@ class DisassembleResult(Ok):
     instructions: list[dict[str, Any]]
 
 
+class Recording(Ok):
+    recording: bool
+    maxInstructions: int | None = None
+    """How much the recording holds (gdb: instructions; the oldest are dropped past it)."""
+
+
 class SavedCore(Ok):
     path: str
     bytes: int

@@ -25,7 +25,7 @@ EXPORT_CHARS = 24_000
 # Free-text parameters are typed plain `str` (empty = absent): the SDK turns a JSON-looking string
 # into an object before validation unless the annotation is exactly `str`, and exported data is JSON.
 
-_REFS = "a snapshot id, or a stop: `@t0` (the latest), `@t-1`, `@cN`"
+_REFS = "a snapshot id or a stop (`@t0` the latest, `@t-1`, `@cN`)"
 
 
 def _ref(role: str) -> Any:
@@ -41,7 +41,7 @@ async def snapshot_create(
     frame_index: Annotated[int, Field(ge=0, le=10_000, description="Stack frame index (0 = top of stack).")] = 0,
     depth: Annotated[int, Field(ge=0, le=10, description="Levels of nested objects to expand (0 = top level only).")] = 0,
 ) -> Annotated[CallToolResult, r.SnapshotResult]:
-    """Capture a paused frame's locals and arguments as a named snapshot (every stop is also recorded, as
+    """Capture a paused frame's locals and arguments as a named snapshot (each stop is one too,
     `@cN`)."""
     snapshot, warning = await calls.snapshot_create(label or None, thread_id, frame_index, depth)
     return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=calls.id)
@@ -50,17 +50,17 @@ async def snapshot_create(
 @tool("snapshot_diff", "Compare Two Snapshots", read_only=True, idempotent=True)
 async def snapshot_diff(
     calls: SessionHandle,
-    snapshot_id_1: _ref("First snapshot (baseline)"),
-    snapshot_id_2: _ref("Second snapshot (comparison)"),
+    snapshot_id_1: _ref("Baseline"),
+    snapshot_id_2: _ref("Compared"),
     format: Annotated[Literal["variables", "pact"], Field(description=(
-        "'variables': before/after values and a summary; 'pact': ids added, removed, changed, moved."))] = "variables",
+        "'variables': old/new values, a summary; 'pact': ids added, removed, changed, moved."))] = "variables",
     path_prefix: Annotated[str, Field(max_length=PATH_CHARS, description=(
-        "Only this path and below (`order`: `order.items[0]`, not `orders`)."))] = "",
+        "Only this path and below (`order`: not `orders`)."))] = "",
     offset: Annotated[int, Field(ge=0, description=(
         "The first entry listed (`nextOffset` of an earlier answer).")) ] = 0,
 ) -> Annotated[CallToolResult, r.SnapshotDiffResult]:
-    """Compare two snapshots (of one session or of two): the variables added, removed and modified, one
-    entry per change, by paths such as `order.items[3]`. Pages by `offset`: `nextOffset`."""
+    """Compare two snapshots (of one session or two): variables added, removed, modified, by paths
+    like `order.items[3]`. Pages by `offset`: `nextOffset`."""
     whole, warning = await calls.snapshot_diff(snapshot_id_1, snapshot_id_2, format, path_prefix or None)
     chars = DIFF_CHARS
     while True:  # a page of values full of quotes or non-ASCII characters takes more text than characters
@@ -74,7 +74,7 @@ async def snapshot_diff(
 
 @tool("snapshot_list", "List Snapshots", read_only=True, idempotent=True)
 async def snapshot_list(calls: SessionHandle) -> Annotated[CallToolResult, r.SnapshotListResult]:
-    """List the session's snapshots with their metadata, and which stops are kept."""
+    """List the session's snapshots (metadata) and which stops are kept."""
     saved, stops = await calls.snapshot_list()
     snapshots = [r.SnapshotMeta.of(s) for s in saved]
     return r.ok(r.SnapshotListResult(snapshots=snapshots, count=len(snapshots), stops=stops), session_id=calls.id)
@@ -93,14 +93,14 @@ async def snapshot_delete(
 @tool("snapshot_export", "Export Snapshot", destructive=True, idempotent=True)
 async def snapshot_export(
     calls: SessionHandle,
-    snapshot_id: _ref("Snapshot to export"),
+    snapshot_id: _ref("To export"),
     path: Annotated[str, Field(max_length=PATH_CHARS, description=(
         "Write it to this file instead (answering `bytes`, `sha256`)."))] = "",
     offset: Annotated[int, Field(ge=0, description=(
         "Character to answer `data` from (`nextOffset`)."))] = 0,
 ) -> Annotated[CallToolResult, r.SnapshotExportResult]:
-    """Serialize a snapshot as canonical JSON, a baseline for a later run (`snapshot_import`). At most
-    24,000 characters of `data` an answer: pages by `offset`, joined for import, or `path`."""
+    """Serialize a snapshot as canonical JSON, a baseline for a later run (`snapshot_import`): `data`
+    in pages of 24,000 characters by `offset`, or to `path`."""
     exported = {**await calls.snapshot_export(snapshot_id, path or None, offset, EXPORT_CHARS),
                 "sessionId": calls.id}
     if "data" in exported:
@@ -119,7 +119,7 @@ async def snapshot_import(
     data: Annotated[str, Field(description="Exported snapshot text.")] = "",
     path: Annotated[str, Field(max_length=PATH_CHARS, description="File holding exported snapshot text.")] = "",
 ) -> Annotated[CallToolResult, r.SnapshotResult]:
-    """Load an exported snapshot (`data` or `path`) under a new id, e.g. to diff against the live program."""
+    """Load an exported snapshot (`data` or `path`) under a new id, to diff against the live program."""
     snapshot, warning = await calls.snapshot_import(data or None, path or None)
     return r.ok(r.SnapshotResult(snapshot=r.SnapshotMeta.of(snapshot), warning=warning), session_id=calls.id)
 

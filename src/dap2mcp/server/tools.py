@@ -46,7 +46,7 @@ from ..session.program.launch_request import LaunchRequest
 from . import results as r
 from .binding import SessionId, Spread, tool
 
-Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait, then state 'running'.")]
+Timeout = Annotated[float, Field(gt=0, le=3600, description="Seconds to wait (then 'running').")]
 ThreadId = Annotated[int | None, Field(description="Default: the thread that stopped.")]
 FrameId = Annotated[int | None, Field(description="A frame's id (default: the top one).")]
 CONTEXT_FRAMES = 200
@@ -64,12 +64,10 @@ async def debug(
     timeout: Timeout = DEFAULT_WAIT,
     ctx: Context | None = None,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript, Ruby, any DAP adapter). Mode `source`: a
-    script or source
-    file (built first where it needs it); `binary`: an executable; `test`: a project's tests (pytest, go test,
-    cargo test, node:test, mocha, Jest, Vitest, Maven), to the first failure; `attach`: a running process;
-    `connect`: an adapter listening at `address`; `core`: a core file. Each call starts a session (up to 8)
-    and makes it current. Returns the context at the first stop, `state: running` after
+    """Start debugging (Python, C, C++, Rust, Go, JavaScript, TypeScript, Ruby, Java, any DAP adapter). Mode
+    `source`: a script or source file (built where needed); `binary`: an executable; `test`: a project's tests, to the
+    first failure; `attach`: a running process; `connect`: an adapter at `address`; `core`: a core file. Each call
+    starts a session (up to 8). Returns the context at the first stop, `state: running` after
     `timeout`, or the exit code and output."""
     return _context(debugger, await debugger.debug(request.target(), adapter=request.adapter,
                                                    breakpoints=request.breakpoints or [], timeout=timeout,
@@ -80,13 +78,13 @@ async def debug(
 async def stop(
     debugger: Debugger,
     signal: Annotated[Literal["SIGTERM", "SIGINT"] | None, Field(description=(
-        "Send this first and let the program run its handlers for up to `timeout` seconds."))] = None,
+        "Sent first: the program's handlers run for up to `timeout` seconds."))] = None,
     timeout: Annotated[float, Field(gt=0, le=60, description="Seconds to wait for the program to end after `signal`.")] = 5.0,
     sessionId: SessionId = None,
     all: Annotated[bool, Field(description="End every session (each listed in `stopped`).")] = False,
 ) -> Annotated[CallToolResult, r.StopResult]:
-    """End a debug session (or `all`): terminate the program (detach if attached) and its adapter. Returns
-    the exit code if it ended by itself, and output not yet shown."""
+    """End a session (or `all`), ending the program (or detaching). Returns its exit code if it ended
+    by itself, and output not yet shown."""
     if all:
         if sessionId is not None:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, "give sessionId or all, not both")
@@ -105,8 +103,8 @@ async def restart(
     sessionId: SessionId = None,
     ctx: Context | None = None,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Run the program again from the start with the same breakpoints and snapshots, with new `args` or the
-    previous ones. Returns what `debug` does."""
+    """Run the program again with its breakpoints and snapshots, and new `args` or the same. Returns
+    what `debug` does."""
     mappings = [(m.local, m.remote) for m in pathMappings] if pathMappings is not None else None
     return _context(debugger, await debugger.restart(args, timeout, progress=_progress(ctx), session_id=sessionId,
                                                      path_mappings=mappings))
@@ -132,9 +130,9 @@ async def breakpoint(
         "Change this breakpoint instead (its options only).")
     )] = None,
 ) -> Annotated[CallToolResult, r.BreakpointResult]:
-    """Set a breakpoint at file+line (or file+text), on a function or on exceptions, with a condition, hit
-    condition or log message (a tracepoint); or a watch (a data breakpoint, set while paused); or change one
-    by `id`. Returns its id, whether it is verified, and its hit count."""
+    """Set a breakpoint at file+line (or file+text), on a function or exceptions, with a condition, hit
+    condition or log message (a tracepoint); or a watch (while paused); or change one by `id`. Returns id, verified,
+    hit count."""
     options = {"exceptionTypes": exceptionTypes, "condition": condition, "hitCondition": hitCondition,
                "logMessage": logMessage, "maxNotifications": maxNotifications, "enabled": enabled}
     if id is not None:
@@ -156,8 +154,8 @@ async def clear_breakpoints(
     all: Annotated[bool, Field(description="Remove every breakpoint.")] = False,
     sessionId: SessionId = None,
 ) -> Annotated[CallToolResult, r.ClearResult]:
-    """Remove breakpoints: those in `file`, those with `ids`, or `all` (give at least one). Returns the ids
-    removed and how many remain."""
+    """Remove breakpoints: in `file`, by `ids`, or `all` (one of them). Returns the ids removed and the
+    count left."""
     if not (file or ids or all):  # said before whether there is a session to clear them in
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "give file, ids or all=true")
     calls = debugger.handle(sessionId)
@@ -170,29 +168,37 @@ async def continue_(
     calls: SessionHandle,
     threadId: Annotated[int | None, Field(description="Resume only this thread (default: all).")] = None,
     to: Annotated[Location | None, Field(description="Run to {file, line} or {function} (a temporary breakpoint).")] = None,
+    reverse: Annotated[bool, Field(description="Back to the previous stop in the recording (a watch: its last write).")] = False,
     timeout: Timeout = DEFAULT_WAIT,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Resume the paused program until it stops (a breakpoint, an exception, `to`), ends, or `timeout`
-    passes. Returns the context at the stop, the exit code and output at the end, or `state: running`."""
+    """Resume until a stop (a breakpoint, an exception, `to`), the end, or `timeout`. Returns the
+    context at the stop, the exit code and output, or `state: running`."""
+    if reverse:
+        if to is not None:
+            raise DebugError(ErrorCode.INVALID_ARGUMENT, "`to` goes forward: with reverse, set a breakpoint there")
+        return _context(calls, await calls.back("continue", threadId, timeout))
     return _context(calls, await calls.continue_(threadId, to, timeout))
 
 
 @tool("step")
 async def step(
     calls: SessionHandle,
-    mode: Annotated[Literal["over", "in", "out"], Field(description="'over' the next line, 'in' to a call, 'out' of this function.")],
+    mode: Annotated[Literal["over", "in", "out", "back", "backOut"], Field(description=(
+        "'over' the line, 'in' to a call, 'out' of the function; recorded: 'back' a line, 'backOut' to the caller."))],
     threadId: ThreadId = None,
     timeout: Timeout = DEFAULT_WAIT,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Step the paused program. Returns the context at the new location, with `changes`: the variables
-    changed since the previous stop."""
+    """Step the paused program. Returns the context at the new line, with `changes` since the
+    previous stop."""
+    if mode in ("back", "backOut"):
+        return _context(calls, await calls.back(mode, threadId, timeout))
     return _context(calls, await calls.step(mode, threadId, timeout))
 
 
 @tool("wait", read_only=True)
 async def wait(calls: SessionHandle, timeout: Timeout = DEFAULT_WAIT) -> Annotated[CallToolResult, r.ContextResult]:
-    """Wait for the running program's next stop without resuming it; returns the context at the stop, at
-    the exit, or `running` after `timeout`."""
+    """Wait for the running program's next stop without resuming it: its context, the exit, or
+    `running` after `timeout`."""
     return _context(calls, await calls.wait(timeout))
 
 
@@ -202,8 +208,8 @@ async def output(
     offset: Annotated[int, Field(ge=0, description="Where to start, in characters from the beginning.")] = 0,
     limit: Annotated[int, Field(ge=1, le=OUTPUT_PAGE, description="Most characters to return.")] = 8000,
 ) -> Annotated[CallToolResult, r.OutputResult]:
-    """Read the program's output (stdout, stderr, tracepoints) in pages: `nextOffset` is where the next
-    starts, `end` how much there is."""
+    """Read the program's output (stdout, stderr, tracepoints) in pages: `nextOffset` starts the
+    next; `end`: its length."""
     page: dict[str, Any] = {**calls.output(offset, limit), "sessionId": calls.id}
     text, begin = page["text"], page["offset"]
     kept = r.most_that_fit(lambda n: r.text_bytes({**page, "text": text[:n], "nextOffset": begin + n}), len(text))
@@ -218,8 +224,7 @@ async def pause(
     threadId: Annotated[int | None, Field(description="Thread to pause (default: all).")] = None,
     timeout: Timeout = 10.0,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Interrupt the running program (a hang, a long loop, or after `continue` returned `running`). Returns
-    the context where it stopped."""
+    """Interrupt the running program (a hang, a long loop). Returns the context where it stopped."""
     return _context(calls, await calls.pause(threadId, timeout))
 
 
@@ -230,7 +235,7 @@ async def context(
     frameId: FrameId = None,
     maxFrames: Annotated[int, Field(ge=1, le=CONTEXT_FRAMES, description="Most stack frames to list.")] = 20,
     framesOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
-        "List frames from this depth on (`framesNext` of an earlier answer).")) ] = 0,
+        "First frame listed (`framesNext` of an earlier answer).")) ] = 0,
     scopes: Annotated[list[Annotated[str, Field(max_length=100)]] | None, Field(max_length=10, description=(
         "Also list these scopes a stop only names, e.g. ['Globals']."))] = None,
     threadsOffset: Annotated[int, Field(ge=0, le=1_000_000, description=(
@@ -238,8 +243,8 @@ async def context(
     libraryFrames: Annotated[bool, Field(description=(
         "List the frames `framesFolded` counts too."))] = False,
 ) -> Annotated[CallToolResult, r.ContextResult]:
-    """Read again where the paused program is: location, frames, a frame's variables, exception, threads;
-    to look at another frame or thread, or at more `scopes`."""
+    """Read where the paused program is: location, frames, variables, exception, threads; another
+    frame or thread, more `scopes`."""
     return _context(calls, await calls.context(threadId, frameId, framesOffset + maxFrames, scopes,
                                                         threadsOffset, libraryFrames),
                     frames_from=framesOffset)
@@ -255,9 +260,8 @@ async def evaluate(
     depth: Annotated[int, Field(ge=0, le=MAX_EVALUATE_DEPTH, description=(
         "Levels of members to list in `children` (0: none)."))] = 0,
 ) -> Annotated[CallToolResult, r.ValueResult]:
-    """Evaluate an expression in the paused program (it may change its state). Returns the value
-    (`truncated` if cut), its type and what the program printed; `leftOut` names nested parts left out and
-    `expand` how to see them."""
+    """Evaluate an expression in the paused program (it may change state). Returns value (`truncated`
+    if cut), type, printed output; `leftOut`/`expand`: nested parts left out and how to see them."""
     return r.ok(r.ValueResult(**await calls.evaluate(expression, frameId, timeout, depth)), session_id=calls.id)
 
 
@@ -270,7 +274,7 @@ async def set_variable(
     value: Annotated[str, Field(description="New value, as an expression in the program's language.")],
     frameId: FrameId = None,
 ) -> Annotated[CallToolResult, r.SetVariableResult]:
-    """Change a variable of the paused program, e.g. to test a fix. Returns the new value and type."""
+    """Change a variable of the paused program (to test a fix). Returns its new value and type."""
     return r.ok(r.SetVariableResult(**await calls.set_variable(name, value, frameId)), session_id=calls.id)
 
 
@@ -284,8 +288,8 @@ async def info(
     limit: Annotated[int, Field(ge=1, le=INFO_ITEMS, description="Most items listed.")] = 200,
     sessionId: SessionId = None,
 ) -> Annotated[CallToolResult, r.InfoResult]:
-    """List the program's loaded `sources` or `modules` (its own first), the debug `sessions`, or its
-    `threads` with their innermost frames and state (Python's also while it runs). Pages: `nextOffset`."""
+    """List the program's `sources` or `modules` (its own first), the `sessions`, or `threads` (top
+    frames, state). Pages: `nextOffset`."""
     if type == "sessions":
         return r.ok(r.InfoResult(**debugger.list_sessions()))
     calls = debugger.handle(sessionId)
@@ -321,6 +325,17 @@ async def save_core(
     return r.ok(r.SavedCore(**await calls.save_core(path)), session_id=calls.id)
 
 
+@tool("record")
+async def record(
+    calls: SessionHandle,
+    on: Annotated[bool, Field(description="Start (false: stop and drop) recording.")] = True,
+    maxInstructions: Annotated[int | None, Field(ge=1000, le=10_000_000, description="gdb: most instructions kept.")] = None,
+) -> Annotated[CallToolResult, r.Recording]:
+    """Record the paused program from here (gdb, ruby) for `step {mode: "back"}` and `continue
+    {reverse: true}`. Slow: record short spans."""
+    return r.ok(r.Recording(**await calls.record(on, maxInstructions)), session_id=calls.id)
+
+
 @tool("memory", read_only=True, idempotent=True)
 async def memory(
     debugger: Debugger,
@@ -334,8 +349,7 @@ async def memory(
     frameId: FrameId = None,
     sessionId: SessionId = None,
 ) -> Annotated[CallToolResult, r.MemoryResult]:
-    """Read the paused program's raw memory (C, C++, Rust, Go), in rows of 16 bytes: address, hex and
-    characters."""
+    """Read the paused program's raw memory (C, C++, Rust, Go): rows of 16 bytes, address, hex, text."""
     if (memoryReference is None) == (expression is None):  # said before whether there is a session to read
         raise DebugError(ErrorCode.INVALID_ARGUMENT, "give memoryReference or expression (one of them)")
     calls = debugger.handle(sessionId)
@@ -383,5 +397,5 @@ FRAMES_CUT = (f"The frames were cut to keep this answer within {r.ANSWER_BYTES /
 
 
 TOOLS = (debug, stop, restart, breakpoint, clear_breakpoints, continue_, step, wait, output, pause, context, evaluate,
-         set_variable, info, disassemble, memory, save_core)
+         set_variable, info, disassemble, memory, save_core, record)
 """The tools in the order tools/list gives them."""

@@ -11,7 +11,7 @@ from .models import Context, Output
 from .program import testing
 from .session import DebugSession
 from .sessions import Sessions
-from .stop import paused
+from .stop import paused, reverse
 
 TEST_END_CHARS = 4000
 """How much of the end of a test run's output is read for the runner's word that no test ran."""
@@ -33,6 +33,7 @@ async def result(sessions: Sessions, session: DebugSession, *, timed_out: bool, 
     if not complete or (not marked and session.output.size != settled):  # more came: was it all in?
         ctx.output = (ctx.output or Output(text="")).model_copy(update={"incomplete": True})
     ctx.hint = hints.at_result(ctx, timed_out=timed_out, again=again)
+    await reverse.mark(session, ctx)
     ctx.breakpointNotes = [*(ctx.breakpointNotes or []), *session.breakpoints.take_later_notes()] or None
     if ctx.state == "terminated":
         ran = testing.at_end(session.target, session.profile, ctx.exitCode, session.output.read(session.output.size - TEST_END_CHARS, TEST_END_CHARS).text)

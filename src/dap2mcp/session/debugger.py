@@ -27,6 +27,7 @@ from .program.checks import check_breakpoints, check_path_mappings, check_start,
 from .program.startup import injections_finished
 from .session import DebugSession
 from .sessions import Sessions
+from .stop import reverse
 
 PROGRAM_ANNOUNCED_WITHIN = 5.0
 """How long `debug` waits for the program's own session, where the launcher's adapter announces it as a child
@@ -198,6 +199,8 @@ class Debugger:
             if session.state != "terminated":
                 self.sessions.make_current(program)
                 answering = program
+        if target.record and answering.state == "paused" and answering.recording is None:
+            await reverse.record(answering, True, None)  # from the first stop on
         ctx = await answer.result(self.sessions, answering, timed_out=waits and answering.state == "running")
         if not waits and ctx.state == "running":  # attached, with nothing to stop at: nothing was waited for
             ctx.hint = hints.ATTACHED
@@ -308,6 +311,10 @@ class Debugger:
 def new_session(target: Target, adapter: str | AdapterSpec | None, carried: list[Breakpoint] | None = None,
                 snapshots: list[Snapshot] | None = None, *, session_id: str = "s1") -> DebugSession:
     profile = adapters.select(target, adapter)
+    if target.record:  # refused before the current session is ended; what the recording needs, in the environment
+        if profile.reverse.record_on is None:
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"record: {profile.name}: {profile.reverse.cannot}")
+        target = dataclasses.replace(target, env={**dict(profile.reverse.record_env), **target.env})
     return DebugSession(profile.settled(target), profile, carried=carried, snapshots=snapshots, session_id=session_id)
 
 

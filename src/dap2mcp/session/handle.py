@@ -31,7 +31,7 @@ from .models import BreakpointView, Context, relative
 from .program.checks import refuse_on_core
 from .session import DebugSession
 from .sessions import Sessions
-from .stop import assign, expand, paused, preview, threads
+from .stop import assign, expand, paused, preview, reverse, threads
 from .stop.console import console_command
 from .stop.inspect import PREVIEW
 from .stop.threads import THREAD_FRAMES
@@ -105,6 +105,27 @@ class SessionHandle:
         finally:
             if temp is not None and session.breakpoints.discard(temp) and session.state != "terminated":
                 await session.remove_breakpoints([temp])
+
+    async def back(self, how: Literal["back", "backOut", "continue"], thread_id: int | None,
+                   timeout: float) -> Context:
+        """Back through the recording: a line (`step {mode: "back"}`), out to the caller's line (`backOut`), or to
+        the previous stop or the recording's start (`continue {reverse: true}`); a watch stops it at the last write."""
+        session = self._running("go back")
+        reverse.refuse(session, how)
+        thread = await session.known_thread(thread_id)
+        try:
+            since = await session.move_back(how, thread, await paused.focused_frame_id(session))
+        except AdapterRefused as exc:  # rdbg: 'cancelled' at the recording's first line
+            raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} did not go back ({exc.message}): "
+                             "this is the first line recorded") from exc
+        finished = await session.wait_for_stop(since, timeout)
+        ctx = await answer.result(self.sessions, session, timed_out=not finished, look_for_children=False)
+        reverse.written_backwards(ctx)
+        return ctx
+
+    async def record(self, on: bool, limit: int | None) -> dict[str, Any]:
+        """Start or stop recording the program at this stop (see `stop.reverse`)."""
+        return await reverse.record(self._running("record"), on, limit)
 
     async def step(self, mode: Literal["over", "in", "out"], thread_id: int | None, timeout: float) -> Context:
         """A step from the frame the stop's context focused on: where a pause or a crash is shown at the

@@ -264,6 +264,8 @@ class Context(_Model):
     watches: Opt[list[WatchHit]] = None
     """The watches (data breakpoints) whose value is not what it was at the previous stop, or that stopped
     the program (`reason: data breakpoint`), with the old and new value."""
+    replay: Opt[bool] = None
+    """The stop is in the recorded past (after going back), until a forward move passes the recording's end."""
     breakpointNotes: Opt[list[str]] = None
     """In the result of `debug` and `restart`: the breakpoints that moved to another line or did not bind; at
     any stop: a watch that went away (its local's frame returned) or was resolved anew (after `restart`)."""

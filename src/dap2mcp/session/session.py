@@ -84,6 +84,12 @@ class DebugSession:
         not a fork), so carried line breakpoints follow edits of them; by default, as the target's mode says."""
         self.id = session_id
         """The handle an agent names this session by (`sessionId`); a `restart`'s session keeps it."""
+        self.recording: int | None = None
+        """While the program is recorded (`record`, `debug {record: true}`): how much the recording may hold (the
+        debugger's unit; 0 where it does not say); None when nothing is recorded."""
+        self.replaying = False
+        """The last stop was in the recorded past (after a step or continue backwards, until a forward move passes
+        the recording's end)."""
         self.parent_id = parent_id
         """The session whose program started this one's (a child process), if any."""
         self.target = target
@@ -650,15 +656,44 @@ class DebugSession:
         await self.stops.step_starts(self.link, thread)
         return await self._move({"over": "next", "in": "stepIn", "out": "stepOut"}[mode], {"threadId": thread})
 
-    async def _move(self, command: str, arguments: dict[str, Any]) -> int:
-        """Let the program run; it counts as running from now, so waiters see the next stop."""
+    async def move_back(self, how: Literal["back", "backOut", "continue"], thread: int, frame: int) -> int:
+        """Back through the recording: a line, out to the caller's line, or to the previous stop; the profile's
+        reverse command where it has one (sent as dap2mcp's own `evaluate`), else DAP's `stepBack`. Returns the stop
+        count to wait beyond."""
+        self.require_paused()
+        rules = self.profile.reverse
+        command = {"back": rules.step_back, "backOut": rules.back_out, "continue": rules.reverse_continue}[how]
+        name = "reverseContinue" if how == "continue" else "stepBack"
+        if how != "continue":
+            await self.stops.step_starts(self.link, thread)
+        if command is None:
+            return await self._move(name, {"threadId": thread}, answered=rules.step_back_answered)
+        return await self._move(name, {"threadId": thread},
+                                sent=("evaluate", {"expression": command, "frameId": frame, "context": "repl"}))
+
+    async def _move(self, command: str, arguments: dict[str, Any],
+                    sent: tuple[str, dict[str, Any]] | None = None, answered: bool = True) -> int:
+        """Let the program run; it counts as running from now, so waiters see the next stop. `sent`: the request
+        that moves it, where that is not `command` itself (a debugger's own reverse command, by `evaluate`).
+        `answered`: False where the adapter answers the request only when it refuses it (rdbg's `stepBack`): the
+        request's answer or the stop, whichever comes first."""
         self.recorder.hold_new()
         await self.recorder.settle()
         await self.breakpoints.drop_spent(self.tolerant_request)  # spent while the program ran: removed while it stands
         await self.stops.move_starts(self.link, arguments["threadId"], self._on_breakpoint_line())
         since = self.run.moving(command)
         try:
-            await self.request(command, arguments)
+            if answered:
+                await self.request(*(sent or (command, arguments)))
+            else:
+                said = self.link.send(command, arguments)
+                stop = asyncio.ensure_future(self.run.wait_for_stop(since, 10.0))
+                await asyncio.wait((said, stop), return_when=asyncio.FIRST_COMPLETED)
+                stop.cancel()
+                if said.done():
+                    said.result()  # a refusal raises
+                else:
+                    unlogged(said)
         except Failure:
             if self.run.move_refused(since):
                 self.recorder.allow_new()

@@ -40,6 +40,9 @@ class Breakpoint:
     frame: tuple[str, int] | None = None
     """A watch on a local: the function of the frame it names a variable of, and that frame's place from the
     bottom of the stack; when no such frame is there any more, the watch goes away."""
+    watched_as: str | None = None
+    """While the program is recorded: the watched place by its address (`*(int *)0x7ffe…`), which names it in every
+    frame the recording goes back through, where the agent's expression names a local of one frame only."""
     value: str | None = None
     """A watch's value at the last stop, to show the old value beside the new one."""
     options: BreakpointOptions = NO_OPTIONS

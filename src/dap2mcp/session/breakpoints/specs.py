@@ -21,11 +21,11 @@ TEXT_CHARS = 10_000
 File = Annotated[str | None, Field(max_length=PATH_CHARS, description="Source file (with line).")]
 Line = Annotated[int | None, Field(ge=1, description="Line number, from 1.")]
 Text = Annotated[str | None, Field(min_length=1, max_length=TEXT_CHARS, description=(
-    "With file, instead of line: the line whose code contains this, e.g. 'total += price'."))]
+    "With file, instead of line: the line whose code contains this ('total += price')."))]
 Function = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
     "Function name, e.g. json.loads."))]
 ExceptionFilter = Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
-    "Stop on exceptions: an adapter's filter (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
+    "An adapter's exception filter (debugpy: 'raised', 'uncaught', 'userUnhandled')."))]
 ExceptionTypes = Annotated[list[Annotated[str, Field(max_length=TEXT_CHARS)]] | None, Field(max_length=100, description=(
     "With exception: only these types."))]
 Condition = Annotated[str | None, Field(max_length=TEXT_CHARS, description="Stop only when this expression is true.")]

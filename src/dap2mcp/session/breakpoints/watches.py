@@ -29,9 +29,10 @@ async def resolve(session: DebugSession, bp: Breakpoint, *, frame: int, thread: 
     """Find what `bp.watch` names in `frame`, for the adapter (`data_id`), and remember its value and, for a
     local, its frame. Refused with the adapter's reason where it cannot be watched."""
     profile, expression = session.profile, bp.watch or ""
+    placed = await _by_address(session, expression, frame) if session.recording is not None else None
     try:
-        info = await session.request("dataBreakpointInfo", {"name": profile.watches.watch_name.format(expression),
-                                                            "frameId": frame})
+        info = await session.request("dataBreakpointInfo", {
+            "name": placed[0] if placed else profile.watches.watch_name.format(expression), "frameId": frame})
     except AdapterRefused as exc:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot watch {expression!r}: {exc.message}") from None
     if not info.get("dataId"):
@@ -41,8 +42,27 @@ async def resolve(session: DebugSession, bp: Breakpoint, *, frame: int, thread: 
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{profile.name} cannot watch {expression!r} for {bp.access} "
                          f"access; it can for {', '.join(info.get('accessTypes') or [])}")
     bp.data_id = str(info["dataId"])
-    bp.value = await _value(session, expression, frame)
-    bp.frame = await _owner(session, expression, frame, thread)
+    bp.watched_as = placed[1] if placed else None
+    bp.value = await _value(session, bp.watched_as or expression, frame)
+    bp.frame = None if placed else await _owner(session, expression, frame, thread)
+
+
+async def _by_address(session: DebugSession, expression: str, frame: int) -> tuple[str, str] | None:
+    """Where the program is recorded and the profile watches by address (`ReverseRules.watch_by_address`): the
+    place `expression` names, as the adapter is given it (`*(long*)0x…`, an integer of its size: cdt-gdb-adapter
+    passes it to gdb unquoted) and as its value is read (`*(int * *)0x…`, its own type); None where it has none."""
+    rules = session.profile.reverse
+    if rules.watch_by_address is None or session.profile.console.address_of is None:
+        return None
+    address = await _value(session, session.profile.console.address_of.format(expression), frame)
+    size = await _value(session, f"sizeof({expression})", frame)
+    typed = (await session.request("evaluate", {"expression": expression, "frameId": frame, "context": "repl"})
+             ).get("type") if address else None
+    found = re.match(r"\(?[^)]*\)?\s*(0x[0-9a-fA-F]+)", address or "")
+    ctype = dict(rules.sized_types).get(int(size)) if size and size.isdigit() else None
+    if found is None or ctype is None or not typed:
+        return None
+    return rules.watch_by_address.format(type=ctype, address=found.group(1)), f"*({typed} *){found.group(1)}"
 
 
 async def after_stop(session: DebugSession, thread: int | None, reason: str, description: str | None,
@@ -70,7 +90,7 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
                                 "watched has returned")
             changed = True
             continue
-        old, new = bp.value, await _value(session, bp.watch or "", frame)
+        old, new = bp.value, await _value(session, bp.watched_as or bp.watch or "", frame)
         bp.value = new
         if new != old or bp.access != "write":
             report.hits.append(WatchHit(id=bp.id, expression=bp.watch or "", old=old, new=new))

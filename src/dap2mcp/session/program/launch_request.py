@@ -8,6 +8,7 @@ in checks.py, because a `restart` asks it again of a target no request made.
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from typing import Annotated, Literal
 
@@ -30,7 +31,7 @@ class LaunchRequest(BaseModel):
 
     mode: Annotated[Mode, Field(description="See the description.")]
     path: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "A script, source, package, project or executable; mode 'test': tests, a test file or node id."))] = None
+        "Script, source, package, project or executable; mode 'test': tests, a file or node id."))] = None
     test: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
         "Mode 'test': the runner's name filter (pytest -k, go test -run, --grep, -t, -Dtest)."))] = None
     bin: Annotated[str | None, Field(max_length=TEXT_CHARS, description=(
@@ -42,7 +43,7 @@ class LaunchRequest(BaseModel):
         "Java: mainClass's class path."))] = None
     processId: Annotated[int | None, Field(gt=0, description="Process to attach to (mode 'attach').")] = None
     address: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
-        "Mode 'connect': host:port (debugpy --listen, dlv dap --listen, node --inspect)."))] = None
+        "Mode 'connect': host:port (debugpy --listen, dlv dap, node --inspect)."))] = None
     core: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Mode 'core': a core file of the executable `path`."))] = None
     args: Annotated[list[str] | None, Field(description=(
@@ -55,7 +56,7 @@ class LaunchRequest(BaseModel):
     python: Annotated[str | None, Field(max_length=PATH_CHARS, description=(
         "Python interpreter (default: the project's venv)."))] = None
     adapter: Annotated[Annotated[str, Field(min_length=1, max_length=100)] | AdapterSpec | None, Field(description=(
-        "Default: by language. A name (debugpy, lldb, gdb, delve, node, java, ruby, or of adapters.toml), or any DAP "
+        "By language, else a name (debugpy, lldb, gdb, delve, node, java, ruby, of adapters.toml) or any DAP "
         "adapter: {command|address, launch|attach}."))] = None
     tcpNoDelay: Annotated[bool, Field(description="Python: TCP_NODELAY.")] = True
     justMyCode: Annotated[bool, Field(description=(
@@ -64,6 +65,7 @@ class LaunchRequest(BaseModel):
         "A program elsewhere: [{local, remote}] directories."))] = None
     childProcesses: Annotated[bool, Field(description=(
         "Python: child processes are sessions too."))] = True
+    record: Annotated[bool, Field(description="Record from the first stop, to go back (see `record`).")] = False
 
     def target(self) -> Target:
         """The adapter's `Target` for this request; INVALID_ARGUMENT where its arguments do not go together."""
@@ -112,6 +114,11 @@ class LaunchRequest(BaseModel):
                                  "mainClass)")
             target = Target(mode=mode, path=path, module=module, bin=self.bin,
                             **{**started, **java, "args": tuple(args or ())})
+        if self.record:
+            if mode in ("core", "attach", "connect"):
+                raise DebugError(ErrorCode.INVALID_ARGUMENT, "record is for a program dap2mcp starts (modes 'source', "
+                                 "'binary', 'test'); at a stop of any other, `record {on: true}`")
+            target = dataclasses.replace(target, record=True)
         if self.pathMappings:
             target = target.mapped([(m.local, m.remote) for m in self.pathMappings])
         return target

@@ -22,7 +22,7 @@ from typing import Any
 from ...processes import killed_by
 from ..models import State, StopInfo
 
-STEPS = ("next", "stepIn", "stepOut")
+STEPS = ("next", "stepIn", "stepOut", "stepBack")
 
 
 class FrameTable:

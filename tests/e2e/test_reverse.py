@@ -131,7 +131,8 @@ async def test_a_recording_past_its_limit_says_so_and_going_back_stops_where_wha
         await tools.ok("stop")
 
 
-@pytest.mark.parametrize("adapter, path", [("lldb", C), ("debugpy", PROGRAMS / "calls.py")])
+@pytest.mark.parametrize("adapter, path", [("lldb", C), ("debugpy", PROGRAMS / "calls.py"), ("delve", PROGRAMS / "calls_go"),
+                                           ("node", PROGRAMS / "ledger.js"), ("java", PROGRAMS / "java" / "Orders.java")])
 async def test_adapters_that_cannot_go_back_say_so_and_name_the_one_that_can(adapter: str, path: object) -> None:
     async with stdio_tools() as tools:
         said = await tools.error("debug", "NOT_SUPPORTED", mode="source", path=str(path), adapter=adapter, record=True)

@@ -116,6 +116,26 @@ async def test_ruby_steps_back_a_line_at_a_time_through_rdbg_s_recorder() -> Non
         await tools.ok("stop")
 
 
+async def test_a_system_call_the_recording_cannot_undo_stops_it_and_says_so() -> None:
+    program = PROGRAMS / "rewind_syscall.c"
+    async with stdio_tools() as tools:
+        await tools.ok("debug", mode="source", path=str(program), adapter="gdb", record=True,
+                       breakpoints=[{"file": str(program), "line": marker(program, "start")}])
+        stopped = await tools.ok("continue")
+        assert stopped["reason"] == "recording stopped", stopped  # in glibc's syscall(), called from that line
+        assert {"function": "main", "line": marker(program, "syscall")}.items() <= next(
+            f for f in stopped["frames"] if f["function"] == "main").items(), stopped
+        assert "a system call it cannot record, so cannot undo" in stopped["description"], stopped
+        assert "syscall number 319" in stopped["description"], stopped
+        out = await tools.ok("step", mode="backOut")  # what was recorded before it still goes back
+        assert out["replay"] is True and out["frames"][0]["function"] == "main", out
+        back = await tools.ok("step", mode="back")  # to the start of the call's line (backOut stops inside it)
+        if back["frames"][0]["line"] == marker(program, "syscall"):
+            back = await tools.ok("step", mode="back")
+        assert back["frames"][0]["line"] == marker(program, "syscall") - 1 and back["replay"] is True, back
+        await tools.ok("stop")
+
+
 async def test_a_recording_past_its_limit_says_so_and_going_back_stops_where_what_it_holds_begins() -> None:
     async with stdio_tools() as tools:
         await tools.ok("debug", mode="source", path=str(C), adapter="gdb", record=True,

@@ -448,7 +448,8 @@ GDB = NativeProfile(
         reverse_continue=">reverse-continue",
         history_end=re.compile(r"^No more reverse-execution history\.", re.MULTILINE),
         limit_passed=re.compile(r"record full stop-at-limit"),
-        record_failed=re.compile(r"Process record does not support instruction 0x[^\n]*|Process record: failed[^\n]*"),
+        record_failed=re.compile(r"Process record does not support instruction 0x[^\n]*|Process record: failed[^\n]*"
+                                 r"|Process record and replay target doesn't support syscall number \d+"),
         watch_by_address="*({type}*){address}",  # no spaces: cdt-gdb-adapter passes it to `-break-watch` unquoted
         sized_types=((1, "char"), (2, "short"), (4, "int"), (8, "long")),
     ),

@@ -124,7 +124,9 @@ async def mark(session: DebugSession, ctx: Context) -> None:
         return
     said = (ctx.adapterOutput.text if ctx.adapterOutput else "") + (ctx.output.text if ctx.output else "")
     if rules.record_failed is not None and (failed := rules.record_failed.search(said)):
-        ctx.description = f"the recording stopped here: {failed.group(0)}; `step {{mode: \"back\"}}` and " \
+        what = "a system call it cannot record, so cannot undo: " if "syscall" in failed.group(0) else ""
+        ctx.reason = "recording stopped"  # gdb's own reason for it is "0"
+        ctx.description = f"the recording stopped here: {what}{failed.group(0)}; `step {{mode: \"back\"}}` and " \
                           "`continue {reverse: true}` go back through what was recorded before"
     if rules.replaying is not None and rules.replay_said is not None:
         try:

@@ -102,10 +102,7 @@ class Tools:
         assert isinstance(data, dict), f"{tool}: no structured content: {result.content}"
         assert data["success"] is (not result.is_error), f"{tool}: envelope and isError disagree: {data}"
         text = result.content[0].text if [c.type for c in result.content] == ["text"] else None
-        read = decode_text(text) if text is not None else None
-        assert read == without_nulls(data) if text is not None and text.startswith("{") else \
-            read in [without_nulls(lean_view(data, lone_session=lone, asked=asked))
-                     for lone in (False, True) for asked in (None, tool)], \
+        assert text is not None and reads_as(text, data, tool), \
             f"{tool}: the text the model reads is not the structured content's lean view: {result.content}"
         if not data["success"]:
             assert set(data["error"]) == {"code", "message"} and data["error"]["message"], data
@@ -131,6 +128,17 @@ def decode_text(text: str) -> Any:
     """A tool result's text: TOON, or JSON where TOON cannot hold a string (a lone surrogate); a null
     means the same as an absent field (a table's empty cell), so nulls are dropped."""
     return without_nulls(json.loads(text) if text.startswith("{") else toons.loads(text))
+
+
+def reads_as(text: str, data: dict[str, Any], tool: str) -> bool:
+    """Whether a result's text is what the model should read of its structured content: JSON (`--text json`)
+    the whole of it, TOON its lean view (server/results.py `lean_view`: the only session's id and the stop a
+    call asked for may be left out too)."""
+    read = decode_text(text)
+    if text.startswith("{"):
+        return read == without_nulls(data)
+    return read in [without_nulls(lean_view(data, lone_session=lone, asked=asked))
+                    for lone in (False, True) for asked in (None, tool)]
 
 
 def without_nulls(node: Any) -> Any:

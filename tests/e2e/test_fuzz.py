@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from dap2mcp.errors import ErrorCode
 from dap2mcp.server import build_server
 
-from conftest import PROGRAMS, decode_text, without_nulls
+from conftest import PROGRAMS, reads_as
 
 CALLS = int(os.environ.get("DAP2MCP_FUZZ_CALLS", "5000"))  # the floor; lower only to debug
 SPIN = PROGRAMS / "spin.py"
@@ -155,7 +155,7 @@ def check_answer(name: str, result: Any) -> None:
     assert data.get("success") is (not result.is_error), f"{name}: envelope and isError disagree: {data}"
     text = " ".join(getattr(c, "text", "") for c in result.content)
     assert "Traceback" not in text, text[:500]
-    assert decode_text(text) == without_nulls(data), f"{name}: the text is not the structured content: {text[:500]}"
+    assert reads_as(text, data, name), f"{name}: the text is not the structured content's lean view: {text[:500]}"
     if not data["success"]:
         assert data["error"]["code"] in CODES, data
         assert data["error"]["message"] and "Traceback" not in data["error"]["message"], data

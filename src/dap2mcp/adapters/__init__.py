@@ -71,10 +71,11 @@ def _chosen(target: Target, adapter: str | AdapterSpec | None) -> AdapterProfile
         if java_build.is_maven_project(path):
             return JAVA_PROFILE
         raise DebugError(ErrorCode.INVALID_ARGUMENT, directory_refused(target.path or ".", path))
-    if target.mode == "core" and not _is_elf(path):
+    executable = _is_elf(path)
+    if target.mode == "core" and not executable:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"mode 'core' takes as path the executable the core is of; "
                          f"'{target.path}' is not one")
-    if _is_elf(path):
+    if executable:
         if target.mode == "source":
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"'{target.path}' is an executable, not source: "
                              "use mode 'binary'")

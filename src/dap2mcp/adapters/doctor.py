@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -64,7 +63,7 @@ def examine_configured(entries: Callable[[], Mapping[str, Configured]], answers:
         spec = entry.any.spec
         assert spec is not None
         command = spec.command[0] if spec.command else spec.address or ""
-        path = shutil.which(command) if spec.command else command
+        path = entry.any.tools[0].find() if entry.any.tools else command  # the adapter's command, as `debug` finds it
         kinds = "/".join(entry.extensions) or "any"
         listed.append(Finding(name, kinds, "adapter", command, path, "answers initialize" if path else None,
                               f"install {command}, or correct {config_path()}", answers(spec) if path else None))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...background import unlogged
 from ...errors import DebugError, ErrorCode, Failure
+from ..stop.inspect import top_frame
 
 if TYPE_CHECKING:
     from ...adapters.base import Summon
@@ -124,8 +125,7 @@ async def core_stop(adapter: Requester, signal_expression: str | None) -> dict[s
     with contextlib.suppress(Failure, ValueError, TypeError):
         if signal_expression is None:
             return body
-        top = ((await adapter.request("stackTrace", {"threadId": body["threadId"], "levels": 1})).get("stackFrames")
-               or [{}])[0]
+        top = await top_frame(adapter, body["threadId"])
         said = await adapter.request("evaluate", {"expression": signal_expression, "frameId": top.get("id"),
                                                   "context": "watch"})
         number = int(str(said.get("result", "")).strip())

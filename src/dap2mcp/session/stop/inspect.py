@@ -28,6 +28,12 @@ class Requester(Protocol):
                       timeout: float = ...) -> dict[str, Any]: ...
 
 
+async def top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:
+    """The stopped thread's innermost frame as the adapter lists it (`{}` where it lists none)."""
+    stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
+    return (stack.get("stackFrames") or [{}])[0]
+
+
 Progress = Callable[[list[dict[str, Any]], dict[int, list[dict[str, Any]]]], None]
 """Told a frame's scopes and, by reference, the variables read so far, each time a scope's come in."""
 

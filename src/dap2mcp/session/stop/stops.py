@@ -17,6 +17,7 @@ from .. import source_lines
 from ..breakpoints.specs import BreakpointSpec
 from ..models import StopInfo
 from ..program.run import Run
+from .inspect import top_frame
 
 if TYPE_CHECKING:
     from ...adapters import AdapterProfile, Target
@@ -50,7 +51,7 @@ class Stops:
         self._step_from = None
         if self._profile.breakpoints.statement_lines is not None:
             with contextlib.suppress(Failure):
-                self._step_from = await _top_frame(adapter, thread_id)
+                self._step_from = await top_frame(adapter, thread_id)
 
     async def move_starts(self, adapter: Requester, thread_id: int, on_breakpoint_line: bool) -> None:
         """Note where a move (a step or a `continue`) leaves from, where a stop at a later place of the same line
@@ -151,14 +152,14 @@ class Stops:
                 current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
                 body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
             if body.get("threadId") is not None and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
-                top = await _top_frame(adapter, body["threadId"])
+                top = await top_frame(adapter, body["threadId"])
                 body["hitBreakpointIds"] = self._registry.adapter_ids_at(
                     (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
             if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint" \
-                    and body.get("threadId") is not None and self._same_statement(await _top_frame(adapter, body["threadId"])):
+                    and body.get("threadId") is not None and self._same_statement(await top_frame(adapter, body["threadId"])):
                 body["reason"], body["hitBreakpointIds"] = "step", []  # not a hit: the statement was stopped at
             if (expression := self._untold(body)) is not None and body.get("threadId") is not None:
-                top = await _top_frame(adapter, body["threadId"])
+                top = await top_frame(adapter, body["threadId"])
                 said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
                                                           "context": "watch"})
                 if str(said.get("type")) == "string" and said.get("result"):
@@ -188,7 +189,7 @@ class Stops:
         one. Where the line cannot be read the stop is taken as the program's."""
         unasked = self._profile.stops.unasked_pause
         try:
-            top = await _top_frame(adapter, body["threadId"])
+            top = await top_frame(adapter, body["threadId"])
         except Failure:
             return False
         text = source_lines.line_text((top.get("source") or {}).get("path"), top.get("line"))
@@ -255,9 +256,3 @@ async def _place(adapter: Requester, thread_id: int) -> _Place:
     reference = str(top.get("instructionPointerReference") or "")
     return _Place(thread_id, (top.get("source") or {}).get("path"), top.get("line"), stack.get("totalFrames"),
                   int(reference, 16) if reference.startswith("0x") else None)
-
-
-async def _top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:
-    """The stopped thread's innermost frame as the adapter lists it (`{}` where it lists none)."""
-    stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
-    return (stack.get("stackFrames") or [{}])[0]

@@ -560,7 +560,7 @@ final class Evaluator implements IEvaluationProvider {
             if (target instanceof TypeName) {
                 ReferenceType type = ((TypeName) target).type();
                 Chosen chosen = choose(type, call.name(), args, true);
-                return invoke(null, type, chosen.method(), chosen.args());
+                return invoke(type, chosen.method(), chosen.args());
             }
             Value value = (Value) target;
             if (value == null) {
@@ -676,11 +676,7 @@ final class Evaluator implements IEvaluationProvider {
             ClassType box = (ClassType) boxes.get(0);
             Method valueOf = box.concreteMethodByName("valueOf", "(" + value.type().signature() + ")L"
                     + boxName.replace('.', '/') + ";");
-            Value boxed = invoke(null, box, valueOf, List.of(value));
-            if (boxed instanceof ObjectReference) {
-                pin((ObjectReference) boxed);
-            }
-            return boxed;
+            return invoke(box, valueOf, List.of(value));  // pinned by `called`
         }
 
         /** A boxed number or char or boolean unboxed; a primitive as it is; null for anything else. */
@@ -696,33 +692,29 @@ final class Evaluator implements IEvaluationProvider {
         }
 
         Value invoke(ObjectReference object, Method method, List<Value> args, int options) throws DebugException {
-            try {
-                Value result = object.invokeMethod(thread, method, args, options);
-                if (result instanceof ObjectReference) {
-                    pin((ObjectReference) result);
-                }
-                return result;
-            } catch (InvocationException e) {
-                throw new DebugException(method.name() + "() threw " + thrown(e.exception()));
-            } catch (IncompatibleThreadStateException e) {
-                throw new DebugException("methods can be called only in a thread stopped at a breakpoint, a step or "
-                        + "an exception, not one paused from outside");
-            } catch (InvalidTypeException | ClassNotLoadedException e) {
-                throw new DebugException("cannot call " + method.name() + "(): " + e.getMessage());
-            }
+            return called(method, () -> object.invokeMethod(thread, method, args, options));
         }
 
-        private Value invoke(ObjectReference unused, ReferenceType type, Method method, List<Value> args)
-                throws DebugException {
+        /** A static method of `type` called in the stopped thread. */
+        private Value invoke(ReferenceType type, Method method, List<Value> args) throws DebugException {
+            if (type instanceof ClassType) {
+                return called(method, () -> ((ClassType) type).invokeMethod(thread, method, args, INVOKE));
+            }
+            if (type instanceof InterfaceType) {
+                return called(method, () -> ((InterfaceType) type).invokeMethod(thread, method, args, INVOKE));
+            }
+            throw new DebugException("cannot call a static method of " + type.name());
+        }
+
+        /** One JDI call into the debuggee, with what it returns kept from the collector and its failures said. */
+        private interface Call {
+            Value run() throws InvocationException, IncompatibleThreadStateException, InvalidTypeException,
+                    ClassNotLoadedException;
+        }
+
+        private Value called(Method method, Call call) throws DebugException {
             try {
-                Value result;
-                if (type instanceof ClassType) {
-                    result = ((ClassType) type).invokeMethod(thread, method, args, INVOKE);
-                } else if (type instanceof InterfaceType) {
-                    result = ((InterfaceType) type).invokeMethod(thread, method, args, INVOKE);
-                } else {
-                    throw new DebugException("cannot call a static method of " + type.name());
-                }
+                Value result = call.run();
                 if (result instanceof ObjectReference) {
                     pin((ObjectReference) result);
                 }

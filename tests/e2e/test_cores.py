@@ -65,8 +65,16 @@ async def test_a_crash_core_reads_as_its_stop_and_every_move_is_refused(crashed,
         assert len(threads["items"]) == 1 and threads["items"][0]["frames"][0]["function"] == "scale", threads
         caller = await tools.ok("context", frameId=ctx["frames"][1]["id"])
         assert caller["location"]["function"] == "main", caller
+        session = await tools.read_json("debugger://session")
+        assert session["state"] == "Paused" and session["pauseReason"] == "Core", session
+        assert session["currentLocation"]["functionName"] == "scale", session
+        listed = (await tools.read_json("debugger://threads"))["threads"]
+        assert [t["location"]["line"] for t in listed] == [marker(CRASH, "crash")], listed
         snap = (await tools.ok("snapshot_create", label="core"))["snapshot"]
         assert snap["functionName"] == "scale" and snap["variableCount"] == 3, snap
+        exported = json.loads((await tools.ok("snapshot_export", snapshot_id=snap["id"]))["data"])
+        assert exported["snapshot"]["functionName"] == "scale", exported["snapshot"]
+        assert {child["name"] for child in exported["root"]["children"]} == {"p", "by", "missing"}, exported["root"]
         for tool, arguments in MOVES:
             refused = await tools.error(tool, "NOT_SUPPORTED", **arguments)
             assert "core file" in refused, (tool, refused)

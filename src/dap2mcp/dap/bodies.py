@@ -272,10 +272,13 @@ class BreakpointEventBody(Body):
     breakpoint: Breakpoint
 
 
-RESPONSES: dict[str, type[Body]] = {}
+RESPONSES: dict[str, type[Body]] = {
+    "setBreakpoints": BreakpointsBody, "setFunctionBreakpoints": BreakpointsBody,
+    "setDataBreakpoints": BreakpointsBody, "setExceptionBreakpoints": ExceptionBreakpointsBody,
+}
 """The responses read as types, by command; every other response body stays the adapter's dict."""
 
-EVENTS: dict[str, type[Body]] = {}
+EVENTS: dict[str, type[Body]] = {"breakpoint": BreakpointEventBody}
 """The events read as types, by name; every other event's body stays the adapter's dict."""
 
 BreakpointsCommand = typing.Literal["setBreakpoints", "setFunctionBreakpoints", "setDataBreakpoints"]

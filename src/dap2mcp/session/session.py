@@ -31,7 +31,7 @@ import re
 import weakref
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import psutil
 
@@ -39,7 +39,7 @@ from .. import reaper
 from ..adapters import AdapterProfile, AdapterStart, Target
 from ..adapters.base import OWN_PRINT, FunctionFilter, FunctionPlace
 from ..background import unlogged
-from ..dap import AdapterRefused
+from ..dap import AdapterRefused, bodies
 from ..errors import DebugError, ErrorCode, Failure
 from ..processes import killed_by
 from ..program_pipe import ProgramPipe
@@ -153,7 +153,7 @@ class DebugSession:
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None
-        self._events: dict[str, Callable[[dict[str, Any]], None]] = {
+        self._events: dict[str, Callable[[Any], None]] = {
             "initialized": self.link.on_initialized,
             "capabilities": self.link.on_capabilities,
             "process": self.run.on_process,
@@ -205,9 +205,9 @@ class DebugSession:
 
     # -- what the adapter's events do ---------------------------------------------------------
 
-    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+    def _on_event(self, event: str, body: Any) -> None:
         """Called by the link for every event, on the event loop and without awaiting: whatever takes a
-        request is started as a task of its own."""
+        request is started as a task of its own. `body`: typed where the event has a type (`bodies.EVENTS`)."""
         handler = self._events.get(event)
         if handler is None:
             return
@@ -303,9 +303,9 @@ class DebugSession:
         if self.run.ended():
             self._closing = asyncio.ensure_future(self._release_adapter())
 
-    def _on_breakpoint(self, body: dict[str, Any]) -> None:
-        self.breakpoints.on_event(body)
-        self.sources.note_event("breakpoint", body)
+    def _on_breakpoint(self, body: bodies.BreakpointEventBody) -> None:
+        self.breakpoints.on_event(body.breakpoint)
+        self.sources.note_breakpoint(body.breakpoint)
 
     def _on_output(self, body: dict[str, Any]) -> None:
         category, raw = str(body.get("category", "console")), str(body.get("output", ""))
@@ -403,10 +403,20 @@ class DebugSession:
 
     # -- requests ----------------------------------------------------------------------------
 
+    @overload
+    async def request(self, command: bodies.BreakpointsCommand, arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.BreakpointsBody: ...
+    @overload
+    async def request(self, command: Literal["setExceptionBreakpoints"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ExceptionBreakpointsBody: ...
+    @overload
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
-                      holds: str | None = None) -> dict[str, Any]:
-        """A request through the link, its answer shaped for the agent (`answers.py`) and its files noted as
-        ones the agent may read. `holds`: see `Link.request`."""
+                      holds: str | None = None) -> dict[str, Any]: ...
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
+                      holds: str | None = None) -> Any:
+        """A request through the link (its answer typed there, see `Link.request`), shaped for the agent
+        (`answers.py`) and its files noted as ones the agent may read. `holds`: see `Link.request`."""
         try:
             body = await self.link.request(command, arguments, timeout, holds=holds)
         except StillOwed:  # not sent: nothing waited for the adapter
@@ -425,13 +435,22 @@ class DebugSession:
         body = await self.request("stackTrace", {"threadId": thread, "startFrame": start, "levels": levels})
         return list(body.get("stackFrames") or [])
 
-    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    @overload
+    async def tolerant_request(self, command: bodies.BreakpointsCommand,
+                               arguments: dict[str, Any]) -> bodies.BreakpointsBody: ...
+    @overload
+    async def tolerant_request(self, command: Literal["setExceptionBreakpoints"],
+                               arguments: dict[str, Any]) -> bodies.ExceptionBreakpointsBody: ...
+    @overload
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> Any:
         """Breakpoints that the adapter rejects become unverified ones, not a failed call or start."""
         try:
             return await self.request(command, arguments)
         except AdapterRefused as exc:
             count = len(arguments.get("breakpoints") or [])
-            return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
+            return bodies.response(command, {"breakpoints": [{"verified": False, "message": exc.message}] * count})
 
     def held(self) -> bool:
         """The adapter still owes an answer past its timeout (see owed.py)."""

@@ -278,7 +278,7 @@ RESPONSES: dict[str, type[Body]] = {
 }
 """The responses read as types, by command; every other response body stays the adapter's dict."""
 
-EVENTS: dict[str, type[Body]] = {"breakpoint": BreakpointEventBody}
+EVENTS: dict[str, type[Body]] = {"stopped": StoppedBody, "output": OutputBody, "breakpoint": BreakpointEventBody}
 """The events read as types, by name; every other event's body stays the adapter's dict."""
 
 BreakpointsCommand = typing.Literal["setBreakpoints", "setFunctionBreakpoints", "setDataBreakpoints"]

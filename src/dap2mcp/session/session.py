@@ -215,12 +215,12 @@ class DebugSession:
         if event not in _QUIET_EVENTS:
             self.run.notify()
 
-    def _on_stopped(self, body: dict[str, Any], pause_judged: bool = False) -> None:
+    def _on_stopped(self, body: bodies.StoppedBody, pause_judged: bool = False) -> None:
         if self.state == "terminated":
             return  # gdb stops once more after it has reported the program's end
         if self.run.stray_step(body):
             log.debug("continuing past a stray step stop")
-            asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.get("threadId")}))
+            asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.threadId}))
             return
         if not pause_judged and self.has_client and self.stops.may_be_unasked(body):
             asyncio.ensure_future(self._judge_pause(body))
@@ -230,65 +230,65 @@ class DebugSession:
             return
         self._judged_stop(body)
 
-    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False, line_judged: bool = False) -> None:
+    def _judged_stop(self, body: bodies.StoppedBody, watches_judged: bool = False, line_judged: bool = False) -> None:
         if not line_judged and self.has_client and self.stops.may_be_same_line(body):
             asyncio.ensure_future(self._judge_line_stop(body))
             return
         if not watches_judged and self.has_client and watch_frames.may_have_outlived(self.profile, self.breakpoints, body):
             asyncio.ensure_future(self._judge_watch_stop(body))
             return
-        caught = self.breakpoints.caught_by(body.get("hitBreakpointIds") or [])
+        caught = self.breakpoints.caught_by(body.hitBreakpointIds or [])
         if self.has_client and testing.judged(self.target, self.profile, body, caught):
             asyncio.ensure_future(self._judge_stop(body, caught))
             return
         self._stopped(body)
 
-    async def _judge_pause(self, body: dict[str, Any]) -> None:
+    async def _judge_pause(self, body: bodies.StoppedBody) -> None:
         """A pause nobody asked for, on a line that does not ask for one, is the adapter's own (js-debug's at a
         new process's first statement, under load): gone on from."""
         if await self.stops.unasked(body, self.link):
             log.debug("continuing past a pause the adapter made of its own")
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+            await self.tolerant_request("continue", {"threadId": body.threadId})
         elif self.state != "terminated":
             self._on_stopped(body, pause_judged=True)
 
-    async def _judge_line_stop(self, body: dict[str, Any]) -> None:
+    async def _judge_line_stop(self, body: bodies.StoppedBody) -> None:
         """A breakpoint's later place on the line the move left, in the same run of it, is no stop: the move goes on."""
         if await self.stops.same_run_of_line(body, self.link):
             log.debug("going on past another place of the line the move left")
-            await self.tolerant_request(self.run.last_move, {"threadId": body["threadId"]})
+            await self.tolerant_request(self.run.last_move, {"threadId": body.threadId})
         elif self.state != "terminated":
             self._judged_stop(body, line_judged=True)
 
-    async def _judge_watch_stop(self, body: dict[str, Any]) -> None:
+    async def _judge_watch_stop(self, body: bodies.StoppedBody) -> None:
         """A watch's stop on the stack slot of a frame that has returned is no stop of the program's: gone on from."""
         try:
-            stale = watch_frames.outlived(self.breakpoints, await self.stack(body["threadId"], watch_frames.STACK_LIMIT))
+            stale = watch_frames.outlived(self.breakpoints, await self.stack(body.threadId, watch_frames.STACK_LIMIT))
             await self.breakpoints.sync_watches(self.tolerant_request)
         except Failure:
             stale = False
         if stale:
             log.debug("continuing past a watch whose frame has returned")
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+            await self.tolerant_request("continue", {"threadId": body.threadId})
         elif self.state != "terminated":
             self._judged_stop(body, watches_judged=True, line_judged=True)
 
-    async def _judge_stop(self, body: dict[str, Any], caught: FunctionFilter | None) -> None:
+    async def _judge_stop(self, body: bodies.StoppedBody, caught: FunctionFilter | None) -> None:
         """An exception in a test run that fails no test (a skip), or a failure reported again, is gone on from;
         one that fails a test is the stop."""
         if not await testing.fails(self.target, self.profile, body, caught, self.link.request):
             log.debug("continuing past an exception that fails no test")
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+            await self.tolerant_request("continue", {"threadId": body.threadId})
         elif self.state != "terminated":
             self._stopped(body)
 
-    async def _complete_stop(self, body: dict[str, Any]) -> None:
+    async def _complete_stop(self, body: bodies.StoppedBody) -> None:
         """A stop the adapter described in part (Delve names no thread after a pause), taken once filled in."""
         done = await self.stops.complete(body, self.link)
         if self.state != "terminated":
             self._judged_stop(done)
 
-    def _stopped(self, body: dict[str, Any]) -> None:
+    def _stopped(self, body: bodies.StoppedBody) -> None:
         info = self.stops.read(body)
         self.run.stopped(info)
         if (entry := self.stops.take_spent()) is not None:
@@ -307,8 +307,8 @@ class DebugSession:
         self.breakpoints.on_event(body.breakpoint)
         self.sources.note_breakpoint(body.breakpoint)
 
-    def _on_output(self, body: dict[str, Any]) -> None:
-        category, raw = str(body.get("category", "console")), str(body.get("output", ""))
+    def _on_output(self, body: bodies.OutputBody) -> None:
+        category, raw = "console" if body.category is None else body.category, body.output
         raw, marked = self.all_in.take_out(category, raw)
         profile = self.profile
         text = profile.shown_output(category, raw, self.state == "starting", self.target.mode == "connect")

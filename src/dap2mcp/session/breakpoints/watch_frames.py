@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...adapters.base import AdapterProfile
+from ...dap import bodies
 from .breakpoint import Breakpoint
 
 if TYPE_CHECKING:
@@ -16,10 +17,10 @@ STACK_LIMIT = 1000
 """Frames read to place a watched local's frame; a deeper stack counts from this far down."""
 
 
-def may_have_outlived(profile: AdapterProfile, registry: BreakpointRegistry, body: dict[str, Any]) -> bool:
+def may_have_outlived(profile: AdapterProfile, registry: BreakpointRegistry, body: bodies.StoppedBody) -> bool:
     """Whether a stop may be a watch's on a returned frame's stack slot: a watch's stop, with a watch on a local."""
-    stopped = profile.watches.watch_stop.search(f"{body.get('reason', '')} {body.get('description') or ''}")
-    return bool(stopped and body.get("threadId") is not None
+    stopped = profile.watches.watch_stop.search(f"{body.reason} {body.description or ''}")
+    return bool(stopped and body.threadId is not None
                 and any(bp.frame and bp.options.enabled and bp.data_id for bp in registry.watches()))
 
 

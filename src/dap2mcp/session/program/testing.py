@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...adapters import AdapterProfile, Target
 from ...adapters.base import FunctionFilter, TestRunner
+from ...dap import bodies
 from ...errors import DebugError, ErrorCode, Failure
 from ..breakpoints.specs import BreakpointSpec
 
@@ -45,17 +46,17 @@ def starting_breakpoints(profile: AdapterProfile, target: Target, given: list[Br
                       if name not in exceptions)]
 
 
-def judged(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None) -> bool:
+def judged(target: Target, profile: AdapterProfile, body: bodies.StoppedBody, caught: FunctionFilter | None) -> bool:
     """Whether an adapter's stop must be judged before it is taken: an exception stop in a test run whose
     runner can tell a failure from an exception that fails no test, or a function filter's stop that may be
     the last one's failure reported again (`caught`: the filter the stop is at, if any)."""
-    if not body.get("threadId"):
+    if not body.threadId:
         return False
     if caught is not None and caught.again_from is not None:
         return True
     tests = _runner_of_run(profile, target)
     return tests is not None and (tests.failure_check is not None or tests.records_failures) \
-        and body.get("reason") == "exception"
+        and body.reason == "exception"
 
 
 def _runner_of_run(profile: AdapterProfile, target: Target) -> TestRunner | None:
@@ -63,7 +64,7 @@ def _runner_of_run(profile: AdapterProfile, target: Target) -> TestRunner | None
     return profile.test_runner(target) if target.mode == "test" or target.runner is not None else None
 
 
-async def fails(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None,
+async def fails(target: Target, profile: AdapterProfile, body: bodies.StoppedBody, caught: FunctionFilter | None,
                 request: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]) -> bool:
     """Whether the stop is a failure of its own: not one a function filter's `again_from` reports once more, and
     at an exception, one that fails a test by the runner's `failure_check` evaluated in the stopped thread, and
@@ -73,7 +74,7 @@ async def fails(target: Target, profile: AdapterProfile, body: dict[str, Any], c
     tests = _runner_of_run(profile, target)
     check = tests.failure_check if tests is not None else None
     try:
-        stack = await request("stackTrace", {"threadId": body["threadId"], "levels": 2 if repeated else 1})
+        stack = await request("stackTrace", {"threadId": body.threadId, "levels": 2 if repeated else 1})
         frames = stack.get("stackFrames") or []
         if repeated is not None:
             return not (len(frames) > 1 and repeated.search(str(frames[1].get("name", ""))))

@@ -9,6 +9,7 @@ stop count as it sent each), the state at a stop from the session once the stop 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from scripted_adapter import scripted_session
 
@@ -354,9 +355,9 @@ class _Stack:
         self.frame = {"id": 0, "name": "<anonymous>", "line": line, "column": 1, "source": {"path": path}}
         self.asked: list[str] = []
 
-    async def request(self, command: str, arguments: dict | None = None, timeout: float = 0) -> dict:
+    async def request(self, command: str, arguments: dict | None = None, timeout: float = 0) -> Any:
         self.asked.append(command)
-        return {"stackFrames": [self.frame]}
+        return bodies.response(command, {"stackFrames": [self.frame]})
 
 
 async def test_js_debug_a_pause_nobody_asked_for_is_the_programs_stop_only_at_a_debugger_statement(tmp_path):

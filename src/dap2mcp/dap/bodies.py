@@ -273,6 +273,7 @@ class BreakpointEventBody(Body):
 
 
 RESPONSES: dict[str, type[Body]] = {
+    "stackTrace": StackTraceBody, "scopes": ScopesBody, "variables": VariablesBody, "threads": ThreadsBody,
     "setBreakpoints": BreakpointsBody, "setFunctionBreakpoints": BreakpointsBody,
     "setDataBreakpoints": BreakpointsBody, "setExceptionBreakpoints": ExceptionBreakpointsBody,
 }

@@ -404,6 +404,18 @@ class DebugSession:
     # -- requests ----------------------------------------------------------------------------
 
     @overload
+    async def request(self, command: Literal["stackTrace"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.StackTraceBody: ...
+    @overload
+    async def request(self, command: Literal["scopes"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ScopesBody: ...
+    @overload
+    async def request(self, command: Literal["variables"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.VariablesBody: ...
+    @overload
+    async def request(self, command: Literal["threads"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ThreadsBody: ...
+    @overload
     async def request(self, command: bodies.BreakpointsCommand, arguments: dict[str, Any] | None = None,
                       timeout: float = 10.0, *, holds: str | None = None) -> bodies.BreakpointsBody: ...
     @overload
@@ -430,10 +442,9 @@ class DebugSession:
         await self.answers.shape(command, arguments, body, timeout)
         return body
 
-    async def stack(self, thread: int, levels: int = 1, start: int = 0) -> list[dict[str, Any]]:
+    async def stack(self, thread: int, levels: int = 1, start: int = 0) -> list[bodies.StackFrame]:
         """`levels` frames of `thread`'s stack from `start` (0: the innermost), as the agent reads them."""
-        body = await self.request("stackTrace", {"threadId": thread, "startFrame": start, "levels": levels})
-        return list(body.get("stackFrames") or [])
+        return (await self.request("stackTrace", {"threadId": thread, "startFrame": start, "levels": levels})).stackFrames
 
     @overload
     async def tolerant_request(self, command: bodies.BreakpointsCommand,
@@ -646,7 +657,7 @@ class DebugSession:
         if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id) \
                 or not self.profile.stops.lists_every_thread:
             return self.thread(thread_id)
-        ids = [t.get("id") for t in (await self.request("threads")).get("threads") or []]
+        ids = [t.id for t in (await self.request("threads")).threads]
         if thread_id not in ids:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown threadId {thread_id}; the program's threads: "
                              f"{', '.join(map(str, ids[:20])) or 'none'}")
@@ -736,10 +747,10 @@ class DebugSession:
             return since - 1
         thread = thread_id
         if thread is None:
-            threads = (await self.request("threads")).get("threads") or []
+            threads = (await self.request("threads")).threads
             if not threads:
                 raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
-            thread = next((t["id"] for t in threads if t.get("id", 0) > 0), threads[0]["id"])
+            thread = next((t.id for t in threads if t.id > 0), threads[0].id)
         else:
             thread = await self.known_thread(thread)
         self.run.pause_asked()

@@ -54,7 +54,8 @@ class SourceAllowList:
             self._files.add(found)
             self._added.add(path)
 
-    def _add_source(self, source: Any) -> None:
+    def _add_source(self, source: object) -> None:
+        """A source as a body kept as the adapter's dict names it (`loadedSources`, `loadedSource`)."""
         if isinstance(source, dict):
             self.add(source.get("path"))
 
@@ -65,9 +66,9 @@ class SourceAllowList:
     def note_response(self, command: str, arguments: dict[str, Any] | None, body: Any) -> None:
         """Take the files a response names (called for every response the session receives, typed where its
         command's answer has a type: `bodies.RESPONSES`)."""
-        if command == "stackTrace":
-            for frame in body.get("stackFrames") or []:
-                self._add_source(frame.get("source"))
+        if isinstance(body, bodies.StackTraceBody):
+            for frame in body.stackFrames:
+                self.add(frame.path)
         elif command == "loadedSources":
             for source in body.get("sources") or []:
                 self._add_source(source)

@@ -173,6 +173,18 @@ class Link:
         return self.client.send(command, arguments)
 
     @overload
+    async def request(self, command: Literal["stackTrace"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.StackTraceBody: ...
+    @overload
+    async def request(self, command: Literal["scopes"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ScopesBody: ...
+    @overload
+    async def request(self, command: Literal["variables"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.VariablesBody: ...
+    @overload
+    async def request(self, command: Literal["threads"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ThreadsBody: ...
+    @overload
     async def request(self, command: bodies.BreakpointsCommand, arguments: dict[str, Any] | None = None,
                       timeout: float = 10.0, *, holds: str | None = None) -> bodies.BreakpointsBody: ...
     @overload

@@ -120,15 +120,14 @@ def failure_lines(text: str) -> str:
 async def core_stop(adapter: Requester, signal_expression: str | None) -> bodies.StoppedBody:
     """The `stopped` body of a core's state, where the adapter tells none: its first thread, and the signal that
     ended the program (`signal_expression` gives its number) where the core records one."""
-    threads = (await adapter.request("threads")).get("threads") or [{}]
-    body = bodies.StoppedBody(reason="core", threadId=threads[0].get("id"), allThreadsStopped=True)
+    threads = (await adapter.request("threads")).threads
+    body = bodies.StoppedBody(reason="core", threadId=threads[0].id if threads else None, allThreadsStopped=True)
     with contextlib.suppress(Failure, ValueError, TypeError):
         if signal_expression is None:
             return body
-        top = ((await adapter.request("stackTrace", {"threadId": body.threadId, "levels": 1})).get("stackFrames")
-               or [{}])[0]
-        said = await adapter.request("evaluate", {"expression": signal_expression, "frameId": top.get("id"),
-                                                  "context": "watch"})
+        frames = (await adapter.request("stackTrace", {"threadId": body.threadId, "levels": 1})).stackFrames
+        said = await adapter.request("evaluate", {"expression": signal_expression,
+                                                  "frameId": frames[0].id if frames else None, "context": "watch"})
         number = int(str(said.get("result", "")).strip())
         body.description = f"signal {signal.Signals(number).name}"
     return body

@@ -65,25 +65,27 @@ def _runner_of_run(profile: AdapterProfile, target: Target) -> TestRunner | None
 
 
 async def fails(target: Target, profile: AdapterProfile, body: bodies.StoppedBody, caught: FunctionFilter | None,
-                request: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]) -> bool:
+                request: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> bool:
     """Whether the stop is a failure of its own: not one a function filter's `again_from` reports once more, and
     at an exception, one that fails a test by the runner's `failure_check` evaluated in the stopped thread, and
     not in library code where the runner records failures itself (`TestRunner.records_failures`).
-    Where it cannot be told, it is: a stop too many beats a failure run past."""
+    Where it cannot be told, it is: a stop too many beats a failure run past. `request`: the link's, whose answers
+    are typed (`bodies.RESPONSES`)."""
     repeated = caught.again_from if caught is not None else None
     tests = _runner_of_run(profile, target)
     check = tests.failure_check if tests is not None else None
     try:
-        stack = await request("stackTrace", {"threadId": body.threadId, "levels": 2 if repeated else 1})
-        frames = stack.get("stackFrames") or []
+        stack: bodies.StackTraceBody = await request("stackTrace", {"threadId": body.threadId,
+                                                                     "levels": 2 if repeated else 1})
+        frames = stack.stackFrames
         if repeated is not None:
-            return not (len(frames) > 1 and repeated.search(str(frames[1].get("name", ""))))
+            return not (len(frames) > 1 and repeated.search(frames[1].name))
         if frames and tests is not None and tests.records_failures and profile.library_files is not None \
-                and profile.library_files.search(str((frames[0].get("source") or {}).get("path") or "")):
+                and profile.library_files.search(frames[0].path or ""):
             return False
         if not frames or check is None:
             return True
-        answer = await request("evaluate", {"expression": check, "frameId": frames[0]["id"], "context": "watch"})
+        answer = await request("evaluate", {"expression": check, "frameId": frames[0].id, "context": "watch"})
     except Failure as exc:
         log.debug("could not judge a test's stop: %s", exc)
         return True

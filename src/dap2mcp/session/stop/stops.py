@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...dap import bodies
 from ...errors import Failure
@@ -41,7 +41,7 @@ class Stops:
         self._core = False
         """The program is a core file, whose first stop is its state (`reason: core`)."""
         """The adapter's own hold at the start is the entry stop (`StopRules.entry_pause`), still to come."""
-        self._step_from: dict[str, Any] | None = None
+        self._step_from: bodies.StackFrame | None = None
         """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
         self._moved_from: _Place | None = None
         """Where the last move started, where a line's breakpoint binds at several places (`places_a_line`)."""
@@ -147,19 +147,18 @@ class Stops:
         body = body.model_copy()
         try:
             if body.threadId is None:
-                threads = (await adapter.request("threads")).get("threads") or []
-                current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
-                body.threadId = next((t["id"] for t in current if t.get("id", 0) > 0), None)
+                threads = (await adapter.request("threads")).threads
+                current = [t for t in threads if t.name.startswith("*")] or threads
+                body.threadId = next((t.id for t in current if t.id > 0), None)
             if body.threadId is not None and "breakpoint" in body.reason and not body.hitBreakpointIds:
                 top = await _top_frame(adapter, body.threadId)
-                body.hitBreakpointIds = self._registry.adapter_ids_at(
-                    (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
+                body.hitBreakpointIds = self._registry.adapter_ids_at(top.path, top.line, top.name) if top else []
             if self._step_from is not None and self._run.stepping and body.reason == "breakpoint" \
                     and body.threadId is not None and self._same_statement(await _top_frame(adapter, body.threadId)):
                 body.reason, body.hitBreakpointIds = "step", []  # not a hit: the statement was stopped at
             if (expression := self._untold(body)) is not None and body.threadId is not None:
                 top = await _top_frame(adapter, body.threadId)
-                said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
+                said = await adapter.request("evaluate", {"expression": expression, "frameId": top.id if top else None,
                                                           "context": "watch"})
                 if str(said.get("type")) == "string" and said.get("result"):
                     body.text = said["result"]
@@ -167,14 +166,13 @@ class Stops:
             pass
         return body
 
-    def _same_statement(self, top: dict[str, Any]) -> bool:
+    def _same_statement(self, top: bodies.StackFrame | None) -> bool:
         """Whether a stop's top frame is the frame the step left, on another line of the statement it was on."""
-        start, lines = self._step_from or {}, self._profile.breakpoints.statement_lines
-        path = (top.get("source") or {}).get("path")
-        if lines is None or not path or top.get("id") != start.get("id") or path != (start.get("source") or {}).get("path"):
+        start, lines = self._step_from, self._profile.breakpoints.statement_lines
+        if lines is None or start is None or top is None or not top.path or top.id != start.id or top.path != start.path:
             return False
-        span = lines(path, int(start.get("line") or 0))
-        return span is not None and span[0] <= int(top.get("line") or 0) <= span[1]
+        span = lines(top.path, start.line)
+        return span is not None and span[0] <= top.line <= span[1]
 
     def may_be_unasked(self, body: bodies.StoppedBody) -> bool:
         """A pause described as the adapter describes one nobody asked for (`StopRules.unasked_pause`), while no
@@ -191,7 +189,7 @@ class Stops:
             top = await _top_frame(adapter, body.threadId)
         except Failure:
             return False
-        text = source_lines.line_text((top.get("source") or {}).get("path"), top.get("line"))
+        text = source_lines.line_text(top.path, top.line) if top is not None else None
         return unasked is not None and text is not None and not unasked[1].search(text)
 
     def _untold(self, body: bodies.StoppedBody) -> str | None:
@@ -251,13 +249,13 @@ class _Place:
 
 async def _place(adapter: Requester, thread_id: int) -> _Place:
     stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
-    top = (stack.get("stackFrames") or [{}])[0]
-    reference = str(top.get("instructionPointerReference") or "")
-    return _Place(thread_id, (top.get("source") or {}).get("path"), top.get("line"), stack.get("totalFrames"),
-                  int(reference, 16) if reference.startswith("0x") else None)
+    top = stack.stackFrames[0] if stack.stackFrames else None
+    reference = (top.instructionPointerReference if top is not None else None) or ""
+    return _Place(thread_id, top.path if top is not None else None, top.line if top is not None else None,
+                  stack.totalFrames, int(reference, 16) if reference.startswith("0x") else None)
 
 
-async def _top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:
-    """The stopped thread's innermost frame as the adapter lists it (`{}` where it lists none)."""
+async def _top_frame(adapter: Requester, thread_id: int | None) -> bodies.StackFrame | None:
+    """The stopped thread's innermost frame as the adapter lists it (None where it lists none)."""
     stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
-    return (stack.get("stackFrames") or [{}])[0]
+    return stack.stackFrames[0] if stack.stackFrames else None

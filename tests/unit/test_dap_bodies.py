@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from dap2mcp.dap import bodies
+from dap2mcp.session.stop.capture import prefetched
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFINITIONS: dict[str, Any] = json.loads((ROOT / "tests" / "spec" / "debugAdapterProtocol.json").read_text())["definitions"]
@@ -195,6 +196,20 @@ def test_a_body_that_is_no_object_reads_as_an_empty_one() -> None:
     assert bodies.VariablesBody.read(None).variables == []
     assert bodies.ThreadsBody.read([1, 2]).threads == []
     assert bodies.OutputBody.read("text").output == ""
+
+
+def test_the_capture_helpers_reply_is_read_as_leniently_as_the_adapters_own() -> None:
+    """debugpy's capture helper (`adapters/_pydevd_capture.py`) answers many `variables` replies in one: read in one
+    call where they fit, else each as an adapter's reply is."""
+    top = [bodies.Variable(name="items", value="[1, None]", variablesReference=5)]
+    reply = {"roots": {"items": 2**31}, "children": {str(2**31): [
+        {"name": "0", "value": "1", "type": "int", "variablesReference": 0}]}}
+    swapped, children = prefetched(json.dumps(reply), top)
+    assert swapped[0].variablesReference == 2**31 and top[0].variablesReference == 5
+    assert [(v.name, v.value, v.type) for v in children[2**31]] == [("0", "1", "int")]
+    reply["children"][str(2**31)].append({"name": "1", "value": None, "type": "NoneType", "variablesReference": 0})
+    _, children = prefetched(json.dumps(reply), top)
+    assert [(v.name, v.value) for v in children[2**31]] == [("0", "1"), ("1", "")]
 
 
 def _json(keys: list[str]) -> st.SearchStrategy[Any]:

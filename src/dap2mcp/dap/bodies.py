@@ -63,7 +63,8 @@ _UNFIT = object()
 
 @cache
 def _adapter(annotation: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(annotation, config=Body.model_config) if not _is_body(annotation) else TypeAdapter(annotation)
+    """A field's own validator, as lax as the model's (a model type brings its own configuration)."""
+    return TypeAdapter(annotation) if _is_body(annotation) else TypeAdapter(annotation, config=Body.model_config)
 
 
 def _is_body(annotation: Any) -> bool:
@@ -90,9 +91,10 @@ def _mended(annotation: Any, value: object) -> Any:
 
 
 def _empty(annotation: Any) -> Any:
+    """What a required field holds where the adapter left it out or sent what does not fit (a list's is `[]`)."""
     if _is_body(annotation):
         return annotation._mended({})
-    return {str: "", int: 0, bool: False}.get(annotation, []) if typing.get_origin(annotation) is not list else []
+    return {str: "", int: 0, bool: False}.get(annotation, [])
 
 
 # -- objects -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from ...dap import AdapterRefused, bodies
 from ...snapshots.model import Node, Snapshot, child_path, roots_in_order
@@ -254,17 +254,21 @@ def one_request_expression(source: str, names: list[str], depth: int, limits: Ca
 
 
 _HELPER_REPLY = TypeAdapter(dict[int, list[bodies.Variable]])
-"""The helper's replies, read in one call: a capture may hold 20,000 of them."""
+"""The helper's replies, read in one call where they fit: a capture may hold 20,000 of them."""
 
 
 def prefetched(reply: str, top: list[bodies.Variable]) -> tuple[list[bodies.Variable], dict[int, list[bodies.Variable]]]:
     """The helper's reply as `variables` replies by reference, and `top` with the helper's references. A reply of
-    another shape raises `ValueError` (pydantic's `ValidationError` among them), `KeyError` or `TypeError`."""
+    another shape raises `ValueError`, `KeyError` or `TypeError`."""
     data = json.loads(reply)
     if "tooLarge" in data:
         raise ValueError(f"the helper's reply would be {data['tooLarge']:,} bytes")
     roots: dict[str, int] = data["roots"]
-    children = _HELPER_REPLY.validate_python(data["children"])
+    try:
+        children = _HELPER_REPLY.validate_python(data["children"])
+    except ValidationError:  # read as leniently as the adapter's own replies
+        children = {int(ref): bodies.VariablesBody.read({"variables": kids}).variables
+                    for ref, kids in data["children"].items()}
     swapped = [v.model_copy(update={"variablesReference": roots.get(v.name, v.variablesReference)}) for v in top]
     return swapped, children
 

@@ -33,7 +33,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from dap2mcp.adapters import PROFILES, AdapterProfile, Target
-from dap2mcp.dap import DapClient
+from dap2mcp.dap import DapClient, bodies
 from dap2mcp.program_pipe import ProgramPipe
 from dap2mcp.session.program.link import CLIENT_CAPABILITIES, open_transport
 from dap2mcp.session.stop.inspect import unexpanded
@@ -103,7 +103,7 @@ class RawSession:
         stack = await client.request("stackTrace", {"threadId": self.thread_id, "startFrame": 0, "levels": 20})
         scopes = (await client.request("scopes", {"frameId": stack["stackFrames"][0]["id"]}))["scopes"]
         await asyncio.gather(*(client.request("variables", {"variablesReference": s["variablesReference"]})
-                               for s in scopes if s.get("variablesReference") and not unexpanded(s)))
+                               for s in scopes if s.get("variablesReference") and not unexpanded(bodies.Scope.read(s))))
 
     async def close(self) -> None:
         if self.client is not None:

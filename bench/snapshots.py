@@ -42,6 +42,7 @@ from deepdiff import DeepDiff
 
 from dap2mcp import adapters
 from dap2mcp.adapters import Target
+from dap2mcp.dap import bodies
 from dap2mcp.server.snapshot_tools import DIFF_ENTRIES
 from dap2mcp.session.session import DebugSession
 from dap2mcp.session.stop.capture import CaptureLimits, capture
@@ -386,8 +387,9 @@ async def bench_capture(repeat: int) -> list[dict[str, Any]]:
 # -- (b') the same capture against a simulated adapter -----------------------------------------
 
 
-def simulated_frame() -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
-    """nested()'s frame, as DAP variables: 100 containers of 10 containers of 9 numbers."""
+def simulated_frame() -> tuple[list[bodies.Variable], dict[int, list[bodies.Variable]]]:
+    """nested()'s frame, as DAP variables read where they arrive (`bodies.Variable`): 100 containers of 10
+    containers of 9 numbers."""
     replies: dict[int, list[dict[str, Any]]] = {}
 
     def entry(name: str, value: Any) -> dict[str, Any]:
@@ -401,14 +403,15 @@ def simulated_frame() -> tuple[list[dict[str, Any]], dict[int, list[dict[str, An
 
     top = [entry(f"v{i:02d}", {f"f{j}": [i * 100 + j * 9 + k for k in range(9)] for j in range(10)})
            for i in range(100)]
-    return top, replies
+    return bodies.VariablesBody.read({"variables": top}).variables, \
+        {reference: bodies.VariablesBody.read({"variables": kids}).variables for reference, kids in replies.items()}
 
 
 async def bench_simulated(repeat: int) -> dict[str, Any]:
     top, replies = simulated_frame()
     requests = 0
 
-    async def fetch(reference: int) -> list[dict[str, Any]]:
+    async def fetch(reference: int) -> list[bodies.Variable]:
         nonlocal requests
         requests += 1
         await asyncio.sleep(SIMULATED_LATENCY)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from dap2mcp.adapters.python import DEBUGPY
+from dap2mcp.dap import bodies
 from dap2mcp.session.breakpoints.registry import BreakpointRegistry
 from dap2mcp.session.breakpoints.specs import BreakpointSpec
 
@@ -20,9 +21,9 @@ async def test_a_breakpoint_set_while_a_pause_lands_in_library_code_keeps_both_a
     set meanwhile in another library file must not take that away, nor the pause's end take the breakpoint's."""
     sent: list[tuple[str, dict[str, Any]]] = []
 
-    async def request(command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def request(command: str, arguments: dict[str, Any]) -> Any:
         sent.append((command, arguments))
-        return {"breakpoints": [{"verified": True, "line": 3}]} if command == "setBreakpoints" else {}
+        return bodies.response(command, {"breakpoints": [{"verified": True, "line": 3}]} if command == "setBreakpoints" else {})
 
     registry = BreakpointRegistry(DEBUGPY, [], capabilities=lambda: {})
     decoder = tmp_path / "decoder.py"

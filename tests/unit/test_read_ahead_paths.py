@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from dap2mcp.adapters.base import EvaluationRules
-from dap2mcp.dap import AdapterRefused, AdapterTimedOut
+from dap2mcp.dap import AdapterRefused, AdapterTimedOut, bodies
 from dap2mcp.errors import ErrorCode, Failure
 from dap2mcp.server.failures import coded
-from dap2mcp.session.stop.inspect import FrameView, Guess, Limits, fetch_view
+from dap2mcp.session.stop.inspect import FrameView, Guess, Limits, ViewScope, fetch_view
 from dap2mcp.session.stop.recorder import GUESSED_THREADS, StopRecorder
 
 FRAME, LOCALS, GLOBALS = 7, 11, 12
@@ -41,9 +41,11 @@ class Adapter:
         """References of an earlier stop the adapter still answers for, with what they held then."""
         self.sent: list[tuple[str, int | None]] = []
 
-    async def request(self, command: str, arguments: dict[str, Any] | None = None,
-                      timeout: float = 10.0) -> dict[str, Any]:
-        arguments = arguments or {}
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+        """The answer typed, as the link types it (`bodies.response`)."""
+        return bodies.response(command, await self._answer(command, arguments or {}, timeout))
+
+    async def _answer(self, command: str, arguments: dict[str, Any], timeout: float) -> dict[str, Any]:
         key = arguments.get("frameId", arguments.get("variablesReference"))
         self.sent.append((command, key))
         await asyncio.sleep(0)
@@ -56,12 +58,14 @@ class Adapter:
         if command in self.refuse or (command, key) in self.refuse:
             raise AdapterRefused(command, f"unknown id {key}")
         if command == "stackTrace":
-            return {"stackFrames": [{"id": frame, "name": f"f{frame}", "line": 9, "source": {"path": "/p/loop.py"}}
-                                    for frame in self.frames], "totalFrames": len(self.frames)}
+            return {"stackFrames": [{"id": frame, "name": f"f{frame}", "line": 9, "column": 1,
+                                     "source": {"path": "/p/loop.py"}} for frame in self.frames],
+                    "totalFrames": len(self.frames)}
         if command == "scopes":
             if key not in self.frames:
                 raise AdapterRefused(command, f"unknown frame {key}")
-            return {"scopes": [{"name": f"scope {ref}", "variablesReference": ref} for ref in self.frames[key]]}
+            return {"scopes": [{"name": f"scope {ref}", "variablesReference": ref, "expensive": False}
+                               for ref in self.frames[key]]}
         if key in self.stale:
             return {"variables": [{"name": f"stale{key}", "value": "0", "type": "int", "variablesReference": 0}]}
         if not any(key in refs for refs in self.frames.values()):
@@ -76,7 +80,7 @@ async def read(adapter: Adapter, guess: Guess | None) -> FrameView:
 
 
 def shown(view: FrameView) -> dict[int, list[str]]:
-    return {ref: [v["name"] for v in variables] for ref, variables in view.variables.items()}
+    return {ref: [v.name for v in variables] for ref, variables in view.variables.items()}
 
 
 def no_reads_left() -> None:
@@ -193,7 +197,8 @@ async def test_guesses_are_kept_for_the_threads_stopped_last() -> None:
     assert await stop(1001, 1) == [("stackTrace", None)], "the thread stopped longest ago kept its guess"
 
 
-KNOWN = ({"name": f"scope {LOCALS}", "variablesReference": LOCALS}, {"name": f"scope {GLOBALS}", "variablesReference": GLOBALS})
+KNOWN = tuple(ViewScope(bodies.Scope(name=f"scope {ref}", variablesReference=ref, expensive=False), listed=True)
+              for ref in (LOCALS, GLOBALS))
 """The scopes the last stop read, kept with the guess where an adapter's scopes follow from the frame."""
 
 
@@ -210,7 +215,7 @@ async def test_known_scopes_of_another_frame_are_not_used() -> None:
     adapter = Adapter(frames={8: (31, 32), FRAME: (LOCALS, GLOBALS)})
     view = await read(adapter, Guess(FRAME, (LOCALS, GLOBALS), KNOWN))
     assert adapter.sent[-3:] == [("scopes", 8), ("variables", 31), ("variables", 32)]
-    assert [s["variablesReference"] for s in view.scopes] == [31, 32]
+    assert [s.reference for s in view.scopes] == [31, 32]
     assert shown(view) == {31: ["v31"], 32: ["v32"]}
     no_reads_left()
 
@@ -233,7 +238,7 @@ async def test_a_recorder_asks_for_scopes_again_only_where_they_may_change(scope
         view = await recorder.stop_view(cycle)
         await recorder.settle()
     assert view is not None and shown(view) == {LOCALS: [f"v{LOCALS}"], GLOBALS: [f"v{GLOBALS}"]}
-    assert [s["variablesReference"] for s in view.scopes] == [LOCALS, GLOBALS]
+    assert [s.reference for s in view.scopes] == [LOCALS, GLOBALS]
     assert (("scopes", FRAME) in adapter.sent) is not scopes_by_frame, adapter.sent
 
 
@@ -244,8 +249,7 @@ class GatedGlobals(Adapter):
         super().__init__(**kwargs)
         self.gate = asyncio.Event()
 
-    async def request(self, command: str, arguments: dict[str, Any] | None = None,
-                      timeout: float = 10.0) -> dict[str, Any]:
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
         if command == "variables" and (arguments or {}).get("variablesReference") == GLOBALS:
             await self.gate.wait()
         return await super().request(command, arguments, timeout)

@@ -9,10 +9,12 @@ stop count as it sent each), the state at a stop from the session once the stop 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from scripted_adapter import scripted_session
 
 from dap2mcp.adapters import PROFILES
+from dap2mcp.dap import bodies
 from dap2mcp.session.breakpoints.registry import BreakpointRegistry
 from dap2mcp.session.breakpoints.specs import BreakpointSpec
 from dap2mcp.session.models import StopInfo
@@ -258,10 +260,10 @@ async def test_a_pause_is_awaited_until_its_stop_is_read_or_the_adapter_refuses_
 
 
 async def test_only_an_adapter_with_stray_step_stops_continues_past_a_step_stop_after_a_continue():
-    step = {"reason": "step", "threadId": 1}
+    step = bodies.StoppedBody(reason="step", threadId=1)
     lldb = Run(stray_step_stops=True)
     lldb.moving("continue")
-    assert lldb.stray_step(step) and not lldb.stray_step({"reason": "breakpoint"})
+    assert lldb.stray_step(step) and not lldb.stray_step(bodies.StoppedBody(reason="breakpoint"))
     lldb.pause_asked()
     assert not lldb.stray_step(step)  # the pause's own stop, named after the step under way
     lldb.take_pause()
@@ -334,14 +336,14 @@ async def test_a_step_delve_could_not_carry_out_is_the_steps_failure_not_the_pro
     stops = Stops(profile, registry, run)
     run.started()
     run.moving("stepOut")
-    failed = stops.read({"reason": "exception", "description": "runtime error", "text": "input/output error",
-                         "threadId": 1})
+    failed = stops.read(bodies.StoppedBody(reason="exception", description="runtime error", text="input/output error",
+                                           threadId=1))
     assert failed.reason == "step failed", failed
     assert failed.description.startswith("delve could not carry out the `step out`: input/output error"), failed
     run.stopped(failed)
     run.moving("stepOut")
-    panic = stops.read({"reason": "exception", "description": "panic", "threadId": 1,
-                        "text": '"runtime error: index out of range [5] with length 3"'})
+    panic = stops.read(bodies.StoppedBody(reason="exception", description="panic", threadId=1,
+                                          text='"runtime error: index out of range [5] with length 3"'))
     assert (panic.reason, panic.description) == ("exception", "panic: runtime error: index out of range [5] with "
                                                                "length 3"), panic
 
@@ -353,9 +355,9 @@ class _Stack:
         self.frame = {"id": 0, "name": "<anonymous>", "line": line, "column": 1, "source": {"path": path}}
         self.asked: list[str] = []
 
-    async def request(self, command: str, arguments: dict | None = None, timeout: float = 0) -> dict:
+    async def request(self, command: str, arguments: dict | None = None, timeout: float = 0) -> Any:
         self.asked.append(command)
-        return {"stackFrames": [self.frame]}
+        return bodies.response(command, {"stackFrames": [self.frame]})
 
 
 async def test_js_debug_a_pause_nobody_asked_for_is_the_programs_stop_only_at_a_debugger_statement(tmp_path):
@@ -368,8 +370,8 @@ async def test_js_debug_a_pause_nobody_asked_for_is_the_programs_stop_only_at_a_
     program = tmp_path / "app.js"
     program.write_text("const a = 1;\ndebugger; // look here\nconsole.log(a);\n")
     preload = ROOT / "src" / "dap2mcp" / "adapters" / "node_test_failure.cjs"
-    unasked = {"reason": "pause", "description": "Paused on debugger statement", "threadId": 3,
-               "allThreadsStopped": False}
+    unasked = bodies.StoppedBody(reason="pause", description="Paused on debugger statement", threadId=3,
+                                 allThreadsStopped=False)
     run = Run()
     stops = Stops(PROFILES["node"], BreakpointRegistry(PROFILES["node"], []), run)
     assert stops.may_be_unasked(unasked)
@@ -381,7 +383,7 @@ async def test_js_debug_a_pause_nobody_asked_for_is_the_programs_stop_only_at_a_
     run.pause_asked()
     assert not stops.may_be_unasked(unasked)  # the agent's pause
     run.take_pause()
-    assert not stops.may_be_unasked({**unasked, "description": "Paused"})
-    assert not stops.may_be_unasked({**unasked, "reason": "breakpoint"})
+    assert not stops.may_be_unasked(unasked.model_copy(update={"description": "Paused"}))
+    assert not stops.may_be_unasked(unasked.model_copy(update={"reason": "breakpoint"}))
     python = Stops(PROFILES["debugpy"], BreakpointRegistry(PROFILES["debugpy"], []), Run())
     assert not python.may_be_unasked(unasked)

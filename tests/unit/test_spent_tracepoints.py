@@ -13,6 +13,7 @@ import pytest
 from dap2mcp.adapters import AdapterProfile
 from dap2mcp.adapters.native import GDB, LLDB
 from dap2mcp.adapters.python import DEBUGPY
+from dap2mcp.dap import bodies
 from dap2mcp.session.breakpoints.registry import BreakpointRegistry
 from dap2mcp.session.breakpoints.specs import BreakpointSpec
 
@@ -23,12 +24,13 @@ class Adapter:
     def __init__(self) -> None:
         self.sent: list[list[int]] = []
 
-    async def __call__(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def __call__(self, command: str, arguments: dict[str, Any]) -> Any:
+        """The answer typed, as the link types it (`bodies.response`)."""
         if command != "setBreakpoints":
-            return {}
+            return bodies.response(command, {})
         lines = [bp["line"] for bp in arguments["breakpoints"]]
         self.sent.append(lines)
-        return {"breakpoints": [{"verified": True, "line": line, "id": line} for line in lines]}
+        return bodies.response(command, {"breakpoints": [{"verified": True, "line": line, "id": line} for line in lines]})
 
 
 def logged(registry: BreakpointRegistry, profile: AdapterProfile, bp_id: int, text: str) -> str:

@@ -1,4 +1,5 @@
-"""The DAP wire: framing, correlation, events, reverse requests. Knows nothing of sessions or MCP."""
+"""The DAP wire: framing, correlation, events, reverse requests, and the bodies read most as types (`bodies`).
+Knows nothing of sessions or MCP."""
 
 from .client import DapClient, EventHandler, ReverseHandler
 from .errors import AdapterFailure, AdapterGone, AdapterMissing, AdapterRefused, AdapterTimedOut

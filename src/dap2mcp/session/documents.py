@@ -108,7 +108,7 @@ async def threads(session: DebugSession, listed: ThreadList) -> dict[str, Any]:
 
 
 async def _capture_threads(session: DebugSession) -> dict[str, Any]:
-    every = (await session.request("threads")).get("threads") or []
+    every = (await session.request("threads")).threads
     listed = every[:THREADS_LISTED]
     current = session.stop_info.thread_id if session.stop_info else None
 
@@ -119,12 +119,12 @@ async def _capture_threads(session: DebugSession) -> dict[str, Any]:
             return None
         if not frames:
             return None
-        source = frames[0].get("source") or {}
-        return {"file": source.get("path") or source.get("name"), "line": frames[0].get("line"),
-                "column": frames[0].get("column") or None, "functionName": frames[0].get("name"), "moduleName": None}
+        frame, source = frames[0], frames[0].source
+        return {"file": (source.path or source.name) if source is not None else None, "line": frame.line,
+                "column": frame.column or None, "functionName": frame.name, "moduleName": None}
 
-    locations = await asyncio.gather(*(top(t["id"]) for t in listed))
-    threads = [{"id": t["id"], "name": t.get("name", ""), "state": "Suspended", "isCurrent": t["id"] == current,
+    locations = await asyncio.gather(*(top(t.id) for t in listed))
+    threads = [{"id": t.id, "name": t.name, "state": "Suspended", "isCurrent": t.id == current,
                 "location": where} for t, where in zip(listed, locations, strict=True)]
     more = {"threadsTotal": len(every), "truncated": True} if len(every) > len(listed) else {}  # `context` pages them
     return {"threads": threads, **more, "cycle": session.stop_count, "capturedAt": format_timestamp(datetime.now(UTC))}

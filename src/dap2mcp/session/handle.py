@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..adapters.build import cache_dir
-from ..dap import AdapterRefused, AdapterTimedOut
+from ..dap import AdapterRefused, AdapterTimedOut, bodies
 from ..errors import DebugError, ErrorCode, Failure
 from ..snapshots import Snapshot, codec, diff
 from ..snapshots.store import SnapshotStore, new_id
@@ -33,7 +33,6 @@ from .session import DebugSession
 from .sessions import Sessions
 from .stop import assign, expand, paused, preview, reverse, threads
 from .stop.console import console_command
-from .stop.inspect import PREVIEW
 from .stop.threads import THREAD_FRAMES
 
 DEFAULT_WAIT = 30.0
@@ -365,7 +364,7 @@ class SessionHandle:
         info = session.require_paused()
         if memory_reference is None:
             frames = await session.stack(session.thread(info.thread_id))
-            memory_reference = (frames or [{}])[0].get("instructionPointerReference")
+            memory_reference = frames[0].instructionPointerReference if frames else None
             if not memory_reference:
                 raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} gives no instruction address here")
         found = await instructions(session, memory_reference, offset, count)
@@ -584,9 +583,7 @@ async def _why_not(session: DebugSession, expression: str, frame: int) -> str | 
 async def _expanded(session: DebugSession, expression: str, body: dict[str, Any], depth: int) -> dict[str, Any]:
     """An evaluation's members `depth` levels down (`children`), and the parts its answer still leaves out with
     how to see them (`leftOut`, `expand`): a value's text alone cut nested parts without a word (issue 34 point 15)."""
-    root = {"name": expression, "value": body.get("result", ""), "type": body.get("type"),
-            "variablesReference": body.get("variablesReference"), "evaluateName": expression}
-    found = await expand.levels(session, root, depth, session.profile.values, session.profile.evaluation.hidden_variables,
+    found = await expand.levels(session, _as_variable(expression, body), depth, session.profile.values, session.profile.evaluation.hidden_variables,
                                 session.limits)
     out: dict[str, Any] = {"children": found.children}
     if found.left_out:
@@ -598,9 +595,15 @@ async def _expanded(session: DebugSession, expression: str, body: dict[str, Any]
 
 async def _previewed(session: DebugSession, expression: str, body: dict[str, Any], frame: int) -> str:
     """An evaluation's value, its first level shown where the adapter's text hides it (see `session.stop.preview`)."""
-    raw = {"value": body.get("result", ""), "type": body.get("type"),
-           "variablesReference": body.get("variablesReference"), "evaluateName": expression}
+    raw = _as_variable(expression, body)
     known = session.frames.get(frame)
-    await preview.preview(session, [raw], session.profile.values,
-                          preview.Place(*known) if known is not None else None)
-    return str(raw.get(PREVIEW) or raw["value"])
+    shown = (await preview.preview(session, [raw], session.profile.values,
+                                   preview.Place(*known) if known is not None else None)).get(id(raw))
+    return shown.text if shown is not None else raw.value
+
+
+def _as_variable(expression: str, body: dict[str, Any]) -> bodies.Variable:
+    """An evaluation's answer shaped as a variable named by its expression, as previews and expansions read one."""
+    return bodies.Variable.read({"name": expression, "value": body.get("result", ""), "type": body.get("type"),
+                                 "variablesReference": body.get("variablesReference") or 0,
+                                 "evaluateName": expression})

@@ -31,7 +31,7 @@ import re
 import weakref
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import psutil
 
@@ -39,7 +39,7 @@ from .. import reaper
 from ..adapters import AdapterProfile, AdapterStart, Target
 from ..adapters.base import OWN_PRINT, FunctionFilter, FunctionPlace
 from ..background import unlogged
-from ..dap import AdapterRefused
+from ..dap import AdapterRefused, bodies
 from ..errors import DebugError, ErrorCode, Failure
 from ..processes import killed_by
 from ..program_pipe import ProgramPipe
@@ -153,7 +153,7 @@ class DebugSession:
         self._guarded: dict[int, str] = {}
         """What the orphan guard watches for this session: pid, start time."""
         self._guarding: asyncio.Future[None] | None = None
-        self._events: dict[str, Callable[[dict[str, Any]], None]] = {
+        self._events: dict[str, Callable[[Any], None]] = {
             "initialized": self.link.on_initialized,
             "capabilities": self.link.on_capabilities,
             "process": self.run.on_process,
@@ -205,9 +205,9 @@ class DebugSession:
 
     # -- what the adapter's events do ---------------------------------------------------------
 
-    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+    def _on_event(self, event: str, body: Any) -> None:
         """Called by the link for every event, on the event loop and without awaiting: whatever takes a
-        request is started as a task of its own."""
+        request is started as a task of its own. `body`: typed where the event has a type (`bodies.EVENTS`)."""
         handler = self._events.get(event)
         if handler is None:
             return
@@ -215,12 +215,12 @@ class DebugSession:
         if event not in _QUIET_EVENTS:
             self.run.notify()
 
-    def _on_stopped(self, body: dict[str, Any], pause_judged: bool = False) -> None:
+    def _on_stopped(self, body: bodies.StoppedBody, pause_judged: bool = False) -> None:
         if self.state == "terminated":
             return  # gdb stops once more after it has reported the program's end
         if self.run.stray_step(body):
             log.debug("continuing past a stray step stop")
-            asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.get("threadId")}))
+            asyncio.ensure_future(self.tolerant_request("continue", {"threadId": body.threadId}))
             return
         if not pause_judged and self.has_client and self.stops.may_be_unasked(body):
             asyncio.ensure_future(self._judge_pause(body))
@@ -230,65 +230,65 @@ class DebugSession:
             return
         self._judged_stop(body)
 
-    def _judged_stop(self, body: dict[str, Any], watches_judged: bool = False, line_judged: bool = False) -> None:
+    def _judged_stop(self, body: bodies.StoppedBody, watches_judged: bool = False, line_judged: bool = False) -> None:
         if not line_judged and self.has_client and self.stops.may_be_same_line(body):
             asyncio.ensure_future(self._judge_line_stop(body))
             return
         if not watches_judged and self.has_client and watch_frames.may_have_outlived(self.profile, self.breakpoints, body):
             asyncio.ensure_future(self._judge_watch_stop(body))
             return
-        caught = self.breakpoints.caught_by(body.get("hitBreakpointIds") or [])
+        caught = self.breakpoints.caught_by(body.hitBreakpointIds or [])
         if self.has_client and testing.judged(self.target, self.profile, body, caught):
             asyncio.ensure_future(self._judge_stop(body, caught))
             return
         self._stopped(body)
 
-    async def _judge_pause(self, body: dict[str, Any]) -> None:
+    async def _judge_pause(self, body: bodies.StoppedBody) -> None:
         """A pause nobody asked for, on a line that does not ask for one, is the adapter's own (js-debug's at a
         new process's first statement, under load): gone on from."""
         if await self.stops.unasked(body, self.link):
             log.debug("continuing past a pause the adapter made of its own")
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+            await self.tolerant_request("continue", {"threadId": body.threadId})
         elif self.state != "terminated":
             self._on_stopped(body, pause_judged=True)
 
-    async def _judge_line_stop(self, body: dict[str, Any]) -> None:
+    async def _judge_line_stop(self, body: bodies.StoppedBody) -> None:
         """A breakpoint's later place on the line the move left, in the same run of it, is no stop: the move goes on."""
         if await self.stops.same_run_of_line(body, self.link):
             log.debug("going on past another place of the line the move left")
-            await self.tolerant_request(self.run.last_move, {"threadId": body["threadId"]})
+            await self.tolerant_request(self.run.last_move, {"threadId": body.threadId})
         elif self.state != "terminated":
             self._judged_stop(body, line_judged=True)
 
-    async def _judge_watch_stop(self, body: dict[str, Any]) -> None:
+    async def _judge_watch_stop(self, body: bodies.StoppedBody) -> None:
         """A watch's stop on the stack slot of a frame that has returned is no stop of the program's: gone on from."""
         try:
-            stale = watch_frames.outlived(self.breakpoints, await self.stack(body["threadId"], watch_frames.STACK_LIMIT))
+            stale = watch_frames.outlived(self.breakpoints, await self.stack(body.threadId, watch_frames.STACK_LIMIT))
             await self.breakpoints.sync_watches(self.tolerant_request)
         except Failure:
             stale = False
         if stale:
             log.debug("continuing past a watch whose frame has returned")
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+            await self.tolerant_request("continue", {"threadId": body.threadId})
         elif self.state != "terminated":
             self._judged_stop(body, watches_judged=True, line_judged=True)
 
-    async def _judge_stop(self, body: dict[str, Any], caught: FunctionFilter | None) -> None:
+    async def _judge_stop(self, body: bodies.StoppedBody, caught: FunctionFilter | None) -> None:
         """An exception in a test run that fails no test (a skip), or a failure reported again, is gone on from;
         one that fails a test is the stop."""
         if not await testing.fails(self.target, self.profile, body, caught, self.link.request):
             log.debug("continuing past an exception that fails no test")
-            await self.tolerant_request("continue", {"threadId": body["threadId"]})
+            await self.tolerant_request("continue", {"threadId": body.threadId})
         elif self.state != "terminated":
             self._stopped(body)
 
-    async def _complete_stop(self, body: dict[str, Any]) -> None:
+    async def _complete_stop(self, body: bodies.StoppedBody) -> None:
         """A stop the adapter described in part (Delve names no thread after a pause), taken once filled in."""
         done = await self.stops.complete(body, self.link)
         if self.state != "terminated":
             self._judged_stop(done)
 
-    def _stopped(self, body: dict[str, Any]) -> None:
+    def _stopped(self, body: bodies.StoppedBody) -> None:
         info = self.stops.read(body)
         self.run.stopped(info)
         if (entry := self.stops.take_spent()) is not None:
@@ -303,12 +303,12 @@ class DebugSession:
         if self.run.ended():
             self._closing = asyncio.ensure_future(self._release_adapter())
 
-    def _on_breakpoint(self, body: dict[str, Any]) -> None:
-        self.breakpoints.on_event(body)
-        self.sources.note_event("breakpoint", body)
+    def _on_breakpoint(self, body: bodies.BreakpointEventBody) -> None:
+        self.breakpoints.on_event(body.breakpoint)
+        self.sources.note_breakpoint(body.breakpoint)
 
-    def _on_output(self, body: dict[str, Any]) -> None:
-        category, raw = str(body.get("category", "console")), str(body.get("output", ""))
+    def _on_output(self, body: bodies.OutputBody) -> None:
+        category, raw = "console" if body.category is None else body.category, body.output
         raw, marked = self.all_in.take_out(category, raw)
         profile = self.profile
         text = profile.shown_output(category, raw, self.state == "starting", self.target.mode == "connect")
@@ -403,10 +403,32 @@ class DebugSession:
 
     # -- requests ----------------------------------------------------------------------------
 
+    @overload
+    async def request(self, command: Literal["stackTrace"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.StackTraceBody: ...
+    @overload
+    async def request(self, command: Literal["scopes"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ScopesBody: ...
+    @overload
+    async def request(self, command: Literal["variables"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.VariablesBody: ...
+    @overload
+    async def request(self, command: Literal["threads"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ThreadsBody: ...
+    @overload
+    async def request(self, command: bodies.BreakpointsCommand, arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.BreakpointsBody: ...
+    @overload
+    async def request(self, command: Literal["setExceptionBreakpoints"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ExceptionBreakpointsBody: ...
+    @overload
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
-                      holds: str | None = None) -> dict[str, Any]:
-        """A request through the link, its answer shaped for the agent (`answers.py`) and its files noted as
-        ones the agent may read. `holds`: see `Link.request`."""
+                      holds: str | None = None) -> dict[str, Any]: ...
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
+                      holds: str | None = None) -> Any:
+        """A request through the link (its answer typed there, see `Link.request`), shaped for the agent
+        (`answers.py`) and its files noted as ones the agent may read. `holds`: see `Link.request`."""
         try:
             body = await self.link.request(command, arguments, timeout, holds=holds)
         except StillOwed:  # not sent: nothing waited for the adapter
@@ -420,18 +442,26 @@ class DebugSession:
         await self.answers.shape(command, arguments, body, timeout)
         return body
 
-    async def stack(self, thread: int, levels: int = 1, start: int = 0) -> list[dict[str, Any]]:
+    async def stack(self, thread: int, levels: int = 1, start: int = 0) -> list[bodies.StackFrame]:
         """`levels` frames of `thread`'s stack from `start` (0: the innermost), as the agent reads them."""
-        body = await self.request("stackTrace", {"threadId": thread, "startFrame": start, "levels": levels})
-        return list(body.get("stackFrames") or [])
+        return (await self.request("stackTrace", {"threadId": thread, "startFrame": start, "levels": levels})).stackFrames
 
-    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    @overload
+    async def tolerant_request(self, command: bodies.BreakpointsCommand,
+                               arguments: dict[str, Any]) -> bodies.BreakpointsBody: ...
+    @overload
+    async def tolerant_request(self, command: Literal["setExceptionBreakpoints"],
+                               arguments: dict[str, Any]) -> bodies.ExceptionBreakpointsBody: ...
+    @overload
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+    async def tolerant_request(self, command: str, arguments: dict[str, Any]) -> Any:
         """Breakpoints that the adapter rejects become unverified ones, not a failed call or start."""
         try:
             return await self.request(command, arguments)
         except AdapterRefused as exc:
             count = len(arguments.get("breakpoints") or [])
-            return {"breakpoints": [{"verified": False, "message": exc.message}] * count}
+            return bodies.response(command, {"breakpoints": [{"verified": False, "message": exc.message}] * count})
 
     def held(self) -> bool:
         """The adapter still owes an answer past its timeout (see owed.py)."""
@@ -627,7 +657,7 @@ class DebugSession:
         if thread_id is None or (self.stop_info is not None and thread_id == self.stop_info.thread_id) \
                 or not self.profile.stops.lists_every_thread:
             return self.thread(thread_id)
-        ids = [t.get("id") for t in (await self.request("threads")).get("threads") or []]
+        ids = [t.id for t in (await self.request("threads")).threads]
         if thread_id not in ids:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown threadId {thread_id}; the program's threads: "
                              f"{', '.join(map(str, ids[:20])) or 'none'}")
@@ -717,10 +747,10 @@ class DebugSession:
             return since - 1
         thread = thread_id
         if thread is None:
-            threads = (await self.request("threads")).get("threads") or []
+            threads = (await self.request("threads")).threads
             if not threads:
                 raise DebugError(ErrorCode.NOT_PAUSED, "the program has no threads to pause")
-            thread = next((t["id"] for t in threads if t.get("id", 0) > 0), threads[0]["id"])
+            thread = next((t.id for t in threads if t.id > 0), threads[0].id)
         else:
             thread = await self.known_thread(thread)
         self.run.pause_asked()

@@ -17,6 +17,7 @@ import os
 import stat
 from typing import Any
 
+from ..dap import bodies
 from ..errors import DebugError, ErrorCode
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -53,32 +54,38 @@ class SourceAllowList:
             self._files.add(found)
             self._added.add(path)
 
-    def _add_source(self, source: Any) -> None:
+    def _add_source(self, source: object) -> None:
+        """A source as a body kept as the adapter's dict names it (`loadedSources`, `loadedSource`)."""
         if isinstance(source, dict):
             self.add(source.get("path"))
 
-    def _add_breakpoint_source(self, source: Any) -> None:
-        path = source.get("path") if isinstance(source, dict) else None
+    def _add_breakpoint_path(self, path: object) -> None:
         if isinstance(path, str) and path.lower().endswith(self._breakpoint_suffixes):
             self.add(path)
 
-    def note_response(self, command: str, arguments: dict[str, Any] | None, body: dict[str, Any]) -> None:
-        """Take the files a response names (called for every response the session receives)."""
-        if command == "stackTrace":
-            for frame in body.get("stackFrames") or []:
-                self._add_source(frame.get("source"))
+    def note_response(self, command: str, arguments: dict[str, Any] | None, body: Any) -> None:
+        """Take the files a response names (called for every response the session receives, typed where its
+        command's answer has a type: `bodies.RESPONSES`)."""
+        if isinstance(body, bodies.StackTraceBody):
+            for frame in body.stackFrames:
+                self.add(frame.path)
         elif command == "loadedSources":
             for source in body.get("sources") or []:
                 self._add_source(source)
         elif command == "modules":
             for module in body.get("modules") or []:
                 self._note_module(module)
-        elif command == "setBreakpoints":
-            verified = [bp for bp in body.get("breakpoints") or [] if bp.get("verified")]
+        elif command == "setBreakpoints" and isinstance(body, bodies.BreakpointsBody):
+            verified = [bp for bp in body.breakpoints if bp.verified]
             for bp in verified:
-                self._add_breakpoint_source(bp.get("source"))
+                self.note_breakpoint(bp)
             if verified and arguments:
-                self._add_breakpoint_source(arguments.get("source"))
+                self._add_breakpoint_path((arguments.get("source") or {}).get("path"))
+
+    def note_breakpoint(self, bp: bodies.Breakpoint) -> None:
+        """A breakpoint the adapter answered with, or told of in a `breakpoint` event: its file, if verified."""
+        if bp.verified and bp.source is not None:
+            self._add_breakpoint_path(bp.source.path)
 
     def note_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "loadedSource" and body.get("reason") != "removed":
@@ -89,8 +96,6 @@ class SourceAllowList:
                 self.first_loaded = path
         elif event == "module" and body.get("reason") != "removed":
             self._note_module(body.get("module") or {})
-        elif event == "breakpoint" and (body.get("breakpoint") or {}).get("verified"):
-            self._add_breakpoint_source(body["breakpoint"].get("source"))
 
     def _note_module(self, module: dict[str, Any]) -> None:
         self.add(module.get("path"))

@@ -14,10 +14,11 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, Protocol, overload
 
 from ...adapters import AdapterProfile
 from ...adapters.base import FunctionFilter, FunctionPlace
+from ...dap import bodies
 from ...errors import DebugError, ErrorCode
 from ..hints import KEPT_FOR_RESTART
 from ..models import BreakpointView
@@ -27,7 +28,18 @@ from .dap_form import dap_form, message_end
 from .edits import follow
 from .specs import BreakpointOptions, BreakpointSpec, Kind
 
-Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+class Request(Protocol):
+    """How the registry asks the adapter (the session's `tolerant_request`): the `set…Breakpoints` answers typed."""
+
+    @overload
+    async def __call__(self, command: bodies.BreakpointsCommand,
+                       arguments: dict[str, Any]) -> bodies.BreakpointsBody: ...
+    @overload
+    async def __call__(self, command: Literal["setExceptionBreakpoints"],
+                       arguments: dict[str, Any]) -> bodies.ExceptionBreakpointsBody: ...
+    @overload
+    async def __call__(self, command: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class BreakpointRegistry:
@@ -336,7 +348,7 @@ class BreakpointRegistry:
         """All resolved, enabled watches in one `setDataBreakpoints` (it replaces the adapter's list)."""
         bps = [bp for bp in self._items.values() if bp.kind == "watch" and bp.active and bp.data_id is not None]
         body = await request("setDataBreakpoints", {"breakpoints": [self._dap_form(bp) for bp in bps]})
-        self._apply(bps, body.get("breakpoints") or [])
+        self._apply(bps, body.breakpoints)
 
     def watches(self) -> list[Breakpoint]:
         return [bp for bp in self._items.values() if bp.kind == "watch"]
@@ -383,7 +395,7 @@ class BreakpointRegistry:
             await self._own_code(request, [self._as_run(path)])
         body = await request("setBreakpoints", {"source": {"path": path}, "breakpoints": [
             self._dap_form(bp) for bp in bps]})
-        self._apply(bps, body.get("breakpoints") or [])
+        self._apply(bps, body.breakpoints)
         for bp in bps:
             if bp.id in functions and bp.verified and not bp.message:
                 bp.message = (f"set on line {functions[bp.id]}, the function's first line, where each call's generator or "
@@ -396,9 +408,9 @@ class BreakpointRegistry:
         bps = [bp for bp in bps if not (bp.function and places[bp.function].line)]  # sent as lines of their files
         await self._own_code(request, [place.file for place in places.values() if place.file and not place.line])
 
-        async def answers(sent: list[Breakpoint]) -> list[dict[str, Any]]:
+        async def answers(sent: list[Breakpoint]) -> list[bodies.Breakpoint]:
             body = await request("setFunctionBreakpoints", {"breakpoints": [self._dap_form(bp) for bp in sent]})
-            return list(body.get("breakpoints") or [])
+            return body.breakpoints
 
         if not self._profile.breakpoints.function_answers_unordered:
             self._apply(bps, await answers(bps))
@@ -411,11 +423,11 @@ class BreakpointRegistry:
             got = await answers(sent)
             by_id = {bp.adapter_id: bp for bp in sent if bp.adapter_id in self._function_ids}
             fresh = [bp for bp in sent if bp.adapter_id not in self._function_ids]
-            matched = [by_id.get(answer.get("id")) or (fresh.pop() if fresh else None) for answer in got]
+            matched = [by_id.get(answer.id) or (fresh.pop() if fresh else None) for answer in got]
             for bp, answer in zip(matched, got, strict=True):
                 if bp is not None:
                     self._apply([bp], [answer])
-            self._function_ids = {answer["id"] for answer in got if answer.get("id") is not None}
+            self._function_ids = {answer.id for answer in got if answer.id is not None}
 
     def sent_name(self, function: str) -> str:
         """The name the adapter was given for a function breakpoint (debugpy: `loads` for `json.loads`)."""
@@ -451,8 +463,7 @@ class BreakpointRegistry:
         if conditional := [bp for bp in bps if bp.options.condition]:
             arguments["filterOptions"] = [{"filterId": bp.exception, "condition": bp.options.condition}
                                           for bp in conditional]
-        body = await request("setExceptionBreakpoints", arguments)
-        answers = body.get("breakpoints")
+        answers = (await request("setExceptionBreakpoints", arguments)).breakpoints
         if answers:
             self._apply(bps, answers)
         else:
@@ -485,12 +496,12 @@ class BreakpointRegistry:
         taken, self._stand_ins, self._filters_silenced = list(self._stand_ins.values()), {}, True
         return [self._items.pop(bp.id) for bp in taken if bp.id in self._items]
 
-    def _apply(self, bps: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
+    def _apply(self, bps: list[Breakpoint], answers: list[bodies.Breakpoint]) -> None:
         for bp, answer in zip(bps, answers, strict=False):
-            bp.verified = bool(answer.get("verified"))
+            bp.verified = answer.verified
             bp.message = self._message(answer, None)
-            bp.adapter_id = answer.get("id")
-            bp.actual_line = answer.get("line") or bp.actual_line
+            bp.adapter_id = answer.id
+            bp.actual_line = answer.line or bp.actual_line
             if self._profile.breakpoints.refused_condition_kept and bp.kind == "line" and bp.options.condition \
                     and bp.message and not bp.verified:
                 bp.verified, bp.adapter_id = True, -bp.id  # an id of our own: its stops are matched by place
@@ -498,21 +509,22 @@ class BreakpointRegistry:
                               f"breakpoint without it, so it stops at every hit; fix the condition with `breakpoint` "
                               f"and id {bp.id}")
 
-    def _message(self, answer: dict[str, Any], before: str | None) -> str | None:
-        """The adapter's message on a breakpoint, unless it only says that the breakpoint is not bound yet."""
-        message = answer.get("message", before)
+    def _message(self, answer: bodies.Breakpoint, before: str | None) -> str | None:
+        """The adapter's message on a breakpoint (`before` where it sends none), unless it only says that the
+        breakpoint is not bound yet."""
+        message = answer.message if "message" in answer.model_fields_set else before
         return None if message in self._profile.breakpoints.unbound_messages else message
 
-    def on_event(self, body: dict[str, Any]) -> None:
-        """A `breakpoint` event: the adapter verified, moved or dropped one of ours."""
-        answer = body.get("breakpoint") or {}
-        if answer.get("id") is None:
+    def on_event(self, answer: bodies.Breakpoint) -> None:
+        """A `breakpoint` event's breakpoint: the adapter verified, moved or dropped one of ours. It may say only
+        what changed (`model_fields_set`)."""
+        if answer.id is None:
             return
         for bp in self._items.values():
-            if bp.adapter_id == answer["id"]:
-                bp.verified = bool(answer.get("verified", bp.verified))
+            if bp.adapter_id == answer.id:
+                bp.verified = answer.verified if "verified" in answer.model_fields_set else bp.verified
                 bp.message = self._message(answer, bp.message)
-                bp.actual_line = answer.get("line") or bp.actual_line
+                bp.actual_line = answer.line or bp.actual_line
 
     def _dap_form(self, bp: Breakpoint) -> dict[str, Any]:
         """`bp` for the adapter (`dap_form`), its condition as the agent gave it remembered where another is sent."""

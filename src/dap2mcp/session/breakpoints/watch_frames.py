@@ -4,9 +4,10 @@ watches.py, which reads the paused program, so that a stop can be judged before 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...adapters.base import AdapterProfile
+from ...dap import bodies
 from .breakpoint import Breakpoint
 
 if TYPE_CHECKING:
@@ -16,14 +17,14 @@ STACK_LIMIT = 1000
 """Frames read to place a watched local's frame; a deeper stack counts from this far down."""
 
 
-def may_have_outlived(profile: AdapterProfile, registry: BreakpointRegistry, body: dict[str, Any]) -> bool:
+def may_have_outlived(profile: AdapterProfile, registry: BreakpointRegistry, body: bodies.StoppedBody) -> bool:
     """Whether a stop may be a watch's on a returned frame's stack slot: a watch's stop, with a watch on a local."""
-    stopped = profile.watches.watch_stop.search(f"{body.get('reason', '')} {body.get('description') or ''}")
-    return bool(stopped and body.get("threadId") is not None
+    stopped = profile.watches.watch_stop.search(f"{body.reason} {body.description or ''}")
+    return bool(stopped and body.threadId is not None
                 and any(bp.frame and bp.options.enabled and bp.data_id for bp in registry.watches()))
 
 
-def outlived(registry: BreakpointRegistry, stack: list[dict[str, Any]]) -> bool:
+def outlived(registry: BreakpointRegistry, stack: list[bodies.StackFrame]) -> bool:
     """At a watch's stop (`stack`: the stopped thread's frames): take out the watches whose local's frame has
     returned, and say whether they were all the watches there were, so that the stop was theirs and is no stop
     of the program's; the next answer says they went (`BreakpointRegistry.later_notes`). The caller re-sends the
@@ -39,13 +40,13 @@ def outlived(registry: BreakpointRegistry, stack: list[dict[str, Any]]) -> bool:
     return not any(bp.options.enabled and bp.data_id for bp in registry.watches())
 
 
-def frame_of(bp: Breakpoint, stack: list[dict[str, Any]]) -> int | None:
+def frame_of(bp: Breakpoint, stack: list[bodies.StackFrame]) -> int | None:
     """The id, at this stop, of the frame whose local `bp` watches; None if that frame has returned."""
     assert bp.frame is not None
     function, depth = bp.frame
     index = len(stack) - depth
-    if 0 <= index < len(stack) and stack[index].get("name") == function:
-        return stack[index].get("id")
+    if 0 <= index < len(stack) and stack[index].name == function:
+        return stack[index].id
     return None
 
 

@@ -8,9 +8,10 @@ The registry owns the watches (a kind of breakpoint); this module does what need
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...adapters.base import OWN_PRINT
+from ...dap import bodies
 from ...dap.errors import AdapterRefused
 from ...errors import DebugError, ErrorCode
 from ..memory.disassembly import instructions
@@ -112,7 +113,7 @@ async def after_stop(session: DebugSession, thread: int | None, reason: str, des
     return report
 
 
-async def _top(session: DebugSession, thread: int) -> dict[str, Any] | None:
+async def _top(session: DebugSession, thread: int) -> bodies.StackFrame | None:
     """The stopped thread's innermost frame, where the instruction that stopped it is."""
     try:
         return (await session.stack(thread))[0]
@@ -120,16 +121,16 @@ async def _top(session: DebugSession, thread: int) -> dict[str, Any] | None:
         return None
 
 
-async def _said(session: DebugSession, command: str, frame: dict[str, Any]) -> str:
+async def _said(session: DebugSession, command: str, frame: bodies.StackFrame) -> str:
     """What a debugger command run in `frame` printed ("" where it could not run)."""
     try:
-        body, _ = await session.own.evaluate(command, frame["id"], "repl")
+        body, _ = await session.own.evaluate(command, frame.id, "repl")
     except DebugError:
         return ""
     return str(body.get("result") or "")
 
 
-async def _stoppers(session: DebugSession, watches: list[Breakpoint], top: dict[str, Any] | None) -> set[int] | None:
+async def _stoppers(session: DebugSession, watches: list[Breakpoint], top: bodies.StackFrame | None) -> set[int] | None:
     """The ids of the watches that stopped the program, from what the debugger says of it; None where it says
     nothing: a read watch's stop is then told from another watch's only by the values."""
     profile = session.profile
@@ -151,18 +152,18 @@ def _address(bp: Breakpoint) -> int | None:
     return int(found.group(1), 16) if found else None
 
 
-async def _line_before(session: DebugSession, top: dict[str, Any]) -> int | None:
+async def _line_before(session: DebugSession, top: bodies.StackFrame) -> int | None:
     """The source line of the instruction before the paused one in frame `top`: the write that stopped the
     program."""
     if (command := session.profile.watches.line_before_command) is not None:
         found = re.search(rf"^{OWN_PRINT}line (\d+)$", await _said(session, command, top), re.MULTILINE)
         return int(found.group(1)) if found and found.group(1) != "0" else None
-    if not top.get("instructionPointerReference"):
+    if not top.instructionPointerReference:
         return None
     # an adapter may name the line only where it changes (Delve): then the nearest line named before is the write's
     for back in (1, LINE_SEARCH):
         try:
-            before = await instructions(session, str(top["instructionPointerReference"]), -back, back)
+            before = await instructions(session, top.instructionPointerReference, -back, back)
         except (AdapterRefused, DebugError):
             return None
         if (line := next((i["line"] for i in reversed(before) if isinstance(i.get("line"), int)), None)) is not None:
@@ -206,15 +207,15 @@ async def _owner(session: DebugSession, expression: str, frame: int, thread: int
     root = _ROOT.match(expression)
     if root is None or thread is None:
         return None
-    scopes = (await session.request("scopes", {"frameId": frame})).get("scopes") or []
+    scopes = (await session.request("scopes", {"frameId": frame})).scopes
     names: set[str] = set()
     for scope in scopes:
-        if str(scope.get("name", "")).lower().startswith(_LOCAL_SCOPES) and scope.get("variablesReference"):
-            listed = await session.request("variables", {"variablesReference": scope["variablesReference"]})
-            names |= {str(v.get("name")) for v in listed.get("variables") or []}
+        if scope.name.lower().startswith(_LOCAL_SCOPES) and scope.variablesReference:
+            listed = await session.request("variables", {"variablesReference": scope.variablesReference})
+            names |= {v.name for v in listed.variables}
     if root.group(1) not in names:
         return None
     stack = await session.stack(thread, STACK_LIMIT)
     known = session.frames.get(frame)  # by place: cdt-gdb-adapter numbers the frames anew at each stackTrace
     index = known[1] if known is not None else 0
-    return (str(stack[index].get("name")), len(stack) - index) if index < len(stack) else None
+    return (stack[index].name, len(stack) - index) if index < len(stack) else None

@@ -1,5 +1,6 @@
 """The link to one debug adapter: the connection, `initialize`, the capabilities the adapter announced, and
-requests whose failures come back as types (`dap.errors`).
+requests whose failures come back as types (`dap.errors`). The bodies dap2mcp reads most are read into their
+types here, as they arrive (`dap.bodies`): responses by command, events by name.
 
 The link alone writes the capabilities (from `initialize`, then `capabilities` events) and alone knows
 which answer the adapter still owes past its timeout (`owed.py`), so a request that would only wait
@@ -11,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, overload
 
 from ... import processes
 from ...adapters import AdapterProfile, AdapterStart
-from ...dap import AdapterTimedOut, DapClient, Transport, connect_tcp, spawn_listening, spawn_stdio
+from ...dap import AdapterTimedOut, DapClient, Transport, bodies, connect_tcp, spawn_listening, spawn_stdio
 from ...dap.client import EventHandler, ReverseHandler
 from ...errors import DebugError, ErrorCode, Failure
 from .owed import Owed
@@ -59,7 +60,7 @@ class Link:
         `AdapterProfile.program.follows_children`)."""
         client = DapClient(await open_transport(plan, on_output))
         self._disconnect = None
-        client.on_event(on_event)
+        client.on_event(lambda event, body: on_event(event, bodies.event(event, body)))
         client.terminal.sink = terminal_output
         if terminal_exit is not None:
             client.terminal.exited = terminal_exit
@@ -171,16 +172,39 @@ class Link:
         thread never answers)."""
         return self.client.send(command, arguments)
 
+    @overload
+    async def request(self, command: Literal["stackTrace"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.StackTraceBody: ...
+    @overload
+    async def request(self, command: Literal["scopes"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ScopesBody: ...
+    @overload
+    async def request(self, command: Literal["variables"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.VariablesBody: ...
+    @overload
+    async def request(self, command: Literal["threads"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ThreadsBody: ...
+    @overload
+    async def request(self, command: bodies.BreakpointsCommand, arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.BreakpointsBody: ...
+    @overload
+    async def request(self, command: Literal["setExceptionBreakpoints"], arguments: dict[str, Any] | None = None,
+                      timeout: float = 10.0, *, holds: str | None = None) -> bodies.ExceptionBreakpointsBody: ...
+    @overload
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
-                      holds: str | None = None) -> dict[str, Any]:
-        """`holds`: what the request runs in the stopped program (an agent's expression), which, when it runs
-        past `timeout`, still holds the stopped thread: calls that need it are refused until it answers."""
+                      holds: str | None = None) -> dict[str, Any]: ...
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0, *,
+                      holds: str | None = None) -> Any:
+        """The answer's body, read into its type where it has one (`bodies.RESPONSES`). `holds`: what the request
+        runs in the stopped program (an agent's expression), which, when it runs past `timeout`, still holds the
+        stopped thread: calls that need it are refused until it answers."""
         client = self.client
         if (owed := self.owing()) is not None and owed.holds_every_request:
             raise owed.refusal(self.profile.name, command)
         pending = client.send(command, arguments)
         try:
-            return await client.wait(command, pending, timeout)
+            return bodies.response(command, await client.wait(command, pending, timeout))
         except AdapterTimedOut:
             if (holds is not None or self.profile.program.answers_in_turn) and self.owing() is None:
                 # the first one owed: those sent with it waited behind it

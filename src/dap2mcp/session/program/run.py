@@ -19,6 +19,7 @@ import signal
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ...dap import bodies
 from ...processes import killed_by
 from ..models import State, StopInfo
 
@@ -183,11 +184,11 @@ class Run:
 
     # -- what the adapter says -------------------------------------------------------------------
 
-    def stray_step(self, body: dict[str, Any]) -> bool:
+    def stray_step(self, body: bodies.StoppedBody) -> bool:
         """A step stop nobody asked for: lldb-dap finishes a `next` that a breakpoint cut short at the next
         `continue`, and reports that as a step (True: the program should just go on). A pause's own stop is
         not one: lldb names it after a step still under way."""
-        return self._stray_step_stops and body.get("reason") == "step" and self._last_move == "continue" \
+        return self._stray_step_stops and body.reason == "step" and self._last_move == "continue" \
             and not self._pausing
 
     def take_pause(self) -> bool:

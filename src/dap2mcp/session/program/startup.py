@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ...background import unlogged
+from ...dap import bodies
 from ...errors import DebugError, ErrorCode, Failure
 from ..stop.inspect import top_frame
 
@@ -117,17 +118,17 @@ def failure_lines(text: str) -> str:
     return " | ".join(dict.fromkeys(lines[:6])) or text.strip()[-600:]
 
 
-async def core_stop(adapter: Requester, signal_expression: str | None) -> dict[str, Any]:
+async def core_stop(adapter: Requester, signal_expression: str | None) -> bodies.StoppedBody:
     """The `stopped` body of a core's state, where the adapter tells none: its first thread, and the signal that
     ended the program (`signal_expression` gives its number) where the core records one."""
-    threads = (await adapter.request("threads")).get("threads") or [{}]
-    body: dict[str, Any] = {"reason": "core", "threadId": threads[0].get("id"), "allThreadsStopped": True}
+    threads = (await adapter.request("threads")).threads
+    body = bodies.StoppedBody(reason="core", threadId=threads[0].id if threads else None, allThreadsStopped=True)
     with contextlib.suppress(Failure, ValueError, TypeError):
         if signal_expression is None:
             return body
-        top = await top_frame(adapter, body["threadId"])
-        said = await adapter.request("evaluate", {"expression": signal_expression, "frameId": top.get("id"),
-                                                  "context": "watch"})
+        top = await top_frame(adapter, body.threadId)
+        said = await adapter.request("evaluate", {"expression": signal_expression,
+                                                  "frameId": top.id if top else None, "context": "watch"})
         number = int(str(said.get("result", "")).strip())
-        body["description"] = f"signal {signal.Signals(number).name}"
+        body.description = f"signal {signal.Signals(number).name}"
     return body

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...adapters import AdapterProfile, Target
 from ...adapters.base import FunctionFilter, TestRunner
+from ...dap import bodies
 from ...errors import DebugError, ErrorCode, Failure
 from ..breakpoints.specs import BreakpointSpec
 
@@ -45,17 +46,17 @@ def starting_breakpoints(profile: AdapterProfile, target: Target, given: list[Br
                       if name not in exceptions)]
 
 
-def judged(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None) -> bool:
+def judged(target: Target, profile: AdapterProfile, body: bodies.StoppedBody, caught: FunctionFilter | None) -> bool:
     """Whether an adapter's stop must be judged before it is taken: an exception stop in a test run whose
     runner can tell a failure from an exception that fails no test, or a function filter's stop that may be
     the last one's failure reported again (`caught`: the filter the stop is at, if any)."""
-    if not body.get("threadId"):
+    if not body.threadId:
         return False
     if caught is not None and caught.again_from is not None:
         return True
     tests = _runner_of_run(profile, target)
     return tests is not None and (tests.failure_check is not None or tests.records_failures) \
-        and body.get("reason") == "exception"
+        and body.reason == "exception"
 
 
 def _runner_of_run(profile: AdapterProfile, target: Target) -> TestRunner | None:
@@ -63,26 +64,28 @@ def _runner_of_run(profile: AdapterProfile, target: Target) -> TestRunner | None
     return profile.test_runner(target) if target.mode == "test" or target.runner is not None else None
 
 
-async def fails(target: Target, profile: AdapterProfile, body: dict[str, Any], caught: FunctionFilter | None,
-                request: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]) -> bool:
+async def fails(target: Target, profile: AdapterProfile, body: bodies.StoppedBody, caught: FunctionFilter | None,
+                request: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> bool:
     """Whether the stop is a failure of its own: not one a function filter's `again_from` reports once more, and
     at an exception, one that fails a test by the runner's `failure_check` evaluated in the stopped thread, and
     not in library code where the runner records failures itself (`TestRunner.records_failures`).
-    Where it cannot be told, it is: a stop too many beats a failure run past."""
+    Where it cannot be told, it is: a stop too many beats a failure run past. `request`: the link's, whose answers
+    are typed (`bodies.RESPONSES`)."""
     repeated = caught.again_from if caught is not None else None
     tests = _runner_of_run(profile, target)
     check = tests.failure_check if tests is not None else None
     try:
-        stack = await request("stackTrace", {"threadId": body["threadId"], "levels": 2 if repeated else 1})
-        frames = stack.get("stackFrames") or []
+        stack: bodies.StackTraceBody = await request("stackTrace", {"threadId": body.threadId,
+                                                                     "levels": 2 if repeated else 1})
+        frames = stack.stackFrames
         if repeated is not None:
-            return not (len(frames) > 1 and repeated.search(str(frames[1].get("name", ""))))
+            return not (len(frames) > 1 and repeated.search(frames[1].name))
         if frames and tests is not None and tests.records_failures and profile.library_files is not None \
-                and profile.library_files.search(str((frames[0].get("source") or {}).get("path") or "")):
+                and profile.library_files.search(frames[0].path or ""):
             return False
         if not frames or check is None:
             return True
-        answer = await request("evaluate", {"expression": check, "frameId": frames[0]["id"], "context": "watch"})
+        answer = await request("evaluate", {"expression": check, "frameId": frames[0].id, "context": "watch"})
     except Failure as exc:
         log.debug("could not judge a test's stop: %s", exc)
         return True

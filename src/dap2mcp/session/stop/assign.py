@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...dap import AdapterRefused
+from ...dap import AdapterRefused, bodies
 from ...errors import DebugError, ErrorCode, Failure
 from .inspect import clip, unexpanded
 
@@ -44,19 +44,19 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
     if not (caps.get("supportsSetVariable") or caps.get("supportsSetExpression")):
         raise DebugError(ErrorCode.NOT_SUPPORTED, f"{session.profile.name} cannot set variables: `evaluate` an "
                          "assignment in the program's language instead, where the adapter runs code (`x = 5`)")
-    scopes = [s for s in (await session.request("scopes", {"frameId": frame})).get("scopes") or [] if not unexpanded(s)]
+    scopes = [s for s in (await session.request("scopes", {"frameId": frame})).scopes if not unexpanded(s)]
     for scope in scopes:
-        found = (await _member(session, scope["variablesReference"], path[0]))[1]
+        found = (await _member(session, scope.variablesReference, path[0]))[1]
         if found is None:
             continue
         if len(path) == 1 and caps.get("supportsSetExpression"):  # reports a bad value, where debugpy's setVariable ignores it
             target = name if scope is scopes[0] else _scope_target(session, scope, name)
-            return {"name": name, "scope": scope.get("name"), **await _set_expression(session, target, value, frame)}
+            return {"name": name, "scope": scope.name, **await _set_expression(session, target, value, frame)}
         if not caps.get("supportsSetVariable"):
             break
-        holder = scope["variablesReference"]
+        holder = scope.variablesReference
         for done, step in enumerate(path[1:], 1):
-            reference = found.get("variablesReference") or 0
+            reference = found.variablesReference
             holder, found = await _member(session, reference, step) if reference else (0, None)
             if found is None:
                 if session.profile.evaluation.assignment and step.startswith("["):  # an index not listed (computed, past a page)
@@ -66,16 +66,16 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
         try:
             body = await session.request("setVariable", {"variablesReference": holder, "name": path[-1], "value": value})
         except Failure as exc:
-            if isinstance(exc, AdapterRefused) and session.profile.evaluation.assignment and not (found or {}).get("variablesReference"):
+            if isinstance(exc, AdapterRefused) and session.profile.evaluation.assignment and not (found and found.variablesReference):
                 # lldb-dap refuses what lldb's own expressions take (an enum's enumerator name), without a reason:
                 # the debugger assigns, or says why it cannot
-                return {"name": name, "scope": scope.get("name"), **await _assign(session, name, value, frame)}
-            if not isinstance(exc, AdapterRefused) or not (found or {}).get("variablesReference"):
+                return {"name": name, "scope": scope.name, **await _assign(session, name, value, frame)}
+            if not isinstance(exc, AdapterRefused) or found is None or not found.variablesReference:
                 raise
-            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: '{name}' ({found.get('type') or 'a value'}) "
+            raise DebugError(ErrorCode.ADAPTER_ERROR, f"{exc.message}: '{name}' ({found.type or 'a value'}) "
                              "has fields or elements, which the adapter may not set as a whole; set one of them "
                              f"('{name}.field', '{name}[0]')") from exc
-        return {"name": name, "scope": scope.get("name"),
+        return {"name": name, "scope": scope.name,
                 **value_of(body.get("value", body.get("result", "")), body, session)}  # lldb-dap 19: result
     if session.profile.evaluation.assignment:
         return {"name": name, **await _assign(session, name, value, frame, unlisted=path[0])}
@@ -86,10 +86,10 @@ async def set_variable(session: DebugSession, name: str, value: str, frame: int)
     raise DebugError(ErrorCode.INVALID_ARGUMENT, f"no variable named '{path[0]}' in frame {frame}")
 
 
-def _scope_target(session: DebugSession, scope: dict[str, Any], name: str) -> str:
+def _scope_target(session: DebugSession, scope: bodies.Scope, name: str) -> str:
     """How to name a variable of an outer scope (a Python global) in an assignment run in the frame:
     where the adapter's language binds a bare name locally, the profile says (`scope_assignments`)."""
-    template = dict(session.profile.evaluation.scope_assignments).get(str(scope.get("name")))
+    template = dict(session.profile.evaluation.scope_assignments).get(scope.name)
     return template.format(name=name) if template is not None else name
 
 
@@ -113,18 +113,18 @@ def _joined(steps: list[str]) -> str:
     return steps[0] + "".join(step if step.startswith("[") else f".{step}" for step in steps[1:])
 
 
-async def _member(session: DebugSession, reference: int, name: str) -> tuple[int, dict[str, Any] | None]:
+async def _member(session: DebugSession, reference: int, name: str) -> tuple[int, bodies.Variable | None]:
     """The child named `name` of the value at `reference`, and the reference that holds it (what
     `setVariable` takes). A pointer whose only child is its pointee, unnamed or `*p` (Delve), is stepped
     through: a field behind a pointer is named as the program names it (`root.Balance`)."""
     for _ in range(8):  # a pointer to a pointer to ...: bounded, a cycle of references ends
-        children = (await session.request("variables", {"variablesReference": reference})).get("variables") or []
-        found = next((v for v in children if v.get("name") == name), None)
+        children = (await session.request("variables", {"variablesReference": reference})).variables
+        found = next((v for v in children if v.name == name), None)
         if found is not None:
             return reference, found
-        if len(children) != 1 or not (children[0].get("name") or "*").startswith("*"):
+        if len(children) != 1 or not (children[0].name or "*").startswith("*"):
             return reference, None
-        reference = children[0].get("variablesReference") or 0
+        reference = children[0].variablesReference
         if not reference:
             return 0, None
     return 0, None

@@ -15,15 +15,16 @@ import re
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
-from ...dap import AdapterRefused
+from pydantic import TypeAdapter, ValidationError
+
+from ...dap import AdapterRefused, bodies
 from ...snapshots.model import Node, Snapshot, child_path, roots_in_order
-from .inspect import PREVIEW, PREVIEW_MEMBERS, unexpanded
+from .inspect import Previews, ViewScope
 
-Fetch = Callable[[int], Awaitable[list[dict[str, Any]]]]
+Fetch = Callable[[int], Awaitable[list[bodies.Variable]]]
 
-_CUT: list[dict[str, Any]] = []  # a helper reference the helper did not expand
+_CUT: list[bodies.Variable] = []  # a helper reference the helper did not expand
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 
@@ -43,28 +44,28 @@ class CaptureLimits:
 
 @dataclass
 class _Pending:
-    raw: dict[str, Any]
+    raw: bodies.Variable
     ancestors: tuple[_Pending, ...]
     children: list[_Pending] = field(default_factory=list)
     flags: set[str] = field(default_factory=set)
 
     @property
     def reference(self) -> int:
-        return int(self.raw.get("variablesReference") or 0)
+        return self.raw.variablesReference
 
     def refers_back(self) -> bool:
         """The same object as an ancestor: the same reference, or the same address in its value."""
-        value = str(self.raw.get("value", ""))
+        value = self.raw.value
         return any(a.reference == self.reference or
-                   (_ADDRESS.search(value) and a.raw.get("value") == value and a.raw.get("type") == self.raw.get("type"))
+                   (_ADDRESS.search(value) and a.raw.value == value and a.raw.type == self.raw.type)
                    for a in self.ancestors)
 
 
-def snapshot_scopes(scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def snapshot_scopes(scopes: list[ViewScope]) -> list[ViewScope]:
     """The scopes a snapshot holds: locals and arguments, not globals or registers."""
-    cheap = [s for s in scopes if s.get("variablesReference") and not unexpanded(s)]
-    local = [s for s in cheap if s.get("presentationHint") in ("locals", "arguments")
-             or any(word in str(s.get("name", "")).lower() for word in ("local", "argument"))]
+    cheap = [s for s in scopes if s.reference and s.listed]
+    local = [s for s in cheap if s.scope.presentationHint in ("locals", "arguments")
+             or any(word in s.name.lower() for word in ("local", "argument"))]
     return local or cheap[:1]
 
 
@@ -73,38 +74,36 @@ def now() -> datetime:
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
-def visible(raw: list[dict[str, Any]], hidden: frozenset[str]) -> list[dict[str, Any]]:
-    return [v for v in raw if str(v.get("name", "")) not in hidden]
+def visible(raw: list[bodies.Variable], hidden: frozenset[str]) -> list[bodies.Variable]:
+    return [v for v in raw if v.name not in hidden]
 
 
-def is_method(raw: dict[str, Any], callables: frozenset[str]) -> bool:
+def is_method(raw: bodies.Variable, callables: frozenset[str]) -> bool:
     """An attribute that is a method (`ValueShapes.callables`, or a `method` hint): the class's, not the object's
     state, and a bound one's text repeats its owner's. Items of a list or a dict (`0`, `'key'`) are never methods
     here, whatever they hold: a handler kept in a dict is the program's data."""
-    name = str(raw.get("name", ""))
-    if not name.isidentifier():
+    if not raw.name.isidentifier():
         return False
-    hint = raw.get("presentationHint")
-    return str(raw.get("type") or "") in callables or (isinstance(hint, dict) and hint.get("kind") == "method")
+    return (raw.type or "") in callables or raw.kind == "method"
 
 
-def members(raw: list[dict[str, Any]], hidden: frozenset[str], callables: frozenset[str]) -> list[dict[str, Any]]:
+def members(raw: list[bodies.Variable], hidden: frozenset[str], callables: frozenset[str]) -> list[bodies.Variable]:
     """A value's children as a snapshot records them: not the adapter's groupings (`hidden`), not methods."""
     return [v for v in visible(raw, hidden) if not is_method(v, callables)]
 
 
-def merge_scopes(per_scope: list[list[dict[str, Any]]], hidden: frozenset[str]) -> list[dict[str, Any]]:
+def merge_scopes(per_scope: list[list[bodies.Variable]], hidden: frozenset[str]) -> list[bodies.Variable]:
     """One namespace for the frame: where scopes share a name, the inner (first) scope's wins."""
-    merged: dict[str, dict[str, Any]] = {}
+    merged: dict[str, bodies.Variable] = {}
     for raw in per_scope:
         for variable in visible(raw, hidden):
-            merged.setdefault(str(variable.get("name", "")), variable)
+            merged.setdefault(variable.name, variable)
     return list(merged.values())
 
 
-async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
+async def capture(fetch: Fetch, top: list[bodies.Variable], *, depth: int, hidden: frozenset[str],
                   limits: CaptureLimits, cut_markers: frozenset[str] = frozenset(),
-                  known: dict[int, list[dict[str, Any]]] | None = None,
+                  known: dict[int, list[bodies.Variable]] | None = None,
                   unordered: frozenset[str] = frozenset(),
                   callables: frozenset[str] = frozenset()) -> tuple[tuple[Node, ...], bool]:
     """Nodes for the frame's top-level variables `top`, expanded `depth` levels; (roots, truncated).
@@ -118,26 +117,27 @@ async def capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden
                               known=known, unordered=unordered, callables=callables)
 
 
-def capture_top(top: list[dict[str, Any]], *, limits: CaptureLimits) -> tuple[tuple[Node, ...], bool]:
+def capture_top(top: list[bodies.Variable], *, limits: CaptureLimits,
+                previews: Previews | None = None) -> tuple[tuple[Node, ...], bool]:
     """`capture` at depth 0, which asks the adapter nothing: a stop snapshot is built with it while the
-    stop's other scopes are still being read (recorder.py)."""
+    stop's other scopes are still being read (recorder.py). `previews`: see `_previewed`."""
     with _collector_paused():
-        return roots_in_order([_build("", _previewed(v), limits) for v in top[:limits.nodes]]), \
+        return roots_in_order([_build("", _previewed(v, previews or {}), limits) for v in top[:limits.nodes]]), \
             len(top) > limits.nodes
 
 
-def _previewed(raw: dict[str, Any]) -> _Pending:
+def _previewed(raw: bodies.Variable, previews: Previews) -> _Pending:
     """A top-level variable as its context shows it: where the adapter's text hides the contents (a C struct's
     `{...}`) and a preview was read, the preview's text, and the members it was made of as its children."""
-    if PREVIEW not in raw:
+    if (preview := previews.get(id(raw))) is None:
         return _Pending(raw, ())
-    item = _Pending({**raw, "value": raw[PREVIEW]}, ())
-    item.children = [_Pending(member, (item,)) for member in raw.get(PREVIEW_MEMBERS) or ()]
+    item = _Pending(raw.model_copy(update={"value": preview.text}), ())
+    item.children = [_Pending(member, (item,)) for member in preview.members or ()]
     return item
 
 
-async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidden: frozenset[str],
-                   limits: CaptureLimits, cut_markers: frozenset[str], known: dict[int, list[dict[str, Any]]] | None,
+async def _capture(fetch: Fetch, top: list[bodies.Variable], *, depth: int, hidden: frozenset[str],
+                   limits: CaptureLimits, cut_markers: frozenset[str], known: dict[int, list[bodies.Variable]] | None,
                    unordered: frozenset[str], callables: frozenset[str]) -> tuple[tuple[Node, ...], bool]:
     if depth == 0:
         return capture_top(top, limits=limits)
@@ -174,7 +174,7 @@ async def _capture(fetch: Fetch, top: list[dict[str, Any]], *, depth: int, hidde
                 truncated = True
                 continue
             kept = members(raw, hidden, callables)
-            if cut_markers and any(str(v.get("name", "")) in cut_markers for v in kept):
+            if cut_markers and any(v.name in cut_markers for v in kept):
                 kept = visible(kept, cut_markers)
                 item.flags.add("truncated")
             if len(kept) > limits.children:
@@ -204,7 +204,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> list[dict[str, Any]] | None:
+async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> list[bodies.Variable] | None:
     async with gate:
         try:
             return await fetch(reference)
@@ -214,14 +214,14 @@ async def _children(fetch: Fetch, gate: asyncio.Semaphore, reference: int) -> li
 
 def _build(parent: str, item: _Pending, limits: CaptureLimits, unordered: frozenset[str] = frozenset(),
            by_value: bool = False) -> Node:
-    value = str(item.raw.get("value", ""))
-    name = value[:limits.value_chars] if by_value else str(item.raw.get("name", ""))
+    value = item.raw.value
+    name = value[:limits.value_chars] if by_value else item.raw.name
     path = child_path(parent, name)
     flags = item.flags
     if len(value) > limits.value_chars:
         value = value[: limits.value_chars - 1] + "…"
         flags.add("valueTruncated")
-    type_ = str(item.raw.get("type") or "")
+    type_ = item.raw.type or ""
     children = [_build(path, c, limits, unordered, type_ in unordered) for c in item.children]
     if type_ in unordered and children and "truncated" not in flags:
         value = _in_order(value, [c.value for c in children])
@@ -253,14 +253,23 @@ def one_request_expression(source: str, names: list[str], depth: int, limits: Ca
     return f"(lambda ns, loc: (exec({source!r}, ns), {call})[1])({{}}, locals())"
 
 
-def prefetched(reply: str, top: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
-    """The helper's reply as `variables` replies by reference, and `top` with the helper's references."""
+_HELPER_REPLY = TypeAdapter(dict[int, list[bodies.Variable]])
+"""The helper's replies, read in one call where they fit: a capture may hold 20,000 of them."""
+
+
+def prefetched(reply: str, top: list[bodies.Variable]) -> tuple[list[bodies.Variable], dict[int, list[bodies.Variable]]]:
+    """The helper's reply as `variables` replies by reference, and `top` with the helper's references. A reply of
+    another shape raises `ValueError`, `KeyError` or `TypeError`."""
     data = json.loads(reply)
     if "tooLarge" in data:
         raise ValueError(f"the helper's reply would be {data['tooLarge']:,} bytes")
     roots: dict[str, int] = data["roots"]
-    children = {int(ref): list(kids) for ref, kids in data["children"].items()}
-    swapped = [{**v, "variablesReference": roots.get(str(v.get("name")), v.get("variablesReference"))} for v in top]
+    try:
+        children = _HELPER_REPLY.validate_python(data["children"])
+    except ValidationError:  # read as leniently as the adapter's own replies
+        children = {int(ref): bodies.VariablesBody.read({"variables": kids}).variables
+                    for ref, kids in data["children"].items()}
+    swapped = [v.model_copy(update={"variablesReference": roots.get(v.name, v.variablesReference)}) for v in top]
     return swapped, children
 
 

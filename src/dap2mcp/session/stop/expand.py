@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...adapters.base import ValueShapes
-from ...dap import AdapterRefused
+from ...dap import AdapterRefused, bodies
 from ...snapshots.model import child_path
 from .capture import members
 from .inspect import Limits, Requester, clip, fetch_variables
@@ -45,25 +45,24 @@ class Expansion:
 
 @dataclass
 class _Part:
-    raw: dict[str, Any]
+    raw: bodies.Variable
     expression: str
     shown: dict[str, Any]
     """Where its members go in the answer."""
 
 
-def hides(raw: dict[str, Any], shapes: ValueShapes) -> bool:
+def hides(raw: bodies.Variable, shapes: ValueShapes) -> bool:
     """Whether a value's text leaves some of its contents out (and it has members to read them from)."""
-    if not raw.get("variablesReference"):
+    if not raw.variablesReference:
         return False
-    value = str(raw.get("value", ""))
-    return bool(shapes.elided is not None and shapes.elided.search(value)) or wanted(raw, shapes) is not None
+    return bool(shapes.elided is not None and shapes.elided.search(raw.value)) or wanted(raw, shapes) is not None
 
 
-async def levels(requester: Requester, root: dict[str, Any], depth: int, shapes: ValueShapes,
+async def levels(requester: Requester, root: bodies.Variable, depth: int, shapes: ValueShapes,
                  hidden: frozenset[str], limits: Limits) -> Expansion:
     """`root` (an evaluation's result, shaped as a variable, `evaluateName` its expression) expanded `depth`
     levels; at depth 0 only whether its own text leaves parts out."""
-    expression = str(root.get("evaluateName") or root.get("name") or "")
+    expression = root.evaluateName or root.name or ""
     top = _Part(root, expression, {})
     out = Expansion()
     level, budget = [top], NODES
@@ -77,9 +76,9 @@ async def levels(requester: Requester, root: dict[str, Any], depth: int, shapes:
 async def _next_level(requester: Requester, level: list[_Part], budget: int, shapes: ValueShapes,
                       hidden: frozenset[str], limits: Limits, out: Expansion) -> tuple[list[_Part], int]:
     """The members of every part of `level` that has some, read at once; the parts of the level below."""
-    parts = [p for p in level if p.raw.get("variablesReference")]
+    parts = [p for p in level if p.raw.variablesReference]
     gate = asyncio.Semaphore(IN_FLIGHT)
-    replies = await asyncio.gather(*(_members(requester, gate, int(p.raw["variablesReference"])) for p in parts))
+    replies = await asyncio.gather(*(_members(requester, gate, p.raw.variablesReference) for p in parts))
     below: list[_Part] = []
     for part, reply in zip(parts, replies, strict=True):
         if reply is None:
@@ -100,7 +99,7 @@ async def _next_level(requester: Requester, level: list[_Part], budget: int, sha
     return below, budget
 
 
-async def _members(requester: Requester, gate: asyncio.Semaphore, reference: int) -> list[dict[str, Any]] | None:
+async def _members(requester: Requester, gate: asyncio.Semaphore, reference: int) -> list[bodies.Variable] | None:
     async with gate:
         try:
             return await fetch_variables(requester, reference)
@@ -108,18 +107,18 @@ async def _members(requester: Requester, gate: asyncio.Semaphore, reference: int
             return None
 
 
-def _expression(parent: str, raw: dict[str, Any]) -> str:
+def _expression(parent: str, raw: bodies.Variable) -> str:
     """How the agent evaluates a member: the adapter's own expression for it, else its path under `parent`."""
-    if raw.get("evaluateName"):
-        return str(raw["evaluateName"])
-    return child_path(parent if _PLAIN.fullmatch(parent) else f"({parent})", str(raw.get("name", "")))
+    if raw.evaluateName:
+        return raw.evaluateName
+    return child_path(parent if _PLAIN.fullmatch(parent) else f"({parent})", raw.name)
 
 
-def _shown(raw: dict[str, Any], limits: Limits) -> dict[str, Any]:
-    value, cut = clip(str(raw.get("value", "")), limits.value_chars)
-    shown: dict[str, Any] = {"name": str(raw.get("name", "")), "value": value}
-    if raw.get("type"):
-        shown["type"] = clip(str(raw["type"]), limits.value_chars)[0]
+def _shown(raw: bodies.Variable, limits: Limits) -> dict[str, Any]:
+    value, cut = clip(raw.value, limits.value_chars)
+    shown: dict[str, Any] = {"name": raw.name, "value": value}
+    if raw.type:
+        shown["type"] = clip(raw.type, limits.value_chars)[0]
     if cut:
         shown["valueTruncated"] = True
     return shown

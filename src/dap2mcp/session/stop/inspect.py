@@ -11,37 +11,86 @@ import dataclasses
 import os
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, Protocol, overload
 
 from ...background import unlogged
-from ...dap import AdapterRefused
+from ...dap import AdapterRefused, bodies
 from ...errors import DebugError, ErrorCode, Failure
 from ..models import Context, ExceptionDetails, Frame, Location, Scope, Thread, Variable
 from ..source_lines import line_text
 
 
 class Requester(Protocol):
-    """Anything that sends a DAP request and returns its body: the client, or a session."""
+    """Anything that sends a DAP request and returns its body, typed where the command's answer has a type
+    (`bodies.RESPONSES`): the link, or a session."""
 
+    @overload
+    async def request(self, command: Literal["stackTrace"], arguments: dict[str, Any] | None = None,
+                      timeout: float = ...) -> bodies.StackTraceBody: ...
+    @overload
+    async def request(self, command: Literal["scopes"], arguments: dict[str, Any] | None = None,
+                      timeout: float = ...) -> bodies.ScopesBody: ...
+    @overload
+    async def request(self, command: Literal["variables"], arguments: dict[str, Any] | None = None,
+                      timeout: float = ...) -> bodies.VariablesBody: ...
+    @overload
+    async def request(self, command: Literal["threads"], arguments: dict[str, Any] | None = None,
+                      timeout: float = ...) -> bodies.ThreadsBody: ...
+    @overload
     async def request(self, command: str, arguments: dict[str, Any] | None = None,
                       timeout: float = ...) -> dict[str, Any]: ...
 
 
-async def top_frame(adapter: Requester, thread_id: int) -> dict[str, Any]:
-    """The stopped thread's innermost frame as the adapter lists it (`{}` where it lists none)."""
+async def top_frame(adapter: Requester, thread_id: int | None) -> bodies.StackFrame | None:
+    """The stopped thread's innermost frame as the adapter lists it (None where it lists none)."""
     stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
-    return (stack.get("stackFrames") or [{}])[0]
+    return stack.stackFrames[0] if stack.stackFrames else None
 
 
-Progress = Callable[[list[dict[str, Any]], dict[int, list[dict[str, Any]]]], None]
+@dataclass(slots=True)
+class ViewScope:
+    """A scope of a frame as a view reads it: the adapter's scope, and what dap2mcp made of it."""
+
+    scope: bodies.Scope
+    listed: bool
+    """Its variables are read: the adapter calls it cheap, or it was asked for (see `ScopeChoice`)."""
+    unreadable: str | None = None
+    """The adapter's reason for not listing its variables, where it would not."""
+
+    @property
+    def name(self) -> str:
+        return self.scope.name
+
+    @property
+    def reference(self) -> int:
+        return self.scope.variablesReference
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A value's first level, shown instead of the adapter's text where that hides it (see `session.stop.preview`)."""
+
+    text: str
+    members: list[bodies.Variable] | None = None
+    """The members it was made of (as the adapter listed them), where it read them: a stop snapshot records them,
+    so that a changed field or element is a change (a struct's own text under lldb or gdb never changes)."""
+
+
+Previews = dict[int, Preview]
+"""Previews by the `id()` of the variable they stand for, kept beside the variables they preview."""
+
+Variables = dict[int, list[bodies.Variable]]
+"""Variables by the reference of the scope (or value) that lists them."""
+
+Progress = Callable[[list[ViewScope], Variables], None]
 """Told a frame's scopes and, by reference, the variables read so far, each time a scope's come in."""
 
-Relist = Callable[[int, str], Awaitable[list[dict[str, Any]] | None]]
+Relist = Callable[[int, str], Awaitable[list[bodies.Variable] | None]]
 """Given a frame and the adapter's reason for not listing one of its scopes, the scope's variables read
 another way, or None (see `OwnEvaluations.unlisted_variables`)."""
 
-Reread = Callable[[int, list[dict[str, Any]], dict[int, list[dict[str, Any]]]], Awaitable[None]]
+Reread = Callable[[int, list[ViewScope], Variables], Awaitable[None]]
 """Given a frame, its scopes and their variables by reference, reads the variables' values again in place (see
 `OwnEvaluations.reread`)."""
 
@@ -61,42 +110,33 @@ def clip(text: str, limit: int) -> tuple[str, bool]:
     return text[: limit - 1] + "…", True
 
 
-PREVIEW = "dap2mcpPreview"
-PREVIEW_MEMBERS = "dap2mcpPreviewMembers"
-"""The members a preview was made of (as the adapter listed them), where it read them: a stop snapshot records
-them, so that a changed field or element is a change (a struct's own text under lldb or gdb never changes)."""
-"""The key under which a raw variable carries its first level, shown instead of the adapter's text where that
-hides it (see `session.stop.preview`; the raw dicts are the adapter's own answers)."""
-
-
-def to_variable(raw: dict[str, Any], limits: Limits) -> Variable:
-    value, cut = clip(str(raw.get(PREVIEW) or raw.get("value", "")), limits.value_chars)
+def to_variable(raw: bodies.Variable, limits: Limits, preview: Preview | None = None) -> Variable:
+    value, cut = clip(preview.text if preview is not None else raw.value, limits.value_chars)
     return Variable(
-        name=str(raw.get("name", "")),
+        name=raw.name,
         value=value,
-        type=clip(str(raw["type"]), limits.value_chars)[0] if raw.get("type") else None,  # gdb: 9,771 for a C++ map
-        variablesReference=raw.get("variablesReference") or None,
+        type=clip(raw.type, limits.value_chars)[0] if raw.type else None,  # gdb: 9,771 for a C++ map
+        variablesReference=raw.variablesReference or None,
         valueTruncated=cut or None,
     )
 
 
-def to_frame(raw: dict[str, Any]) -> Frame:
-    source = raw.get("source") or {}
-    column = raw.get("column")
+def to_frame(raw: bodies.StackFrame) -> Frame:
+    source = raw.source
     return Frame(
-        id=int(raw["id"]),
-        function=str(raw.get("name", "")),
-        file=source.get("path") or source.get("name"),
-        line=raw.get("line") or None,
-        column=column if isinstance(column, int) and column > 0 else None,  # 0: the adapter does not know
-        instructionPointer=raw.get("instructionPointerReference") or None,
+        id=raw.id,
+        function=raw.name,
+        file=(source.path or source.name) if source is not None else None,
+        line=raw.line or None,
+        column=raw.column if raw.column > 0 else None,  # 0: the adapter does not know
+        instructionPointer=raw.instructionPointerReference or None,
     )
 
 
-async def fetch_variables(client: Requester, reference: int, count: int | None = None) -> list[dict[str, Any]]:
+async def fetch_variables(client: Requester, reference: int, count: int | None = None) -> list[bodies.Variable]:
     """`count`: at most this many (from the first), where the adapter would otherwise build every child."""
     body = await client.request("variables", {"variablesReference": reference, **({"count": count} if count else {})})
-    return list(body.get("variables") or [])
+    return body.variables
 
 
 @dataclass(frozen=True)
@@ -120,25 +160,21 @@ class ScopeChoice:
                                          and bool(self.library_files.search(str(frame.file or ""))))
         return dataclasses.replace(self, library=library)
 
-    def mark(self, scopes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The scopes as the adapter gave them, marked for `unexpanded` (the marks are dap2mcp's own keys)."""
+    def mark(self, scopes: list[bodies.Scope]) -> list[ViewScope]:
+        """The scopes as the adapter gave them, each with whether a view lists its variables."""
         closures = [i for i, scope in enumerate(scopes)
-                    if self.closures is not None and self.closures.search(str(scope.get("name", "")).lower())]
+                    if self.closures is not None and self.closures.search(scope.name.lower())]
         collapsed = set(closures) if self.library else set(closures[-1:])
+        marked = []
         for index, scope in enumerate(scopes):
-            name = str(scope.get("name", "")).lower()
-            if name in self.wanted:
-                scope[_WANTED] = True
-            elif name in self.on_request or index in collapsed:
-                scope[_ON_REQUEST] = True
-        return scopes
-
-
-_WANTED, _ON_REQUEST = "dap2mcpWanted", "dap2mcpOnRequest"
+            name = scope.name.lower()
+            listed = name in self.wanted or not (name in self.on_request or index in collapsed or unexpanded(scope))
+            marked.append(ViewScope(scope, listed))
+        return marked
 
 
 async def fetch_scopes(client: Requester, frame_id: int, choice: ScopeChoice = ScopeChoice(),
-                       relist: Relist | None = None) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+                       relist: Relist | None = None) -> tuple[list[ViewScope], Variables]:
     """The frame's scopes, and the variables of each cheap one (expensive ones stay unexpanded)."""
     try:
         body = await client.request("scopes", {"frameId": frame_id})
@@ -146,7 +182,7 @@ async def fetch_scopes(client: Requester, frame_id: int, choice: ScopeChoice = S
         if isinstance(exc, AdapterRefused):
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"unknown frameId {frame_id}: {exc.message}") from exc
         raise
-    scopes = choice.mark(list(body.get("scopes") or []))
+    scopes = choice.mark(body.scopes)
     cheap = cheap_references(scopes)
     if len(cheap) == 1:
         fetched = [await _variables_or_why(client, cheap[0])]
@@ -157,12 +193,12 @@ async def fetch_scopes(client: Requester, frame_id: int, choice: ScopeChoice = S
         if isinstance(why, str) and (variables := await relist(frame_id, why)) is not None:
             read[ref] = variables
     for scope in scopes:  # the rest of the stop is still worth showing
-        if isinstance(why := read.get(scope.get("variablesReference") or 0), str):
-            scope["unreadable"] = why
+        if isinstance(why := read.get(scope.reference), str):
+            scope.unreadable = why
     return scopes, {ref: variables for ref, variables in read.items() if not isinstance(variables, str)}
 
 
-async def _variables_or_why(client: Requester, reference: int) -> list[dict[str, Any]] | str:
+async def _variables_or_why(client: Requester, reference: int) -> list[bodies.Variable] | str:
     """A scope's variables, or the adapter's reason for not listing them (cdt-gdb-adapter cannot list an
     outer frame holding an array: "No symbol "arr" in current context")."""
     try:
@@ -171,8 +207,8 @@ async def _variables_or_why(client: Requester, reference: int) -> list[dict[str,
         return exc.message
 
 
-def cheap_references(scopes: list[dict[str, Any]]) -> tuple[int, ...]:
-    return tuple(s["variablesReference"] for s in scopes if s.get("variablesReference") and not unexpanded(s))
+def cheap_references(scopes: list[ViewScope]) -> tuple[int, ...]:
+    return tuple(s.reference for s in scopes if s.reference and s.listed)
 
 
 @dataclass(frozen=True)
@@ -185,7 +221,7 @@ class Guess:
 
     frame_id: int
     references: tuple[int, ...]
-    scopes: tuple[dict[str, Any], ...] | None = None
+    scopes: tuple[ViewScope, ...] | None = None
 
 
 class ReadAhead:
@@ -199,7 +235,7 @@ class ReadAhead:
         self._variables = [_background(fetch_variables(client, ref)) for ref in guess.references]
 
     async def answers(self, frame_id: int | None, progress: Progress | None = None) -> tuple[
-            list[dict[str, Any]], dict[int, list[dict[str, Any]]]] | None:
+            list[ViewScope], Variables] | None:
         """The frame's scopes and variables if the guess held for it; None if it did not. `progress` is
         told of each scope's variables as they come in (see `fetch_view`)."""
         try:
@@ -208,10 +244,10 @@ class ReadAhead:
             if self._scopes is None:
                 scopes = list(self.guess.scopes or ())  # copies, made when the guess was kept
             else:
-                scopes = self._choice.mark(list((await self._scopes).get("scopes") or []))
+                scopes = self._choice.mark((await self._scopes).scopes)
             if cheap_references(scopes) != self.guess.references:
                 return None
-            variables: dict[int, list[dict[str, Any]]] = {}
+            variables: Variables = {}
             for reference, answer in zip(self.guess.references, self._variables, strict=True):
                 variables[reference] = await answer
                 if progress is not None:
@@ -232,57 +268,61 @@ def _background(read: Any) -> asyncio.Future[Any]:
     return unlogged(asyncio.ensure_future(read))
 
 
-def unexpanded(scope: dict[str, Any]) -> bool:
-    """Scopes shown by name only: the adapter calls them expensive, they hold CPU registers, or they are
-    read only on request (see `ScopeChoice`); unless they were asked for."""
-    if scope.get(_WANTED):
-        return False
-    return bool(scope.get("expensive")) or _registers(scope) or bool(scope.get(_ON_REQUEST))
+def unexpanded(scope: bodies.Scope) -> bool:
+    """Scopes the adapter would have shown by name only: it calls them expensive, or they hold CPU registers (see
+    `ScopeChoice` for those a view lists all the same, and those it names only)."""
+    return scope.expensive or _registers(scope)
 
 
-def shown_rows(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits,
-               hidden: frozenset[str] = frozenset(),
-               toolchain: re.Pattern[str] | None = None) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
-    """Each scope with the raw variables a context lists of it (None: named, not listed), and their number
-    before the cut under `total`. Left out: the adapter's own groupings (`hidden`), the language library's
-    globals (`toolchain`), and a listed scope with nothing else in it."""
-    rows: list[tuple[dict[str, Any], list[dict[str, Any]] | None]] = []
+class Row(NamedTuple):
+    """A scope as a context shows it: the variables it lists of it (None: named, not listed), and their number
+    before the cut."""
+
+    scope: ViewScope
+    variables: list[bodies.Variable] | None
+    total: int = 0
+
+
+def shown_rows(raw_scopes: list[ViewScope], variables: Variables, limits: Limits, hidden: frozenset[str] = frozenset(),
+               toolchain: re.Pattern[str] | None = None) -> list[Row]:
+    """Each scope with the raw variables a context lists of it. Left out: the adapter's own groupings (`hidden`), the
+    language library's globals (`toolchain`), and a listed scope with nothing else in it."""
+    rows: list[Row] = []
     for s in raw_scopes:
-        raw = variables.get(s.get("variablesReference") or 0)
+        raw = variables.get(s.reference)
         if raw is None:
-            rows.append((s, None))
+            rows.append(Row(s, None))
             continue
-        raw = [v for v in raw if v.get("name") not in hidden]
-        if toolchain is not None and str(s.get("name", "")).lower() == "globals":
-            raw = [v for v in raw if not toolchain.search(str(v.get("name", "")))]
+        raw = [v for v in raw if v.name not in hidden]
+        if toolchain is not None and s.name.lower() == "globals":
+            raw = [v for v in raw if not toolchain.search(v.name)]
         if raw:
-            rows.append(({**s, _ALL: len(raw)}, raw[: limits.variables_per_scope]))
+            rows.append(Row(s, raw[: limits.variables_per_scope], len(raw)))
     return rows
 
 
-_ALL = "dap2mcpAll"
-
-
-def to_scopes(raw_scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]], limits: Limits,
-              hidden: frozenset[str] = frozenset(), toolchain: re.Pattern[str] | None = None) -> list[Scope]:
-    """Counts appear only where something was cut (see `shown_rows` for what is left out)."""
+def to_scopes(raw_scopes: list[ViewScope], variables: Variables, limits: Limits, hidden: frozenset[str] = frozenset(),
+              toolchain: re.Pattern[str] | None = None, previews: Previews | None = None) -> list[Scope]:
+    """Counts appear only where something was cut (see `shown_rows` for what is left out); `previews`: see
+    `session.stop.preview`."""
+    previews = previews or {}
     scopes = []
-    for s, raw in shown_rows(raw_scopes, variables, limits, hidden, toolchain):
+    for s, raw, total in shown_rows(raw_scopes, variables, limits, hidden, toolchain):
         if raw is not None:
-            shown = [to_variable(v, limits) for v in raw]
-            cut = s[_ALL] > len(shown)
-            scopes.append(Scope(name=s["name"], variables=shown, total=s[_ALL] if cut else None, truncated=cut or None))
-        elif s.get("unreadable"):
-            scopes.append(Scope(name=s["name"], variables=[], unreadable=s["unreadable"]))
+            shown = [to_variable(v, limits, previews.get(id(v))) for v in raw]
+            cut = total > len(shown)
+            scopes.append(Scope(name=s.name, variables=shown, total=total if cut else None, truncated=cut or None))
+        elif s.unreadable:
+            scopes.append(Scope(name=s.name, variables=[], unreadable=s.unreadable))
         else:  # expensive scopes (registers, big globals) are named but not expanded; a count where known, but
             # not for registers: lldb-dap counts its register sets there ("total: 3"), not registers
-            total = None if _registers(s) else s.get("namedVariables") or None
-            scopes.append(Scope(name=s["name"], variables=[], total=total, expensive=True))
+            named = None if _registers(s.scope) else s.scope.namedVariables or None
+            scopes.append(Scope(name=s.name, variables=[], total=named, expensive=True))
     return scopes
 
 
-def _registers(scope: dict[str, Any]) -> bool:
-    return scope.get("presentationHint") == "registers" or str(scope.get("name", "")).lower() == "registers"
+def _registers(scope: bodies.Scope) -> bool:
+    return scope.presentationHint == "registers" or scope.name.lower() == "registers"
 
 
 async def fetch_exception(client: Requester, thread_id: int, limits: Limits) -> ExceptionDetails:
@@ -312,13 +352,15 @@ class FrameView:
     frames: list[Frame]
     total_frames: int | None
     focus: Frame | None
-    scopes: list[dict[str, Any]]
-    variables: dict[int, list[dict[str, Any]]]
+    scopes: list[ViewScope]
+    variables: Variables
     exception: ExceptionDetails | None
     more_frames: bool = False
     """The adapter gave no count, and as many frames as asked for: there may be more."""
     focus_place: int | None = None
     """The focused frame's place in the stack, where it lies below the frames listed (a short `maxFrames`)."""
+    previews: Previews = field(default_factory=dict)
+    """Previews of the variables a context shows (see `session.stop.preview`)."""
 
     @property
     def focus_index(self) -> int:
@@ -355,7 +397,7 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
                      own: Callable[[Frame], bool] | None = None, guess: Guess | None = None,
                      frame_index: int | None = None, choice: ScopeChoice = ScopeChoice(),
                      progress: Callable[[FrameView], None] | None = None,
-                     relist: Relist | None = None, named: bool = False) -> tuple[FrameView, list[dict[str, Any]] | None]:
+                     relist: Relist | None = None, named: bool = False) -> tuple[FrameView, list[bodies.Thread] | None]:
     """Fetch a thread's view in about three round trips (one, where a `guess` holds): independent
     requests go out together. At an exception or a pause, the focus is the first frame of the program's
     own (`own`, see `is_own`), where there is one.
@@ -391,9 +433,9 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
             raise DebugError(ErrorCode.INVALID_ARGUMENT if named else ErrorCode.ADAPTER_ERROR,
                              f"cannot read thread {thread_id}: {exc.message}") from exc
         raise
-    read = [to_frame(f) for f in (stack.get("stackFrames") or [])][:levels]
+    read = [to_frame(f) for f in stack.stackFrames][:levels]
     frames = read[:max_frames]
-    total = stack.get("totalFrames")
+    total = stack.totalFrames
     more = not isinstance(total, int) and len(read) >= max_frames  # no count given: a full page may go on
     mine = next((f for f in read if own(f)), None) if searched and own is not None else None
     focus_id = frame_id if frame_id is not None else (mine or frames[0]).id if frames else None
@@ -411,11 +453,11 @@ async def fetch_view(client: Requester, capabilities: dict[str, Any], *, thread_
     else:
         view.scopes, view.variables = await fetch_scopes(client, focus_id, choice.for_frame(focus, own),
                                                          relist) if focus_id is not None else ([], {})
-    return view, (threads.get("threads") or []) if threads is not None else None
+    return view, threads.threads if threads is not None else None
 
 
 def view_context(view: FrameView, *, reason: str | None, description: str | None, limits: Limits,
-                 threads: list[dict[str, Any]] | None, hidden: frozenset[str] = frozenset(),
+                 threads: list[bodies.Thread] | None, hidden: frozenset[str] = frozenset(),
                  threads_from: int = 0, toolchain: re.Pattern[str] | None = None) -> Context:
     """`threads_from`: the position in the program's thread list that the listed page of threads starts at."""
     focus, frames = view.focus, view.frames
@@ -431,9 +473,9 @@ def view_context(view: FrameView, *, reason: str | None, description: str | None
         frames=frames,
         totalFrames=view.total_frames if cut else None,
         framesTruncated=cut or None,
-        scopes=to_scopes(view.scopes, view.variables, limits, hidden, toolchain),
+        scopes=to_scopes(view.scopes, view.variables, limits, hidden, toolchain, view.previews),
         exception=view.exception,
-        threads=[Thread(id=t["id"], name=str(t.get("name", ""))) for t in page] if page is not None else None,
+        threads=[Thread(id=t.id, name=t.name) for t in page] if page is not None else None,
         threadsTotal=len(threads) if threads is not None else None,
         threadsNext=threads_from + len(page) if page is not None and threads_from + len(page) < len(threads or ()) else None,
     )

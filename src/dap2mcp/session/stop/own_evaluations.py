@@ -10,13 +10,13 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...dap import AdapterRefused
+from ...dap import AdapterRefused, bodies
 
 if TYPE_CHECKING:
     from ...adapters import AdapterProfile
     from ..models import Output
     from ..output.buffer import OutputBuffer
-    from .inspect import Requester
+    from .inspect import Requester, Variables, ViewScope
 
 log = logging.getLogger(__name__)
 
@@ -68,32 +68,31 @@ class OwnEvaluations:
         await self._console.quiet(0.05, 0.5)
         return self._console.take_from(start, limit)
 
-    async def reread(self, frame_id: int, scopes: list[dict[str, Any]],
-                     variables: dict[int, list[dict[str, Any]]]) -> None:
+    async def reread(self, frame_id: int, scopes: list[ViewScope], variables: Variables) -> None:
         """Read again, by name in the frame, the values of the frame's listed `variables` (by scope reference, the
-        adapter's dicts, changed in place), where the adapter lists copies taken at the stop
+        adapter's, changed in place), where the adapter lists copies taken at the stop
         (`AdapterProfile.evaluation.scopes_copied_at_stop`) and the program's state may have changed since. A name listed by
         two scopes is read for the first (innermost) only, which is the one a name in the frame means; a
         variable that is not a plain name (js-debug's `Return value`), `this` (no assignment changes it; evaluated,
         it reads longer than listed), or whose reading is refused, stays as listed."""
         seen: set[str] = set()
-        stale: list[dict[str, Any]] = []
+        stale: list[bodies.Variable] = []
         for scope in scopes:
-            for variable in variables.get(scope.get("variablesReference") or 0, ()):
-                name = str(variable.get("name", ""))
-                if name not in seen and variable.get("evaluateName") == name and _NAME.fullmatch(name) and name != "this":
+            for variable in variables.get(scope.reference, ()):
+                name = variable.name
+                if name not in seen and variable.evaluateName == name and _NAME.fullmatch(name) and name != "this":
                     stale.append(variable)
                 seen.add(name)
         # context `variables`: the value written as the listing writes it (js-debug's `watch` escapes a function's
         # line ends), so a value nothing changed reads the same
-        answers = await asyncio.gather(*(self.evaluate(v["name"], frame_id, "variables") for v in stale))
+        answers = await asyncio.gather(*(self.evaluate(v.name, frame_id, "variables") for v in stale))
         for variable, (body, refused) in zip(stale, answers, strict=True):
-            if refused is None and "result" in body:
-                variable.update(value=body["result"], variablesReference=body.get("variablesReference") or 0)
+            if refused is None and "result" in body:  # an evaluate answer: a dict, not read into a type
+                variable.value, variable.variablesReference = str(body["result"]), body.get("variablesReference") or 0
                 if body.get("type"):
-                    variable["type"] = body["type"]
+                    variable.type = str(body["type"])
 
-    async def unlisted_variables(self, frame_id: int, why: str) -> list[dict[str, Any]] | None:
+    async def unlisted_variables(self, frame_id: int, why: str) -> list[bodies.Variable] | None:
         """A scope the adapter would not list (`why`), read through the debugger's own commands where the profile
         has them (`list_commands`): their names, and each one's value as `evaluate` gives it. None if not."""
         profile = self._profile
@@ -112,6 +111,6 @@ class OwnEvaluations:
         for name, value in printed.items():
             body, refused = await self.evaluate(name, frame_id)
             if refused is None and body.get("result") not in profile.evaluation.failed_evaluations:
-                variables.append({"name": name, "value": value, "type": body.get("type"),
-                                  "variablesReference": body.get("variablesReference") or 0})
+                variables.append(bodies.Variable.read({"name": name, "value": value, "type": body.get("type"),
+                                                       "variablesReference": body.get("variablesReference") or 0}))
         return variables or None

@@ -76,14 +76,14 @@ async def paused_context(session: DebugSession, info: StopInfo, thread_id: int |
                                          with_threads=with_threads, own=session.own_code, choice=choice,
                                          relist=session.own.unlisted_variables, named=thread_id is not None,
                                          frame_index=known[1] if known is not None and known[0] == thread else None)
-        if missing := wanted - {str(s.get("name", "")).lower() for s in view.scopes}:
+        if missing := wanted - {s.name.lower() for s in view.scopes}:
             raise DebugError(ErrorCode.INVALID_ARGUMENT, f"the frame has no scope {', '.join(sorted(missing))}; "
-                             f"its scopes: {', '.join(str(s.get('name')) for s in view.scopes) or 'none'}")
+                             f"its scopes: {', '.join(s.name for s in view.scopes) or 'none'}")
         if view.focus is not None:
             await session.recorder.reread(view.focus.id, view.scopes, view.variables)
         await preview_view(session, view, session.profile.values, session.limits, session.profile.evaluation.hidden_variables)
     elif with_threads:
-        threads = (await session.request("threads")).get("threads") or []
+        threads = (await session.request("threads")).threads
     ctx = view_context(view, reason=reason, description=info.description, limits=session.limits, threads=threads,
                        hidden=session.profile.evaluation.hidden_variables, threads_from=threads_from,
                        toolchain=session.profile.values.toolchain_globals)
@@ -219,8 +219,8 @@ async def focused_frame_id(session: DebugSession) -> int:
     frames = await session.stack(thread)
     if not frames:
         raise DebugError(ErrorCode.INVALID_ARGUMENT, f"thread {info.thread_id} has no frames")
-    session.run.frames_handed_out(thread, [(int(frames[0]["id"]), 0)])
-    return int(frames[0]["id"])
+    session.run.frames_handed_out(thread, [(frames[0].id, 0)])
+    return frames[0].id
 
 
 async def steppable_thread(session: DebugSession, thread_id: int | None) -> int:
@@ -270,7 +270,7 @@ async def step_in(session: DebugSession, thread_id: int | None) -> StepIn | None
     top = session.frames.top_of(thread)
     with contextlib.suppress(Failure):
         if top is None:
-            top = int((await session.stack(thread) or [{}])[0]["id"])
+            top = (await session.stack(thread))[0].id
         calls = await _calls(session, top)
         return StepIn(top, calls) if calls else None
     return None

@@ -17,11 +17,10 @@ import asyncio
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from ...adapters.base import ValueShapes
-from ...dap import AdapterRefused, AdapterTimedOut
-from .inspect import PREVIEW, PREVIEW_MEMBERS, FrameView, Limits, Requester, fetch_variables, shown_rows
+from ...dap import AdapterRefused, AdapterTimedOut, bodies
+from .inspect import FrameView, Limits, Preview, Previews, Requester, fetch_variables, shown_rows
 
 VALUES = 8
 """Values previewed per view (the first ones shown): each costs the adapter one request."""
@@ -54,53 +53,54 @@ class Place:
     frame_index: int
 
 
-def wanted(raw: dict[str, Any], shapes: ValueShapes) -> str | None:
+def wanted(raw: bodies.Variable, shapes: ValueShapes) -> str | None:
     """How `raw`'s contents can be shown: "replace" its text, "append" to it, "members" (replace it with a preview
     of its members, where the debugger's own text is too long to show them), or None (it shows them already)."""
-    value, kind = str(raw.get("value", "")), str(raw.get("type") or "")
-    readable = bool(raw.get("variablesReference")) or shapes.printer is not None
+    value, kind = raw.value, raw.type or ""
+    readable = bool(raw.variablesReference) or shapes.printer is not None
     if not readable:
         return None
     if (shapes.opaque is not None and shapes.opaque.fullmatch(value)) or \
             (shapes.opaque_types is not None and shapes.opaque_types.search(kind)):
         return "replace"
-    if shapes.bare is not None and shapes.bare.fullmatch(value) and raw.get("variablesReference"):
+    if shapes.bare is not None and shapes.bare.fullmatch(value) and raw.variablesReference:
         return "append"
-    if raw.get("variablesReference") and _too_long_struct(value, shapes):
+    if raw.variablesReference and _too_long_struct(value, shapes):
         return "members"
     return None
 
 
-async def preview(client: Requester, variables: Iterable[dict[str, Any]], shapes: ValueShapes,
-                  place: Place | None) -> None:
-    """Give the first `VALUES` of `variables` that hide their contents a preview (under `PREVIEW`)."""
+async def preview(client: Requester, variables: Iterable[bodies.Variable], shapes: ValueShapes,
+                  place: Place | None) -> Previews:
+    """Previews of the first `VALUES` of `variables` that hide their contents, by the `id()` of each."""
     chosen = [(raw, how) for raw in variables if (how := wanted(raw, shapes))][:VALUES]
     if not chosen:
-        return
+        return {}
     read = await asyncio.gather(*(_read(client, raw, how, shapes, place) for raw, how in chosen))
+    previews: Previews = {}
     for (raw, how), (text, members) in zip(chosen, read, strict=True):
         if text and not (how == "append" and text in ("{}", "[]")):  # `size=0` says it all
-            raw[PREVIEW] = text if how in ("replace", "members") else f"{raw.get('value')} {text}"
-            if members is not None:
-                raw[PREVIEW_MEMBERS] = [m for m in members if (m.get("presentationHint") or {}).get("kind") != "method"]
+            previews[id(raw)] = Preview(text if how in ("replace", "members") else f"{raw.value} {text}",
+                                        None if members is None else [m for m in members if m.kind != "method"])
+    return previews
 
 
 async def preview_view(client: Requester, view: FrameView, shapes: ValueShapes, limits: Limits,
                        hidden: frozenset[str]) -> None:
-    """Previews for the variables a context shows of `view` (see `inspect.to_scopes`)."""
+    """Previews for the variables a context shows of `view` (see `inspect.to_scopes`), into `view.previews`."""
     if view.focus is None or shapes == ValueShapes():
         return
-    rows = [raw for _, shown in shown_rows(view.scopes, view.variables, limits, hidden, shapes.toolchain_globals)
-            for raw in shown or ()]
-    await preview(client, rows, shapes, Place(view.thread_id, view.focus_index))
+    rows = [raw for row in shown_rows(view.scopes, view.variables, limits, hidden, shapes.toolchain_globals)
+            for raw in row.variables or ()]
+    view.previews.update(await preview(client, rows, shapes, Place(view.thread_id, view.focus_index)))
 
 
-async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueShapes,
-                place: Place | None) -> tuple[str | None, list[dict[str, Any]] | None]:
+async def _read(client: Requester, raw: bodies.Variable, how: str, shapes: ValueShapes,
+                place: Place | None) -> tuple[str | None, list[bodies.Variable] | None]:
     """The preview's text, and the members it was made of where they were read (not a debugger's print)."""
     try:
         if shapes.printer is not None and how != "members":
-            expression = str(raw.get("evaluateName") or raw.get("name") or "")
+            expression = raw.evaluateName or raw.name or ""
             if not expression or place is None or _MAY_ACT.search(expression):
                 return None, None
             # a pointer's address comes with what it points to
@@ -108,9 +108,9 @@ async def _read(client: Requester, raw: dict[str, Any], how: str, shapes: ValueS
             if text and shapes.owner_print is not None and shapes.owner_print.fullmatch(text):
                 pointee = await printed(client, f"*({expression})", shapes, place)  # a smart pointer's
                 text = _clip(f"{text} -> {pointee}", CHARS) if pointee else text
-            if not (text and raw.get("variablesReference") and _too_long_struct(text, shapes)):
+            if not (text and raw.variablesReference and _too_long_struct(text, shapes)):
                 return text, None
-        children = await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
+        children = await fetch_variables(client, raw.variablesReference, PAGE + 1)
         inner = [c for c in children if wanted(c, shapes)][:NESTED]
         nested = await asyncio.gather(*(_inner(client, c) for c in inner))
         return render(children, shapes, dict(zip((id(c) for c in inner), nested, strict=True))), children[:PAGE]
@@ -123,9 +123,9 @@ def _too_long_struct(text: str, shapes: ValueShapes) -> bool:
     return shapes.printed_struct is not None and len(text) >= CHARS and shapes.printed_struct.match(text) is not None
 
 
-async def _inner(client: Requester, raw: dict[str, Any]) -> list[dict[str, Any]] | None:
+async def _inner(client: Requester, raw: bodies.Variable) -> list[bodies.Variable] | None:
     try:
-        return await fetch_variables(client, int(raw["variablesReference"]), PAGE + 1)
+        return await fetch_variables(client, raw.variablesReference, PAGE + 1)
     except KEEPS_TEXT:
         return None
 
@@ -141,13 +141,12 @@ async def printed(client: Requester, expression: str, shapes: ValueShapes, place
     return _clip(str(value), CHARS) if value else None
 
 
-def render(children: list[dict[str, Any]], shapes: ValueShapes,
-           nested: dict[int, list[dict[str, Any]] | None]) -> str:
+def render(children: list[bodies.Variable], shapes: ValueShapes, nested: dict[int, list[bodies.Variable] | None]) -> str:
     """`[a, b, …]` for an array's elements, `{name: value, …}` for fields; within `CHARS`. `NULL` for what a NULL
-    pointer points to."""
-    if shapes.null_member is not None and children and all(c.get("value") == shapes.null_member for c in children):
+    pointer points to. `nested`: the members read of some children, by their `id()`."""
+    if shapes.null_member is not None and children and all(c.value == shapes.null_member for c in children):
         return "NULL"
-    elements = bool(children) and all(_INDEX.fullmatch(str(c.get("name", ""))) for c in children)
+    elements = bool(children) and all(_INDEX.fullmatch(c.name) for c in children)
     parts: list[str] = []
     length = 2
     more = len(children) > PAGE
@@ -156,12 +155,12 @@ def render(children: list[dict[str, Any]], shapes: ValueShapes,
         if inner is None:
             text = _child_value(child, shapes)
         elif wanted(child, shapes) == "append":  # `size=2 [9.5, 10.25]`; `size=0` alone
-            text = " ".join(filter(None, (_clip(str(child.get("value", "")), CHILD_CHARS),
+            text = " ".join(filter(None, (_clip(child.value, CHILD_CHARS),
                                           inner and render(inner, shapes, {}))))
         else:
             text = render(inner, shapes, {})
         text = _clip(text, CHILD_CHARS)  # each member bounded: a long first one would leave no room for the rest
-        part = text if elements else f"{child.get('name')}: {text}"
+        part = text if elements else f"{child.name}: {text}"
         if length + len(part) > CHARS - 3:
             parts.append("…")
             break
@@ -174,11 +173,11 @@ def render(children: list[dict[str, Any]], shapes: ValueShapes,
     return f"[{body}]" if elements else f"{{{body}}}"
 
 
-def _child_value(child: dict[str, Any], shapes: ValueShapes) -> str:
+def _child_value(child: bodies.Variable, shapes: ValueShapes) -> str:
     """A child shown within its parent's preview: `{…}` (`[…]` for an array) where its text hides it."""
-    if wanted(child, shapes) == "replace" and child.get("variablesReference"):
-        return "[…]" if str(child.get("type") or "").rstrip().endswith("]") else "{…}"
-    return _clip(str(child.get("value", "")), CHILD_CHARS)
+    if wanted(child, shapes) == "replace" and child.variablesReference:
+        return "[…]" if (child.type or "").rstrip().endswith("]") else "{…}"
+    return _clip(child.value, CHILD_CHARS)
 
 
 def _clip(text: str, limit: int) -> str:

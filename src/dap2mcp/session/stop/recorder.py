@@ -8,6 +8,7 @@ returned by the execution tool reuses it, so recording costs a step nothing extr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from typing import Any
 
 from ...adapters.base import EvaluationRules, ValueShapes
 from ...background import unlogged
-from ...dap import AdapterRefused
+from ...dap import AdapterRefused, bodies
 from ...errors import DebugError, ErrorCode, Failure
 from ...snapshots import diff
 from ...snapshots.model import Node, Snapshot
@@ -33,7 +34,6 @@ from .capture import (
     snapshot_scopes,
 )
 from .inspect import (
-    PREVIEW,
     FrameView,
     Guess,
     Limits,
@@ -41,6 +41,8 @@ from .inspect import (
     Requester,
     Reread,
     ScopeChoice,
+    Variables,
+    ViewScope,
     cheap_references,
     clip,
     fetch_variables,
@@ -134,7 +136,7 @@ class StopRecorder:
 
         def progress(partial: FrameView) -> None:
             """Build the snapshot once its scopes are in, while the adapter still answers for the others."""
-            if not early and all(s["variablesReference"] in partial.variables for s in snapshot_scopes(partial.scopes)):
+            if not early and all(s.reference in partial.variables for s in snapshot_scopes(partial.scopes)):
                 early.append((partial, snapshot := self._stop_snapshot(cycle, partial)))
                 if (old := self.store.stop(cycle - 1)) is not None:
                     self._compared = (old, snapshot, self._compare(old, snapshot))
@@ -146,7 +148,7 @@ class StopRecorder:
         if guesses is not None and view.focus is not None:
             guesses.pop(thread_id, None)
             guesses[thread_id] = Guess(view.focus.id, cheap_references(view.scopes),
-                                       tuple(dict(s) for s in view.scopes) if self._scopes_by_frame else None)
+                                       tuple(dataclasses.replace(s) for s in view.scopes) if self._scopes_by_frame else None)
             while len(guesses) > GUESSED_THREADS:
                 del guesses[next(iter(guesses))]  # the thread stopped least recently
         await preview_view(self._requester, view, self._shapes, self._limits, self._hidden)
@@ -158,14 +160,13 @@ class StopRecorder:
 
     def _stop_snapshot(self, cycle: int, view: FrameView) -> Snapshot:
         """The stop's top-level variables as its context shows them (previews included: see `capture_top`)."""
-        top = merge_scopes([view.variables.get(s["variablesReference"], []) for s in snapshot_scopes(view.scopes)],
-                           self._hidden)
-        roots, truncated = capture_top(top, limits=self.capture_limits)
+        top = merge_scopes([view.variables.get(s.reference, []) for s in snapshot_scopes(view.scopes)], self._hidden)
+        roots, truncated = capture_top(top, limits=self.capture_limits, previews=view.previews)
         return make_snapshot(
             snapshot_id=new_id(), label=f"@c{cycle}", thread_id=view.thread_id, frame_index=view.focus_index,
             function_name=view.focus.function if view.focus is not None else "",
             depth=0, cycle=cycle, roots=roots, truncated=truncated, auto=True, run=self.run, call=_call_of(view),
-            partial=any(s.get("unreadable") for s in view.scopes))
+            partial=any(s.unreadable for s in view.scopes))
 
     async def settle(self) -> None:
         """Wait until nothing is reading the stopped program: its stop recording and any snapshot being made.
@@ -188,7 +189,7 @@ class StopRecorder:
         """An evaluation or assignment may have changed variables: the kept view is stale."""
         self._view_fresh = False
 
-    async def reread(self, frame_id: int, scopes: list[dict[str, Any]], variables: dict[int, list[dict[str, Any]]]) -> None:
+    async def reread(self, frame_id: int, scopes: list[ViewScope], variables: Variables) -> None:
         """Where the adapter lists copies taken at the stop, and an evaluation or assignment since may have changed
         the program's variables: their values read again, in place (`variables` by scope reference)."""
         if self._reread is not None and not self._view_fresh:
@@ -258,23 +259,23 @@ class StopRecorder:
             if isinstance(exc, AdapterRefused):
                 raise DebugError(ErrorCode.INVALID_ARGUMENT, f"cannot read thread {thread_id}: {exc.message}") from exc
             raise
-        frames = body.get("stackFrames") or []
+        frames = body.stackFrames
         if frame_index >= len(frames):
             raise DebugError(ErrorCode.INVALID_ARGUMENT,
                              f"thread {thread_id} has {len(frames)} frames; frame_index {frame_index} is out of range")
         frame = to_frame(frames[frame_index])
-        scopes = (await self._requester.request("scopes", {"frameId": frame.id})).get("scopes") or []
+        scopes = (await self._requester.request("scopes", {"frameId": frame.id})).scopes
         try:
-            listed = snapshot_scopes(scopes)
-            per_scope = await asyncio.gather(*(self._fetch(s["variablesReference"]) for s in listed))
-            await self.reread(frame.id, listed, {s["variablesReference"]: v for s, v in zip(listed, per_scope, strict=True)})
+            listed = snapshot_scopes(ScopeChoice().mark(scopes))
+            per_scope = await asyncio.gather(*(self._fetch(s.reference) for s in listed))
+            await self.reread(frame.id, listed, {s.reference: v for s, v in zip(listed, per_scope, strict=True)})
         except AdapterRefused as exc:  # cdt-gdb-adapter, an outer frame holding an array: "No symbol "arr" in current context"
             raise AdapterRefused(exc.command, f"the adapter would not list the variables of frame {frame_index} "
                                  f"(`{frame.function}`): {exc.message.rstrip('.')}; nothing was saved. `evaluate` with "
                                  "that frame's id from `context` may still read them") from exc
         top = merge_scopes(list(per_scope), self._hidden)
-        known: dict[int, list[dict[str, Any]]] = {}
-        usable = self._helper and not HELPER_NAMES & {str(v.get("name")) for v in top}
+        known: Variables = {}
+        usable = self._helper and not HELPER_NAMES & {v.name for v in top}
         if depth > 0 and usable and self.capture_limits.one_request:
             top, known = await self._in_one_request(frame.id, top, depth)
         roots, truncated = await capture(self._fetch, top, depth=depth, hidden=self._hidden,
@@ -282,10 +283,10 @@ class StopRecorder:
                                          unordered=self._shapes.unordered, callables=self._shapes.callables)
         return frame, roots, truncated
 
-    async def _in_one_request(self, frame_id: int, top: list[dict[str, Any]],
-                              depth: int) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    async def _in_one_request(self, frame_id: int, top: list[bodies.Variable],
+                              depth: int) -> tuple[list[bodies.Variable], Variables]:
         """Let the debuggee expand everything at once; request by request if the helper cannot run."""
-        names = [str(v.get("name", "")) for v in top if v.get("variablesReference")]
+        names = [v.name for v in top if v.variablesReference]
         expression = one_request_expression(self._helper or "", names, depth, self.capture_limits,
                                             self._shapes.callables)
         try:
@@ -299,7 +300,7 @@ class StopRecorder:
             log.info("capture helper gave an unusable reply, expanding request by request: %r", exc)
         return top, {}
 
-    async def _fetch(self, reference: int) -> list[dict[str, Any]]:
+    async def _fetch(self, reference: int) -> list[bodies.Variable]:
         page = self.capture_limits.children + 1 if self._lists_all_children else None  # one more: it says "cut"
         return await fetch_variables(self._requester, reference, page)
 
@@ -340,5 +341,5 @@ def _call_of(view: FrameView) -> tuple[object, ...] | None:
 
 def _previewed(view: FrameView) -> bool:
     """Whether a preview gave any of the snapshot's variables a text of its own."""
-    return any(PREVIEW in raw for scope in snapshot_scopes(view.scopes)
-               for raw in view.variables.get(scope["variablesReference"], []))
+    return any(id(raw) in view.previews for scope in snapshot_scopes(view.scopes)
+               for raw in view.variables.get(scope.reference, []))

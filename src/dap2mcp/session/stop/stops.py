@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...dap import bodies
 from ...errors import Failure
 from .. import source_lines
 from ..breakpoints.specs import BreakpointSpec
@@ -41,7 +42,7 @@ class Stops:
         self._core = False
         """The program is a core file, whose first stop is its state (`reason: core`)."""
         """The adapter's own hold at the start is the entry stop (`StopRules.entry_pause`), still to come."""
-        self._step_from: dict[str, Any] | None = None
+        self._step_from: bodies.StackFrame | None = None
         """The top frame a step started from, where a breakpoint stop may be the step's (`statement_lines`)."""
         self._moved_from: _Place | None = None
         """Where the last move started, where a line's breakpoint binds at several places (`places_a_line`)."""
@@ -61,21 +62,21 @@ class Stops:
             with contextlib.suppress(Failure):
                 self._moved_from = await _place(adapter, thread_id)
 
-    def may_be_same_line(self, body: dict[str, Any]) -> bool:
+    def may_be_same_line(self, body: bodies.StoppedBody) -> bool:
         """A stop at one of the agent's line breakpoints after a move noted by `move_starts` (lldb numbers its
         watchpoints apart from its breakpoints, and names them in the description: such a stop is a watch's)."""
         start = self._moved_from
-        return start is not None and body.get("reason") == "breakpoint" and body.get("threadId") == start.thread \
-            and "watchpoint" not in str(body.get("description") or "") \
-            and any(bp.kind == "line" for bp in self._registry.hit(body.get("hitBreakpointIds") or []))
+        return start is not None and body.reason == "breakpoint" and body.threadId == start.thread \
+            and "watchpoint" not in (body.description or "") \
+            and any(bp.kind == "line" for bp in self._registry.hit(body.hitBreakpointIds or []))
 
-    async def same_run_of_line(self, body: dict[str, Any], adapter: Requester) -> bool:
+    async def same_run_of_line(self, body: bodies.StoppedBody, adapter: Requester) -> bool:
         """Whether a breakpoint stop is at a later place of the line the move left, in the same frame: lldb binds a
         Rust `println!` line at three places of its function, and each step and `continue` stopped at the next
         one, `reason: breakpoint` on the same line. The line's next run starts again at its first place."""
         start = self._moved_from
         try:
-            now = await _place(adapter, body["threadId"]) if start is not None else None
+            now = await _place(adapter, body.threadId) if start is not None else None
         except Failure:
             return False
         if start is None or now is None or now.pc is None or start.pc is None \
@@ -84,15 +85,15 @@ class Stops:
         self._moved_from = now  # the line may have a third place
         return True
 
-    def read(self, body: dict[str, Any]) -> StopInfo:
+    def read(self, body: bodies.StoppedBody) -> StopInfo:
         """The stop a (complete) `stopped` event describes."""
         reason, description = self._reason(body)
-        if (caught := self._registry.caught_by(body.get("hitBreakpointIds") or [])) is not None:
+        if (caught := self._registry.caught_by(body.hitBreakpointIds or [])) is not None:
             reason, description = "exception", caught.label  # the message is read from the output, with the context
         previous = self._run.stop_info
-        info = StopInfo(reason=reason, thread_id=body["threadId"] if body.get("threadId") is not None
+        info = StopInfo(reason=reason, thread_id=body.threadId if body.threadId is not None
                         else previous.thread_id if previous else None,
-                        description=description, hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []))
+                        description=description, hit_breakpoint_ids=list(body.hitBreakpointIds or []))
         if self._at_entry(info):
             info.reason = "entry"
             self._spent, self._entry = self._entry, None
@@ -105,26 +106,26 @@ class Stops:
                 info.reason = "entry"
         return info
 
-    def _reason(self, body: dict[str, Any]) -> tuple[str, str | None]:
+    def _reason(self, body: bodies.StoppedBody) -> tuple[str, str | None]:
         """The stop's reason and description in the agent's terms: a requested pause is `pause`, whatever
         signal or exception the adapter calls it (lldb: SIGSTOP); gdb's signal names are exceptions."""
         profile = self._profile
-        reason = str(body.get("reason", "unknown"))
-        description = body.get("description") or body.get("text")
-        if profile.stops.stop_text_detail and body.get("description") and (text := body.get("text")):
-            description = f"{body['description']}: {str(text).strip(chr(34))}"  # Delve quotes the text
-        if profile.stops.failed_command_stop is not None and body.get("description") == profile.stops.failed_command_stop \
+        reason = body.reason or "unknown"
+        description = body.description or body.text
+        if profile.stops.stop_text_detail and body.description and (text := body.text):
+            description = f"{body.description}: {text.strip(chr(34))}"  # Delve quotes the text
+        if profile.stops.failed_command_stop is not None and body.description == profile.stops.failed_command_stop \
                 and reason == "exception":
             self._run.take_pause()
             move = _AS_ASKED.get(self._run.last_move, self._run.last_move or "command")
             return ("step failed" if self._run.stepping else "continue failed"), (
-                f"{profile.name} could not carry out the `{move}`: {str(body.get('text') or '').strip(chr(34))} "
+                f"{profile.name} could not carry out the `{move}`: {(body.text or '').strip(chr(34))} "
                 "(the thread may be in code without symbols, as where a pause lands in the vDSO); the program "
                 "is paused where this stop shows it: a breakpoint on the line after, then `continue`, gets past")
         if description and profile.stops.own_numbering is not None and profile.stops.own_numbering.fullmatch(str(description)):
             description = None  # the adapter's own breakpoint numbers, not the ids an agent knows
         if self._run.take_pause() and (reason in ("pause", "exception", "signal", "step") or reason.startswith("SIG") or (
-                reason == "breakpoint" and not self._registry.hit(body.get("hitBreakpointIds") or []))):
+                reason == "breakpoint" and not self._registry.hit(body.hitBreakpointIds or []))):
             return "pause", description  # lldb, with a step under way: `step` ("trace") or its own breakpoint
         if reason.startswith("SIG"):
             return "exception", description or f"signal {reason}"
@@ -132,74 +133,71 @@ class Stops:
 
     # -- stops the adapter under-describes ---------------------------------------------------------
 
-    def incomplete(self, body: dict[str, Any]) -> bool:
+    def incomplete(self, body: bodies.StoppedBody) -> bool:
         """Delve names no thread after a pause; cdt-gdb-adapter never names the breakpoint it stopped at."""
-        if body.get("threadId") is None:  # js-debug's one thread is 0
+        if body.threadId is None:  # js-debug's one thread is 0
             return True
         if self._untold(body):
             return True
-        if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint":
+        if self._step_from is not None and self._run.stepping and body.reason == "breakpoint":
             return True
-        return ("breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds")
-                and bool(self._registry.all()))
+        return "breakpoint" in body.reason and not body.hitBreakpointIds and bool(self._registry.all())
 
-    async def complete(self, body: dict[str, Any], adapter: Requester) -> dict[str, Any]:
+    async def complete(self, body: bodies.StoppedBody, adapter: Requester) -> bodies.StoppedBody:
         """What the stop left out, filled in with a request or two (as far as the adapter answers them)."""
-        body = dict(body)
+        body = body.model_copy()
         try:
-            if body.get("threadId") is None:
-                threads = (await adapter.request("threads")).get("threads") or []
-                current = [t for t in threads if str(t.get("name", "")).startswith("*")] or threads
-                body["threadId"] = next((t["id"] for t in current if t.get("id", 0) > 0), None)
-            if body.get("threadId") is not None and "breakpoint" in str(body.get("reason", "")) and not body.get("hitBreakpointIds"):
-                top = await top_frame(adapter, body["threadId"])
-                body["hitBreakpointIds"] = self._registry.adapter_ids_at(
-                    (top.get("source") or {}).get("path"), top.get("line"), top.get("name"))
-            if self._step_from is not None and self._run.stepping and body.get("reason") == "breakpoint" \
-                    and body.get("threadId") is not None and self._same_statement(await top_frame(adapter, body["threadId"])):
-                body["reason"], body["hitBreakpointIds"] = "step", []  # not a hit: the statement was stopped at
-            if (expression := self._untold(body)) is not None and body.get("threadId") is not None:
-                top = await top_frame(adapter, body["threadId"])
-                said = await adapter.request("evaluate", {"expression": expression, "frameId": top.get("id"),
+            if body.threadId is None:
+                threads = (await adapter.request("threads")).threads
+                current = [t for t in threads if t.name.startswith("*")] or threads
+                body.threadId = next((t.id for t in current if t.id > 0), None)
+            if body.threadId is not None and "breakpoint" in body.reason and not body.hitBreakpointIds:
+                top = await top_frame(adapter, body.threadId)
+                body.hitBreakpointIds = self._registry.adapter_ids_at(top.path, top.line, top.name) if top else []
+            if self._step_from is not None and self._run.stepping and body.reason == "breakpoint" \
+                    and body.threadId is not None and self._same_statement(await top_frame(adapter, body.threadId)):
+                body.reason, body.hitBreakpointIds = "step", []  # not a hit: the statement was stopped at
+            if (expression := self._untold(body)) is not None and body.threadId is not None:
+                top = await top_frame(adapter, body.threadId)
+                said = await adapter.request("evaluate", {"expression": expression, "frameId": top.id if top else None,
                                                           "context": "watch"})
                 if str(said.get("type")) == "string" and said.get("result"):
-                    body["text"] = said["result"]
+                    body.text = said["result"]
         except Failure:
             pass
         return body
 
-    def _same_statement(self, top: dict[str, Any]) -> bool:
+    def _same_statement(self, top: bodies.StackFrame | None) -> bool:
         """Whether a stop's top frame is the frame the step left, on another line of the statement it was on."""
-        start, lines = self._step_from or {}, self._profile.breakpoints.statement_lines
-        path = (top.get("source") or {}).get("path")
-        if lines is None or not path or top.get("id") != start.get("id") or path != (start.get("source") or {}).get("path"):
+        start, lines = self._step_from, self._profile.breakpoints.statement_lines
+        if lines is None or start is None or top is None or not top.path or top.id != start.id or top.path != start.path:
             return False
-        span = lines(path, int(start.get("line") or 0))
-        return span is not None and span[0] <= int(top.get("line") or 0) <= span[1]
+        span = lines(top.path, start.line)
+        return span is not None and span[0] <= top.line <= span[1]
 
-    def may_be_unasked(self, body: dict[str, Any]) -> bool:
+    def may_be_unasked(self, body: bodies.StoppedBody) -> bool:
         """A pause described as the adapter describes one nobody asked for (`StopRules.unasked_pause`), while no
         `pause` of the agent's is awaited."""
         unasked = self._profile.stops.unasked_pause
-        return unasked is not None and body.get("reason") == "pause" and body.get("description") == unasked[0] \
-            and body.get("threadId") is not None and not self._run.pausing
+        return unasked is not None and body.reason == "pause" and body.description == unasked[0] \
+            and body.threadId is not None and not self._run.pausing
 
-    async def unasked(self, body: dict[str, Any], adapter: Requester) -> bool:
+    async def unasked(self, body: bodies.StoppedBody, adapter: Requester) -> bool:
         """Whether such a pause is none of the program's: its line, read here, holds no statement that asks for
         one. Where the line cannot be read the stop is taken as the program's."""
         unasked = self._profile.stops.unasked_pause
         try:
-            top = await top_frame(adapter, body["threadId"])
+            top = await top_frame(adapter, body.threadId)
         except Failure:
             return False
-        text = source_lines.line_text((top.get("source") or {}).get("path"), top.get("line"))
+        text = source_lines.line_text(top.path, top.line) if top is not None else None
         return unasked is not None and text is not None and not unasked[1].search(text)
 
-    def _untold(self, body: dict[str, Any]) -> str | None:
+    def _untold(self, body: bodies.StoppedBody) -> str | None:
         """The expression that tells a stop's text the adapter left out (`AdapterProfile.stops.untold_texts`)."""
-        if body.get("text"):
+        if body.text:
             return None
-        return dict(self._profile.stops.untold_texts).get(str(body.get("description")))
+        return dict(self._profile.stops.untold_texts).get(str(body.description))
 
     # -- stopOnEntry -------------------------------------------------------------------------------
 
@@ -252,7 +250,8 @@ class _Place:
 
 async def _place(adapter: Requester, thread_id: int) -> _Place:
     stack = await adapter.request("stackTrace", {"threadId": thread_id, "levels": 1})
-    top = (stack.get("stackFrames") or [{}])[0]
-    reference = str(top.get("instructionPointerReference") or "")
-    return _Place(thread_id, (top.get("source") or {}).get("path"), top.get("line"), stack.get("totalFrames"),
-                  int(reference, 16) if reference.startswith("0x") else None)
+    top = stack.stackFrames[0] if stack.stackFrames else None
+    reference = (top.instructionPointerReference if top is not None else None) or ""
+    return _Place(thread_id, top.path if top is not None else None, top.line if top is not None else None,
+                  stack.totalFrames, int(reference, 16) if reference.startswith("0x") else None)
+

@@ -11,10 +11,9 @@ import asyncio
 import ipaddress
 import os
 import socket
-from typing import Any
 
 from ...adapters.thread_states import ThreadReport
-from ...dap import AdapterRefused
+from ...dap import AdapterRefused, bodies
 from ...errors import DebugError, ErrorCode
 from ..models import Context, Location, StackLine, Thread, ThreadStack
 from ..session import DebugSession
@@ -115,11 +114,11 @@ async def _at_stop(session: DebugSession, max_frames: int,
                    reports: list[ThreadReport] | None) -> tuple[list[ThreadStack], int]:
     """At a stop: each thread the debugger holds as it shows it (frame ids valid at this stop), each other
     as the process read it."""
-    listed = (await session.request("threads")).get("threads") or []
+    listed = (await session.request("threads")).threads
     outside = {r.dap_id: r for r in reports or () if r.dap_id is not None}
 
-    async def one(thread: dict[str, Any]) -> ThreadStack:
-        report = outside.get(thread["id"])
+    async def one(thread: bodies.Thread) -> ThreadStack:
+        report = outside.get(thread.id)
         if report is not None and report.state != "stopped":
             return shown(report)
         return await _from_adapter(session, thread, max_frames, known=reports is not None)
@@ -128,18 +127,18 @@ async def _at_stop(session: DebugSession, max_frames: int,
     return stacks, len(listed)
 
 
-async def _from_adapter(session: DebugSession, thread: dict[str, Any], max_frames: int, *, known: bool) -> ThreadStack:
+async def _from_adapter(session: DebugSession, thread: bodies.Thread, max_frames: int, *, known: bool) -> ThreadStack:
     """A thread as the adapter shows it at a stop; `known`: the process said it is held (else it is taken to
     be where the adapter stops all threads together)."""
-    tid = int(thread["id"])
+    tid = thread.id
     try:
         body = await session.request("stackTrace", {"threadId": tid, "startFrame": 0, "levels": max_frames})
+        raw, total = body.stackFrames, body.totalFrames
     except AdapterRefused:  # a thread that ended meanwhile
-        body = {}
-    frames = [to_frame(raw) for raw in body.get("stackFrames") or []]
+        raw, total = [], None
+    frames = [to_frame(frame) for frame in raw]
     session.run.frames_handed_out(tid, ((f.id, index) for index, f in enumerate(frames)))
-    total = body.get("totalFrames")
-    return ThreadStack(id=tid, name=str(thread.get("name", "")),
+    return ThreadStack(id=tid, name=thread.name,
                        state="stopped" if known or session.profile.stops.stops_every_thread else None,
                        frames=[StackLine(id=f.id, function=f.function, file=f.file, line=f.line) for f in frames],
                        totalFrames=total if isinstance(total, int) and total >= len(frames) else None)

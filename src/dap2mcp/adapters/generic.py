@@ -91,7 +91,7 @@ class GenericProfile(AdapterProfile):
     @classmethod
     def given(cls, spec: AdapterSpec, name: str = "custom", extensions: tuple[str, ...] = ()) -> GenericProfile:
         command = spec.command[0] if spec.command else None
-        tools = (Tool("adapter", (command,), install=f"install {command}, or correct the adapter's command"),) \
+        tools = (Tool("adapter", (command,), note=f"install {command}, or correct the adapter's command"),) \
             if command else ()
         return cls(name=name, adapter_id=name, language="any", extensions=extensions, tools=tools, spec=spec)
 

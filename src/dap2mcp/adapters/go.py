@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import DebugError, ErrorCode
 from ..processes import child_setup
-from . import go_build, tool_dir
+from . import go_build, system_packages, tool_dir
 from .base import (
     AdapterProfile,
     AdapterStart,
@@ -35,7 +35,7 @@ from .base import (
 from .go_build import GO
 
 DELVE_RELEASE = "1.27.2"
-"""The Delve `scripts/install-delve.sh` builds: the newest release; it debugs Go 1.25 to 1.27."""
+"""The Delve `dap2mcp install go` builds: the newest release; it debugs Go 1.25 to 1.27."""
 DELVE_BUILT_BY_GO = "1.25"
 """The oldest Go that builds DELVE_RELEASE (its go.mod); with an older one, Debian's Delve is installed instead."""
 
@@ -50,9 +50,9 @@ def _unfit_for_go(dlv: str) -> str | None:
     return refusal(dlv, _go_version(go, "env", "GOVERSION"), "go here") if go else None
 
 
-DLV = Tool("adapter", ("dlv",), version_argv=("version",), unfit=_unfit_for_go,
-           install=f"GOBIN={tool_dir.bin_dir()} go install github.com/go-delve/delve/cmd/dlv@v{DELVE_RELEASE}  "
-                   f"(needs Go {DELVE_BUILT_BY_GO}+; with an older Go: apt-get install -y delve)")
+DLV = Tool("adapter", ("dlv",), version_argv=("version",), unfit=_unfit_for_go, fetch="go",
+           note=f"Delve {DELVE_RELEASE}, built with Go {DELVE_BUILT_BY_GO} or later; with an older Go: "
+                f"{system_packages.install_command(['delve'])}")
 
 
 def refusal(dlv: str, go_version: str | None, whose: str) -> str | None:

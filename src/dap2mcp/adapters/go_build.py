@@ -22,7 +22,7 @@ from ..errors import DebugError, ErrorCode
 from .base import Tool
 from .build import BUILD_TIMEOUT, MESSAGE_CHARS, output_for, run_tool
 
-GO = Tool("compiler", ("go",), version_argv=("version",), install="apt-get install -y golang-go")
+GO = Tool("compiler", ("go",), version_argv=("version",), package="golang-go")
 
 UNOPTIMISED = "-gcflags=all=-N -l"
 """As Delve builds: every variable kept and every call a frame of its own, in the program and its modules."""

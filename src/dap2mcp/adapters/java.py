@@ -1,5 +1,5 @@
 """Java: the Scala Center's build of Microsoft's java-debug, a DAP server for the JVM over JDI, in a host program of
-dap2mcp's own (`java_host/`, built by `scripts/install-java-host.sh` with the machine's JDK) that supplies what the
+dap2mcp's own (`java_host/`, built by `dap2mcp install java` with the machine's JDK) that supplies what the
 library leaves to its host: how a VM is reached, where sources are, and the evaluation of expressions.
 
 The host speaks DAP on its stdio. dap2mcp starts the program itself (`runInTerminal`), with the JDWP agent's option
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
-from . import java_build
+from . import java_build, tool_dir
 from .base import (
     AdapterProfile,
     AdapterStart,
@@ -45,7 +45,7 @@ def _jdk_commands(name: str) -> tuple[str, ...]:
 
 
 def host_key() -> str:
-    """What the host is built from (its pom.xml and Java sources), hashed as install-java-host.sh hashes them: a build
+    """What the host is built from (its pom.xml and Java sources), hashed as `dap2mcp install java` names its build: a build
     of other sources (another checkout's, an older one's) is never run."""
     return _host_key(tuple((p, p.stat().st_mtime_ns) for p in _host_files()))
 
@@ -62,24 +62,20 @@ def _host_key(files: tuple[tuple[Path, int], ...]) -> str:
     return digest.hexdigest()[:12]
 
 
-def host_dir() -> Path:
-    """Where install-java-host.sh builds the host: under `$DAP2MCP_JAVA_HOST`, else the checkout's `vendor/java-host`
-    (as js-debug's `vendor/js-debug`), one folder per version of the host's sources."""
-    root = os.environ.get("DAP2MCP_JAVA_HOST") or str(Path(__file__).resolve().parents[3] / "vendor" / "java-host")
-    return Path(root) / host_key()
+def host_places() -> tuple[str, ...]:
+    """Where `dap2mcp install java` may have built the host, one folder per version of its sources: under
+    `$DAP2MCP_JAVA_HOST` where it is set, else dap2mcp's tool directory, then a checkout's `vendor/`."""
+    if root := os.environ.get("DAP2MCP_JAVA_HOST"):
+        return (str(Path(root) / host_key()),)
+    return tool_dir.places("java-host", host_key())
 
 
-def host_classpath_file() -> str:
-    return str(host_dir() / "classpath")
-
-
-INSTALL_HOST = "scripts/install-java-host.sh (in dap2mcp's checkout; scripts/install.sh runs it)"
-JAVA = Tool("runtime", _jdk_commands("java"), version_argv=("-version",), install="apt-get install -y openjdk-17-jdk")
-JAVAC = Tool("compiler", _jdk_commands("javac"), version_argv=("-version",), install="apt-get install -y openjdk-17-jdk")
+JAVA = Tool("runtime", _jdk_commands("java"), version_argv=("-version",), package="openjdk-17-jdk-headless")
+JAVAC = Tool("compiler", _jdk_commands("javac"), version_argv=("-version",), package="openjdk-17-jdk-headless")
 MVN = Tool("build", ("mvn",), version_command=("sh", "-c", r"mvn -B -v | sed 's/\x1b\[[0-9;]*m//g'"),
-           install="apt-get install -y maven")  # Debian's mvn colours its first line even with -B
-HOST = Tool("adapter", (host_classpath_file(),), script=True, version_argv=(), label="java-debug",
-            version_command=("echo", LIBRARY), install=INSTALL_HOST)
+           package="maven")  # Debian's mvn colours its first line even with -B
+HOST = Tool("adapter", tuple(os.path.join(place, "classpath") for place in host_places()), script=True, version_argv=(),
+            label="java-debug", version_command=("echo", LIBRARY), fetch="java")
 
 LIBRARY_CLASSES = ("java.*", "javax.*", "jdk.*", "sun.*", "com.sun.*", "junit.*", "org.junit.*", "org.opentest4j.*",
                    "org.apache.maven.*")

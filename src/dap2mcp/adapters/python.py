@@ -439,8 +439,8 @@ DEBUGPY = DebugpyProfile(
     language="python",
     extensions=(".py",),
     # the adapter is the debugpy package beside dap2mcp itself; the program runs on the user's python3
-    tools=(Tool("runtime", ("python3",), install="apt-get install -y python3"),
-           Tool("adapter", (sys.executable,), install="pip install debugpy (into dap2mcp's own environment)",
+    tools=(Tool("runtime", ("python3",), package="python3"),
+           Tool("adapter", (sys.executable,), note="pip install debugpy (into dap2mcp's own environment)",
                 version_command=(sys.executable, "-c", "import debugpy; print('debugpy', debugpy.__version__)"),
                 label="debugpy")),
     values=ValueShapes(unordered=frozenset({"set", "frozenset"}),  # debugpy names a member by its id()

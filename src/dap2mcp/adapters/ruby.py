@@ -27,11 +27,11 @@ from .base import (
     Tool,
 )
 
-RUBY = Tool("runtime", ("ruby",), install="apt-get install -y ruby")
+RUBY = Tool("runtime", ("ruby",), package="ruby")
 RDBG = Tool("adapter", ("rdbg", *sorted(glob.glob("/usr/lib/ruby/gems/*/gems/debug-*/exe/rdbg"), reverse=True),
                         *sorted(glob.glob("/var/lib/gems/*/gems/debug-*/exe/rdbg"), reverse=True)),
             version_command=("ruby", "-e", "require 'debug/version'; puts \"debug gem #{DEBUGGER__::VERSION}\""),
-            install="apt-get install -y ruby (its debug gem brings rdbg)", script=True, label="rdbg")
+            package="ruby", note="its debug gem brings rdbg", script=True, label="rdbg")
 LISTENING = re.compile(r"(?=.*wait for debugger connection).*?Debugger can attach via TCP/IP "
                        r"\((?P<host>[^()\s]+):(?P<port>\d+)\)", re.DOTALL)
 """Where rdbg listens, once it also says it waits for a client (in either order): a client that connects before

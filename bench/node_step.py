@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dap2mcp.adapters.node import JS_DEBUG_DIR, NODELAY_PRELOAD, SERVER, unstall_inspectors
+from dap2mcp.adapters.node import JS_DEBUG, NODELAY_PRELOAD, unstall_inspectors
 from dap2mcp.dap import DapClient, Transport, connect_tcp, spawn_listening
 from dap2mcp.session.program.link import CLIENT_CAPABILITIES
 
@@ -123,8 +123,9 @@ class RawSession:
 
     async def start(self, line: int) -> None:
         preload = ("--require", str(NODELAY_PRELOAD)) if self.server_nodelay else ()
-        transport = await spawn_listening([self.node, *preload, str(SERVER), "0", "127.0.0.1"], LISTENING,
-                                          cwd=str(JS_DEBUG_DIR), on_output=lambda category, text: None)
+        server = JS_DEBUG.require("node")
+        transport = await spawn_listening([self.node, *preload, server, "0", "127.0.0.1"], LISTENING,
+                                          cwd=os.path.dirname(server), on_output=lambda category, text: None)
         self._sockets(transport)
         host, port = transport.writer.get_extra_info("peername")[:2]
         parent = self.parent = DapClient(transport)
@@ -249,7 +250,7 @@ def main() -> None:
     parser.add_argument("--node", default="node", help="the node running js-debug and the program (a path or a name on PATH)")
     parser.add_argument("--json", help="write the figures to this file too")
     args = parser.parse_args()
-    args.node = os.path.abspath(shutil.which(args.node) or args.node)  # js-debug runs in JS_DEBUG_DIR: a relative path would miss
+    args.node = os.path.abspath(shutil.which(args.node) or args.node)  # js-debug runs in its own folder: a relative path would miss
     args.variants = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
     if unknown := set(args.variants) - set(VARIANTS):
         parser.error(f"unknown variants: {', '.join(sorted(unknown))}")

@@ -15,7 +15,7 @@ from typing import Any
 
 import psutil
 
-from dap2mcp.adapters.node import NODELAY_PRELOAD, SERVER, WATCHDOG, unstall_inspectors
+from dap2mcp.adapters.node import JS_DEBUG, NODELAY_PRELOAD, unstall_inspectors
 from dap2mcp.dap import DapClient, spawn_listening
 from dap2mcp.session.program.link import CLIENT_CAPABILITIES
 
@@ -44,7 +44,8 @@ def inspector_link(watchdog: psutil.Process) -> tuple[psutil.Process, int]:
 
 
 async def test_js_debug_and_the_programs_inspector_send_at_once():
-    transport = await spawn_listening(["node", "--require", str(NODELAY_PRELOAD), str(SERVER), "0", "127.0.0.1"],
+    server = JS_DEBUG.require("node")
+    transport = await spawn_listening(["node", "--require", str(NODELAY_PRELOAD), server, "0", "127.0.0.1"],
                                       LISTENING, on_output=lambda category, text: None)
     client = DapClient(transport)
     asked: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -71,7 +72,7 @@ async def test_js_debug_and_the_programs_inspector_send_at_once():
         assert nodelay_of(transport.process.pid, server_end.fd) != 0  # the preload's doing: js-debug sends at once
 
         (watchdog,) = [p for p in psutil.Process(transport.process.pid).children(recursive=True)
-                       if str(WATCHDOG) in p.cmdline()]
+                       if os.path.join(os.path.dirname(os.path.realpath(server)), "watchdog.js") in p.cmdline()]
         program, fd = inspector_link(watchdog)
         assert nodelay_of(program.pid, fd) == 0  # as Node leaves it
         listener = next(c.fd for c in program.net_connections("tcp") if c.status == psutil.CONN_LISTEN)

@@ -65,6 +65,15 @@ CONSOLE_PRELOAD = Path(__file__).with_name("node_console.cjs")
 inspector, which made a flood of `console.log` 15 times slower (issue 35 point 8, bench/node_output.py)."""
 
 
+def js_debug_scripts() -> set[str]:
+    """The paths js-debug's server and its watchdog run as: as found, and as Node resolves a linked folder."""
+    server = JS_DEBUG.find()
+    if server is None:
+        return set()
+    folders = {os.path.dirname(server), os.path.dirname(os.path.realpath(server))}
+    return {os.path.join(folder, script) for folder in folders for script in ("vsDebugServer.js", "watchdog.js")}
+
+
 def unstall_inspectors(root: int) -> int:
     """Make each debuggee below `root` (js-debug's server, or the program dap2mcp started) answer its debugger at
     once; how many links were changed. Call it when js-debug asks for a child session (`startDebugging`).
@@ -77,8 +86,7 @@ def unstall_inspectors(root: int) -> int:
     option is set on the program's end of that one connection from outside (`processes.set_tcp_nodelay`). The
     program's own sockets are left alone. Idempotent: links already changed are changed again, harmlessly."""
     changed = 0
-    server = JS_DEBUG.find()
-    ours = {server, os.path.join(os.path.dirname(server), "watchdog.js")} if server else set()
+    ours = js_debug_scripts()
     try:
         found = psutil.Process(root)
         family = [found, *found.children(recursive=True)]

@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     installer.add_argument("--all", action="store_true", help="every adapter")
     installer.add_argument("--upgrade", action="store_true",
                          help="fetch again even what is there (what is there is already this release's pinned version)")
+    sub.add_parser("skill", help="print the folder of dap2mcp's Agent Skill (SKILL.md), to link or copy into an agent's skills")
     demo = sub.add_parser("demo", help="debug the bundled example through a real MCP client session")
     demo.add_argument("--quiet", action="store_true", help="print only the summary")
     options = parser.parse_args(argv)
@@ -73,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
         if not options.adapters and not options.all:
             installer.error("name the adapters to install, or --all")
         return run_install(list(PROFILES) if options.all else options.adapters, upgrade=options.upgrade)
+    if options.command == "skill":
+        from .skill import location
+
+        print(location())
+        return 0
     if options.command == "demo":
         from .demo import run_demo
 

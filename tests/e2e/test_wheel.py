@@ -79,6 +79,8 @@ def test_a_pipx_install_tells_its_version_and_runs_from_its_own_venv(installed: 
     where = subprocess.run([str(python), "-c", "import dap2mcp; print(dap2mcp.__file__)"], capture_output=True,
                            text=True, env=installed, cwd=home).stdout.strip()
     assert where.startswith(str(home / "pipx")), where
+    skill = subprocess.run(["dap2mcp", "skill"], capture_output=True, text=True, env=installed, cwd=home).stdout.strip()
+    assert skill.startswith(str(home / "pipx")) and (Path(skill) / "SKILL.md").read_text().startswith("---\nname: dap2mcp\n")
 
 
 async def test_install_node_then_debug_python_and_node_programs_through_mcp(installed: dict[str, str]) -> None:

@@ -39,7 +39,11 @@ fi
 # ($XDG_DATA_HOME/dap2mcp, else ~/.local/share/dap2mcp), as for a pip install: js-debug, cdt-gdb-adapter, the Java
 # host, Delve. Quick when they are there.
 .venv/bin/dap2mcp install debugpy lldb gdb node java ruby
+rm -rf vendor/js-debug vendor/java-host   # where an older install.sh put them, now in the data directory
 if ! .venv/bin/dap2mcp install go; then
     # a Go too old to build the pinned Delve (Debian's 1.19): Debian's Delve, which debugs that Go
-    command -v dlv >/dev/null || { apt-get install -y -qq delve >/dev/null && echo "install: Debian's delve instead" >&2; }
+    if ! command -v dlv >/dev/null; then
+        echo "install: Debian's delve instead" >&2
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq delve >/dev/null
+    fi
 fi

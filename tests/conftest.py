@@ -198,6 +198,17 @@ def locals_of(context: dict[str, Any]) -> dict[str, str]:
     return {v["name"]: v["value"] for v in scope["variables"]}
 
 
+def path_without(*commands: str, folder: Path) -> str:
+    """A PATH with every directory's programs but the named ones, linked into `folder` (made here)."""
+    folder.mkdir()
+    for directory in os.environ["PATH"].split(os.pathsep):
+        if os.path.isdir(directory):
+            for name in os.listdir(directory):
+                if name not in commands and not (folder / name).exists():
+                    (folder / name).symlink_to(os.path.join(directory, name))
+    return str(folder)
+
+
 # -- the HTTP transport ----------------------------------------------------------------------
 
 

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from mcp import StdioServerParameters
 
-from conftest import ROOT, Tools, connect, locals_of, marker, server_params
+from dap2mcp.adapters import tool_dir
+
+from conftest import ROOT, Tools, connect, locals_of, marker, path_without, server_params
 
 DOCTOR = [sys.executable, "-m", "dap2mcp", "doctor"]
-DATA = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "dap2mcp"
+DATA = tool_dir.data_dir()
 """The data directory scripts/install.sh filled (`dap2mcp install`)."""
 JS_DEBUG = DATA / "js-debug"
 
@@ -35,19 +37,6 @@ def test_doctor_lists_every_language_with_versions() -> None:
     assert "everything is installed" in done.stdout
 
 
-def _path_without(*commands: str, tmp_path: Path) -> str:
-    """A PATH with every directory's programs but the named ones (linked into one directory)."""
-    kept = tmp_path / "bin"
-    kept.mkdir()
-    for directory in os.environ["PATH"].split(os.pathsep):
-        if not os.path.isdir(directory):
-            continue
-        for name in os.listdir(directory):
-            if name not in commands and not (kept / name).exists():
-                (kept / name).symlink_to(os.path.join(directory, name))
-    return str(kept)
-
-
 def _data_without_delve(tmp_path: Path) -> Path:
     """A data directory of dap2mcp's with everything `dap2mcp install` put in the real one but Delve."""
     data = tmp_path / "data" / "dap2mcp"
@@ -64,7 +53,7 @@ def _data_without_delve(tmp_path: Path) -> Path:
 def _without_delve(tmp_path: Path) -> dict[str, str]:
     """No Delve on PATH, nor in dap2mcp's data directory (where `dap2mcp install go` puts one)."""
     _data_without_delve(tmp_path)
-    return {**os.environ, "PATH": _path_without("dlv", tmp_path=tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    return {**os.environ, "PATH": path_without("dlv", folder=tmp_path / "bin"), "XDG_DATA_HOME": str(tmp_path / "data")}
 
 
 DELVE_INSTALL = "dap2mcp install go"  # the fix doctor and debug name
@@ -91,8 +80,7 @@ def test_the_delve_in_dap2mcps_tool_directory_comes_before_the_one_on_path(old_d
 
 def _installed_delve() -> str:
     """The Delve `dap2mcp install go` built, where dap2mcp looks first."""
-    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    delve = data / "dap2mcp" / "bin" / "dlv"
+    delve = DATA / "bin" / "dlv"
     assert delve.is_file(), f"{delve} is missing: run scripts/install.sh"
     return str(delve)
 

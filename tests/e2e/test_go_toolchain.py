@@ -1,4 +1,4 @@
-"""Go as projects have it today, under the Delve that scripts/install-delve.sh builds for the machine's Go: a module
+"""Go as projects have it today, under the Delve that `dap2mcp install go` builds for the machine's Go: a module
 with a dependency from the module proxy (tests/programs/go_module_dep, pinned by its go.sum), a go.work workspace
 of two modules (go_work), Go 1.22/1.23 features (go_modern), and what a build that cannot fetch its modules
 answers. Real Delve, real go, a real MCP client over stdio."""

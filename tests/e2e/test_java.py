@@ -2,7 +2,7 @@
 MCP client. A single file (tests/programs/java/Orders.java), a jar and a main class on a class path, a Maven project
 with a dependency and a failing JUnit 5 test (tests/programs/java_maven), and a JVM started with the JDWP agent,
 attached to by pid and connected to by address. Nothing here is skipped: without a JDK, Maven or the host built by
-scripts/install-java-host.sh, these tests fail, naming what is missing."""
+`dap2mcp install java` (scripts/install.sh runs it), these tests fail, naming what is missing."""
 
 from __future__ import annotations
 

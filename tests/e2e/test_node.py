@@ -1,5 +1,5 @@
 """Node.js and TypeScript through Microsoft's js-debug (the `node` profile), over MCP stdio, with the real js-debug
-in vendor/js-debug (scripts/install.sh; missing, these fail) and real Node programs.
+installed by `dap2mcp install node` (scripts/install.sh runs it; missing, these fail) and real Node programs.
 
 js-debug's first connection only launches: the program is its first child session (s2, parentId s1), where
 every stop is. TypeScript needs Node 22.6 or later first on PATH: tests/npm's Node 22 is put there for it.

@@ -884,6 +884,13 @@ class AdapterProfile:
     console: ConsoleRules = field(default_factory=ConsoleRules)
     reverse: ReverseRules = field(default_factory=ReverseRules)
 
+    @property
+    def every_tool(self) -> list[Tool]:
+        """Every program the profile may need, as `doctor` checks and `dap2mcp install` provides them: its adapter
+        and runtime, then its compilers and build tools."""
+        compilers = (c.tool for c in self.launch.compilers.values())
+        return list(dict.fromkeys([*self.tools, *compilers, *self.launch.project_tools]))
+
     def path_map_arguments(self, target: Target) -> dict[str, Any]:
         """The launch or attach arguments that carry the target's path mappings (none without mappings). The
         adapter translates both ways: breakpoints go out by the remote path, frames and sources come back local,

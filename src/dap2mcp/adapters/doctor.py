@@ -34,9 +34,7 @@ class Finding:
 
 
 def examine(profiles: list[AdapterProfile], unprofiled: Sequence[Unprofiled] = ()) -> list[Finding]:
-    adapters: list[Unprofiled] = [
-        (p.name, p.language, [*p.tools, *dict.fromkeys(c.tool for c in p.launch.compilers.values()), *p.launch.project_tools])
-        for p in profiles]
+    adapters: list[Unprofiled] = [(p.name, p.language, p.every_tool) for p in profiles]
     found: list[Finding] = []
     for name, language, tools in [*adapters, *unprofiled]:
         for tool in tools:

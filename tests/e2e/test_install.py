@@ -131,8 +131,12 @@ def test_a_go_too_old_to_build_delve_is_said_with_what_to_install(tmp_path: Path
 
 
 def test_what_only_the_system_provides_is_said_as_this_systems_command(tmp_path: Path) -> None:
-    """As root on Debian: apt-get, no sudo; the other pieces of the adapter are still fetched."""
-    done = _install("gdb", XDG_DATA_HOME=str(tmp_path), PATH=path_without("gdb", folder=tmp_path / "path"))
+    """As root on Debian: apt-get, no sudo; the other pieces of the adapter are still fetched, by a user with no npm
+    configuration of their own (node-gyp builds cdt-gdb-adapter's native part with the headers beside the machine's
+    Node: nodejs.org, where it would fetch them, is out of reach here)."""
+    (tmp_path / "home").mkdir()
+    done = _install("gdb", XDG_DATA_HOME=str(tmp_path), PATH=path_without("gdb", folder=tmp_path / "path"),
+                    HOME=str(tmp_path / "home"))
     assert done.returncode == 1 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert "install: the system must provide: gdb (for gdb)" in lines, lines

@@ -249,12 +249,24 @@ class GdbAdapter(Piece):
             for name in ("package.json", "package-lock.json"):
                 work.joinpath(name).write_bytes(DATA.joinpath("gdb-adapter", name).read_bytes())
             _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                 f"cannot install npm package {self.package}@{self.version}", say, cwd=work)
+                 f"cannot install npm package {self.package}@{self.version}", say, cwd=work, env=_with_node_headers())
         tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
         for command in self.commands:
             link = tool_dir.bin_dir() / command
             link.unlink(missing_ok=True)
             link.symlink_to(os.path.relpath(place / "node_modules" / ".bin" / command, link.parent))
+
+
+def _with_node_headers() -> dict[str, str]:
+    """The environment for an npm install that compiles a native addon (cdt-gdb-adapter's): node-gyp told to use
+    the headers installed beside the machine's Node, where they are, instead of downloading them from nodejs.org,
+    which a machine that reaches only the package registries cannot."""
+    env = dict(os.environ)
+    node = shutil.which("node")
+    prefix = Path(os.path.realpath(node)).parent.parent if node else None
+    if prefix and (prefix / "include" / "node" / "common.gypi").is_file() and "npm_config_nodedir" not in env:
+        env["npm_config_nodedir"] = str(prefix)
+    return env
 
 
 # -- Delve -------------------------------------------------------------------------------------------------------
@@ -347,7 +359,11 @@ class JavaHost(Piece):
 
 PIECES: dict[str, Piece] = {
     "node": JsDebug("node", "js-debug", (NPM,)),
-    "gdb": GdbAdapter("gdb", "cdt-gdb-adapter", (NPM, Tool("runtime", ("node",), package="nodejs"))),
+    "gdb": GdbAdapter("gdb", "cdt-gdb-adapter", (NPM, Tool("runtime", ("node",), package="nodejs"),
+                                                 # its native part is compiled by node-gyp as it installs
+                                                 Tool("compiler", ("c++", "g++", "clang++"), package="g++"),
+                                                 Tool("build", ("make",), package="make"),
+                                                 Tool("build", ("python3",), package="python3"))),
     "go": Delve("go", "Delve", (GO,)),
     "java": JavaHost("java", "the Java host of java-debug", (java.JAVAC, java.MVN)),
 }

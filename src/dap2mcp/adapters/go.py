@@ -57,8 +57,8 @@ DLV = Tool("adapter", ("dlv",), version_argv=("version",), unfit=_unfit_for_go, 
 
 def refusal(dlv: str, go_version: str | None, whose: str) -> str | None:
     """Why the Delve at `dlv` would refuse a program of `go_version` (built by `whose`), or None."""
-    delve = _delve_version(dlv)
-    minor = _go_minor(go_version)
+    delve = delve_version(dlv)
+    minor = go_minor(go_version)
     if delve is None or minor is None or go_version is None:
         return None
     low, high = _range_of(int(delve.split(".")[1]))
@@ -75,7 +75,7 @@ def _range_of(delve_minor: int) -> tuple[int, int]:
 def fix_for(go_version: str | None) -> str:
     """What to install for a Delve that refuses programs of `go_version`: for a Go older than the pinned Delve
     debugs, the newest release that still debugs it; else the pinned one."""
-    minor = _go_minor(go_version) or 0
+    minor = go_minor(go_version) or 0
     fitting = [m for m, (low, high) in sorted(DELVE_GO_RANGE.items()) if low <= minor <= high]
     if minor < _range_of(int(DELVE_RELEASE.split(".")[1]))[0] and fitting:
         return (f"install a Delve that debugs Go 1.{minor} with: GOBIN={tool_dir.bin_dir()} go install "
@@ -87,12 +87,12 @@ GO_VERSION = re.compile(r"\bgo1\.(\d+)(?:\.\d+)?")
 """How go names its versions: `go1.26.8`, `go1.22`."""
 
 
-def _go_minor(go_version: str | None) -> int | None:
+def go_minor(go_version: str | None) -> int | None:
     found = GO_VERSION.match(go_version or "")
     return int(found[1]) if found else None
 
 
-def _delve_version(dlv: str) -> str | None:
+def delve_version(dlv: str) -> str | None:
     found = re.search(r"^Version: (\d+\.\d+\.\d+)", _said(dlv, "version"), re.M)
     return found[1] if found else None
 
@@ -102,7 +102,7 @@ def _go_version(go: str, *argv: str) -> str | None:
     return _version_in(_said(go, *argv))
 
 
-def _go_version_at(go: str, directory: str, env: dict[str, str]) -> str | None:
+def go_version_at(go: str, directory: str, env: dict[str, str]) -> str | None:
     """The Go that builds in `directory` with `env`: a go.mod's `toolchain` line or GOTOOLCHAIN may pick another
     than the one on PATH. Asked each time (the answer depends on the directory and the env)."""
     try:
@@ -151,7 +151,7 @@ class DelveProfile(AdapterProfile):
                                        deadline=deadline)
             # the Go that builds in the package's directory with the session's env (a go.mod's toolchain line,
             # GOTOOLCHAIN), against the Delve, before anything is built
-            version = _go_version_at(go, package.directory, package.environment(target.env))
+            version = go_version_at(go, package.directory, package.environment(target.env))
             self._refuse(f"{self.name} cannot debug what go builds in {package.directory}", version,
                          refusal(dlv, version, "go there"))
             program = go_build.build(package, tests=tests, env=target.env, deadline=deadline)

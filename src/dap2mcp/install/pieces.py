@@ -27,6 +27,7 @@ from pathlib import Path
 from ..adapters import go, java, tool_dir
 from ..adapters.base import Tool
 from ..adapters.go_build import GO
+from ..adapters.system_packages import install_command
 from ..errors import Failure
 
 Say = Callable[[str], None]
@@ -146,6 +147,18 @@ def listed_sums(name: str) -> dict[str, str]:
     return sums
 
 
+def check_listed(folder: Path, sums: str, what: str) -> None:
+    """Every file a checksum list of ours (`sums`) names is in `folder` with the sha256 listed; else InstallFailed
+    naming the first that is not."""
+    for file, digest in listed_sums(sums).items():
+        path = folder / file
+        if not path.is_file():
+            raise InstallFailed(f"{what}: {path} is missing")
+        if sha256(path) != digest:
+            raise InstallFailed(f"{what}: CHECKSUM MISMATCH: {path} does not have the sha256 that dap2mcp's {sums} "
+                                "lists for it")
+
+
 # -- js-debug ----------------------------------------------------------------------------------------------------
 
 
@@ -186,13 +199,7 @@ class JsDebug(Piece):
                                 f"{manifest.get('sha256') or 'nothing'}")
         if manifest.get("version") != self.version:
             raise InstallFailed(f"js-debug: {folder / 'manifest.json'} does not name version {self.version}")
-        for file, digest in listed_sums("js-debug.sha256").items():
-            path = folder / file
-            if not path.is_file():
-                raise InstallFailed(f"js-debug: {path} is missing")
-            if sha256(path) != digest:
-                raise InstallFailed(f"js-debug: CHECKSUM MISMATCH: {path} does not have the sha256 that "
-                                    "dap2mcp's js-debug.sha256 lists for it")
+        check_listed(folder, "js-debug.sha256", "js-debug")
 
     def fetch(self, say: Say) -> None:
         place = self.place()
@@ -281,21 +288,20 @@ class Delve(Piece):
         return tool_dir.bin_dir() / "dlv"
 
     def present(self) -> bool:
-        return self.place().is_file() and _said([str(self.place()), "version"]).count(f"Version: {go.DELVE_RELEASE}") == 1
+        return self.place().is_file() and go.delve_version(str(self.place())) == go.DELVE_RELEASE
 
     def fetch(self, say: Say) -> None:
         module = f"github.com/go-delve/delve@v{go.DELVE_RELEASE}"
         # the machine's Go, never one fetched to satisfy Delve's go.mod; outside any module or workspace of the user's
         env = {**os.environ, "GOTOOLCHAIN": "local", "GOWORK": "off"}
         outside = tempfile.gettempdir()
-        built = _said(["go", "env", "GOVERSION"], env, outside).strip()
-        minor = re.match(r"go1\.(\d+)", built)
-        needed = int(go.DELVE_BUILT_BY_GO.split(".")[1])
-        if minor is None or int(minor[1]) < needed:
+        built = go.go_version_at(GO.find() or "go", outside, env)
+        minor = go.go_minor(built)
+        if minor is None or minor < go.go_minor(f"go{go.DELVE_BUILT_BY_GO}"):
             raise InstallFailed(f"Delve {go.DELVE_RELEASE} needs Go {go.DELVE_BUILT_BY_GO} or later to build, and go "
                                 f"here is {built or 'unknown'}: install a newer Go (https://go.dev/dl/), or a "
-                                f"distribution's older Delve: {go.DLV.note.rsplit(': ', 1)[-1]}")
-        proxy = _said(["go", "env", "GOPROXY"], env, outside).strip()
+                                f"distribution's older Delve: {install_command(['delve'])}")
+        proxy = _run(["go", "env", "GOPROXY"], "cannot ask go for its module proxy", say, env=env, cwd=outside).strip()
         say(f"fetching Delve {go.DELVE_RELEASE} through the Go module proxy ({proxy})")
         _run(["go", "mod", "download", module], f"cannot fetch Delve {go.DELVE_RELEASE} from the Go module proxy "
              f"({proxy})", say, timeout=300, env=env, cwd=outside)
@@ -303,14 +309,6 @@ class Delve(Piece):
         tool_dir.bin_dir().mkdir(parents=True, exist_ok=True)
         _run(["go", "install", f"github.com/go-delve/delve/cmd/dlv@v{go.DELVE_RELEASE}"],
              f"cannot build Delve {go.DELVE_RELEASE}", say, env={**env, "GOBIN": str(tool_dir.bin_dir())}, cwd=outside)
-
-
-def _said(argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> str:
-    try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env, cwd=cwd,
-                              stdin=subprocess.DEVNULL).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
 
 
 # -- the Java host -----------------------------------------------------------------------------------------------
@@ -330,7 +328,7 @@ class JavaHost(Piece):
 
     def fetch(self, say: Say) -> None:
         javac = java.JAVAC.find() or "javac"
-        release = re.search(r"javac (\d+)", _said([javac, "-version"]))
+        release = re.search(r"javac (\d+)", _run([javac, "-version"], "cannot run javac", say))
         if release is None or int(release[1]) < 17:
             raise InstallFailed(f"the Java host needs a JDK 17 or newer (javac); found: {javac} "
                                 f"{release[0] if release else 'none'}: {java.JAVAC.install}")
@@ -345,10 +343,7 @@ class JavaHost(Piece):
             if sorted(listed) != copied:
                 raise InstallFailed(f"the Java host: Maven fetched {', '.join(copied)}, and java-host.sha256 lists "
                                     f"{', '.join(sorted(listed))}")
-            for jar, digest in listed.items():
-                if sha256(work / "lib" / jar) != digest:
-                    raise InstallFailed(f"the Java host: CHECKSUM MISMATCH: {jar} does not have the sha256 that "
-                                        "dap2mcp's java-host.sha256 lists for it")
+            check_listed(work / "lib", "java-host.sha256", "the Java host")
             say(f"compiling the Java host with {javac} into {place}")
             sources = sorted(str(p) for p in java.HOST_SOURCES.joinpath("src").rglob("*.java"))
             _run([javac, "--release", "17", "-encoding", "UTF-8", "-nowarn", "-d", str(work / "classes"),
